@@ -1,0 +1,321 @@
+//! The kinds of document agui-lint checks, and telling a document's kind from
+//! its shape (`--kind auto`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+/// A kind of AG-UI document, each with its own published schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A `RunAgentInput`, the body of the request that starts a run.
+    RunAgentInput,
+    /// One `Message`.
+    Message,
+    /// An array of `Message`s.
+    Messages,
+    /// One `Tool`.
+    Tool,
+    /// An array of `Tool`s.
+    Tools,
+    /// One `ToolCall`.
+    ToolCall,
+    /// One `Context` entry.
+    Context,
+    /// One `InputContent` part.
+    InputContent,
+    /// An `AgentCapabilities` declaration.
+    Capabilities,
+}
+
+/// A kind name that agui-lint does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kind '{0}' (expected one of: {list})", list = Kind::names().join(", "))]
+pub struct UnknownKindName(pub String);
+
+/// A document whose kind could not be told from its shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undetected {
+    /// The kinds the document resembles most, best first; empty when it
+    /// resembles none.
+    pub closest: Vec<Kind>,
+}
+
+impl Kind {
+    /// Every kind, in the order the schemas are listed.
+    pub const ALL: [Kind; 9] = [
+        Kind::RunAgentInput,
+        Kind::Message,
+        Kind::Messages,
+        Kind::Tool,
+        Kind::Tools,
+        Kind::ToolCall,
+        Kind::Context,
+        Kind::InputContent,
+        Kind::Capabilities,
+    ];
+
+    /// The kind's position in [`Kind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The kebab-case name used on the command line and in schema file names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::RunAgentInput => "run-agent-input",
+            Kind::Message => "message",
+            Kind::Messages => "messages",
+            Kind::Tool => "tool",
+            Kind::Tools => "tools",
+            Kind::ToolCall => "tool-call",
+            Kind::Context => "context",
+            Kind::InputContent => "input-content",
+            Kind::Capabilities => "capabilities",
+        }
+    }
+
+    /// The names of every kind.
+    pub fn names() -> Vec<&'static str> {
+        Kind::ALL.iter().map(|k| k.as_str()).collect()
+    }
+
+    /// The file name of the kind's schema under `schemas/`.
+    pub fn schema_file_name(self) -> String {
+        format!("{}.schema.json", self.as_str())
+    }
+
+    /// The protocol type a document of this kind is, for messages.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Kind::RunAgentInput => "RunAgentInput",
+            Kind::Message => "Message",
+            Kind::Messages => "Message[]",
+            Kind::Tool => "Tool",
+            Kind::Tools => "Tool[]",
+            Kind::ToolCall => "ToolCall",
+            Kind::Context => "Context",
+            Kind::InputContent => "InputContent",
+            Kind::Capabilities => "AgentCapabilities",
+        }
+    }
+
+    /// Tells a document's kind from its shape.
+    ///
+    /// Objects are recognised by their distinctive keys (snake_case
+    /// spellings included, so that a payload in the Python SDK's spelling is
+    /// still checked as what it was meant to be); arrays by their first
+    /// object. The empty array is valid both as messages and as tools and is
+    /// taken as messages; the empty object is valid only as capabilities.
+    /// A scalar cannot be told.
+    pub fn detect(value: &Value) -> Result<Kind, Undetected> {
+        match value {
+            Value::Object(map) if map.is_empty() => Ok(Kind::Capabilities),
+            Value::Array(items) if items.is_empty() => Ok(Kind::Messages),
+            Value::Object(map) => detect_object(map),
+            Value::Array(items) => match items.iter().find(|v| v.is_object()) {
+                Some(Value::Object(first)) => match detect_object(first) {
+                    Ok(Kind::Message) => Ok(Kind::Messages),
+                    Ok(Kind::Tool) => Ok(Kind::Tools),
+                    _ => Err(Undetected {
+                        closest: vec![Kind::Messages, Kind::Tools],
+                    }),
+                },
+                _ => Err(Undetected {
+                    closest: vec![Kind::Messages, Kind::Tools],
+                }),
+            },
+            _ => Err(Undetected {
+                closest: Vec::new(),
+            }),
+        }
+    }
+}
+
+const CAPABILITY_CATEGORIES: [&str; 12] = [
+    "identity",
+    "transport",
+    "tools",
+    "output",
+    "state",
+    "multiAgent",
+    "multi_agent",
+    "reasoning",
+    "multimodal",
+    "execution",
+    "humanInTheLoop",
+    "human_in_the_loop",
+];
+
+const CONTENT_TYPES: [&str; 5] = ["text", "image", "audio", "video", "document"];
+
+fn has_any(map: &Map<String, Value>, keys: &[&str]) -> bool {
+    keys.iter().any(|k| map.contains_key(*k))
+}
+
+fn detect_object(map: &Map<String, Value>) -> Result<Kind, Undetected> {
+    if has_any(
+        map,
+        &[
+            "threadId",
+            "runId",
+            "thread_id",
+            "run_id",
+            "forwardedProps",
+            "forwarded_props",
+        ],
+    ) {
+        return Ok(Kind::RunAgentInput);
+    }
+    // A message without its `role` is still best checked as a message: the
+    // missing discriminator is then reported as such.
+    if map.contains_key("role") || (map.contains_key("id") && map.contains_key("content")) {
+        return Ok(Kind::Message);
+    }
+    if map.contains_key("function") {
+        return Ok(Kind::ToolCall);
+    }
+    if map.contains_key("parameters") {
+        return Ok(Kind::Tool);
+    }
+    match map.get("type").and_then(Value::as_str) {
+        Some("function") => return Ok(Kind::ToolCall),
+        Some(t) if CONTENT_TYPES.contains(&t) => return Ok(Kind::InputContent),
+        _ => {}
+    }
+    if map.contains_key("source") {
+        return Ok(Kind::InputContent);
+    }
+    if !map.is_empty()
+        && map
+            .keys()
+            .all(|k| CAPABILITY_CATEGORIES.contains(&k.as_str()) || k == "custom")
+    {
+        return Ok(Kind::Capabilities);
+    }
+    if map.contains_key("value") && map.contains_key("description") {
+        return Ok(Kind::Context);
+    }
+    if map.contains_key("name") && map.contains_key("description") {
+        return Ok(Kind::Tool);
+    }
+    let mut closest = Vec::new();
+    if has_any(map, &["messages", "tools", "context", "state"]) {
+        closest.push(Kind::RunAgentInput);
+    }
+    if has_any(map, &["content", "id"]) {
+        closest.push(Kind::Message);
+    }
+    if has_any(map, &["name", "description"]) {
+        closest.push(Kind::Tool);
+    }
+    if has_any(map, &["value", "description"]) {
+        closest.push(Kind::Context);
+    }
+    if map
+        .keys()
+        .any(|k| CAPABILITY_CATEGORIES.contains(&k.as_str()))
+    {
+        closest.push(Kind::Capabilities);
+    }
+    Err(Undetected { closest })
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = UnknownKindName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownKindName(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn index_is_the_position_in_all() {
+        for (i, kind) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.index(), i);
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for kind in Kind::ALL {
+            assert_eq!(kind.as_str().parse::<Kind>(), Ok(kind));
+        }
+        assert!("messagez".parse::<Kind>().is_err());
+    }
+
+    #[test]
+    fn detects_each_kind_from_its_shape() {
+        let cases = [
+            (json!({"threadId": "t", "runId": "r"}), Kind::RunAgentInput),
+            (json!({"thread_id": "t"}), Kind::RunAgentInput),
+            (
+                json!({"id": "m", "role": "user", "content": "hi"}),
+                Kind::Message,
+            ),
+            (
+                json!([{"id": "m", "role": "user", "content": "hi"}]),
+                Kind::Messages,
+            ),
+            (
+                json!({"name": "n", "description": "d", "parameters": {}}),
+                Kind::Tool,
+            ),
+            (
+                json!([{"name": "n", "description": "d", "parameters": {}}]),
+                Kind::Tools,
+            ),
+            (
+                json!({"id": "c", "type": "function", "function": {}}),
+                Kind::ToolCall,
+            ),
+            (json!({"description": "d", "value": "v"}), Kind::Context),
+            (json!({"type": "text", "text": "hi"}), Kind::InputContent),
+            (json!({"type": "image", "source": {}}), Kind::InputContent),
+            (json!({"tools": {"supported": true}}), Kind::Capabilities),
+            (json!({"custom": {}}), Kind::Capabilities),
+            (json!({}), Kind::Capabilities),
+            (json!([]), Kind::Messages),
+        ];
+        for (value, kind) in cases {
+            assert_eq!(Kind::detect(&value), Ok(kind), "{value}");
+        }
+    }
+
+    #[test]
+    fn undetectable_documents_name_the_closest_kinds() {
+        assert_eq!(
+            Kind::detect(&json!([1, 2])),
+            Err(Undetected {
+                closest: vec![Kind::Messages, Kind::Tools]
+            })
+        );
+        assert_eq!(
+            Kind::detect(&json!({"messages": [], "tools": []})),
+            Err(Undetected {
+                closest: vec![Kind::RunAgentInput, Kind::Capabilities]
+            })
+        );
+        assert_eq!(Kind::detect(&json!(3)), Err(Undetected { closest: vec![] }));
+        assert_eq!(
+            Kind::detect(&json!({"hello": "world"})),
+            Err(Undetected { closest: vec![] })
+        );
+    }
+}

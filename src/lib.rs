@@ -1,0 +1,41 @@
+//! agui-lint: JSON Schema and conformance validation for the AG-UI protocol
+//! (Agent User Interaction Protocol).
+//!
+//! Build one [`Validator`] and call it on each document:
+//!
+//! ```
+//! use agui_lint::{Kind, Validator};
+//!
+//! let validator = Validator::new()?;
+//! let body = br#"{"threadId":"t","runId":"r","state":{},"messages":[
+//!     {"id":"m","role":"assitant","content":"hi"}],
+//!     "tools":[],"context":[],"forwardedProps":{}}"#;
+//! let report = validator.validate(Kind::RunAgentInput, body);
+//! assert!(!report.is_valid());
+//! let finding = &report.diagnostics()[0];
+//! assert_eq!(finding.rule, "invalid-value");
+//! assert_eq!(finding.pointer, "/messages/0/role");
+//! # Ok::<(), agui_lint::BuildError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod diagnostic;
+pub mod input;
+mod kind;
+mod locate;
+mod parse;
+mod pointer;
+pub mod render;
+mod report;
+pub mod rules;
+pub mod schema;
+mod suggest;
+pub mod types;
+mod validator;
+
+pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
+pub use kind::{Kind, Undetected, UnknownKindName};
+pub use report::Report;
+pub use validator::{BuildError, Validator};

@@ -1,0 +1,57 @@
+//! The outcome of checking one document.
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::Kind;
+
+/// Every diagnostic of one document, sorted by position, and the kind it was
+/// checked as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    kind: Option<Kind>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// A report of `diagnostics` for a document of `kind` (`None` when the
+    /// kind is unknown, for instance because the document is not JSON).
+    pub fn new(kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Self {
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        Report { kind, diagnostics }
+    }
+
+    /// The kind the document was checked as.
+    pub fn kind(&self) -> Option<Kind> {
+        self.kind
+    }
+
+    /// Every diagnostic, in position order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Takes the diagnostics out of the report.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+
+    /// `true` when no error is left (warnings and infos allowed).
+    pub fn is_valid(&self) -> bool {
+        self.count(Severity::Error) == 0
+    }
+
+    /// How many diagnostics have `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}

@@ -1,0 +1,229 @@
+//! Rules of the parse and schema layers: what the JSON parser and the
+//! published JSON Schemas report. Their checks live in [`crate::parse`] and
+//! [`crate::schema`]; this file holds their registry entries.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub(super) const INVALID_JSON: Rule = Rule {
+    name: "invalid-json",
+    severity: Severity::Error,
+    summary: "The document is not JSON",
+    docs: r#"## What it checks
+That the document is one well-formed JSON text (RFC 8259): no comments, no
+trailing commas, no single quotes, nothing after the value. The finding
+points at the line and column where the parser gave up.
+
+## Why it matters
+Neither SDK can read the payload at all; nothing else in it can be checked.
+
+## Invalid
+```json
+{"threadId": "t", "runId": "r",}
+```
+
+## Valid
+```json
+{"threadId": "t", "runId": "r"}
+```
+"#,
+};
+
+pub(super) const DUPLICATE_KEY: Rule = Rule {
+    name: "duplicate-key",
+    severity: Severity::Error,
+    summary: "A key appears twice in one object",
+    docs: r#"## What it checks
+That no object repeats a key. The finding points at each repetition, with
+the first occurrence as related information.
+
+## Why it matters
+JSON leaves the meaning of repeated keys open and parsers disagree: most keep
+the last value, some the first, some reject the document. A payload with a
+repeated key can mean one thing to the client and another to the agent.
+
+## Invalid
+```json
+{"id": "m1", "role": "user", "content": "hi", "content": "bye"}
+```
+
+## Valid
+```json
+{"id": "m1", "role": "user", "content": "bye"}
+```
+"#,
+};
+
+pub(super) const UNKNOWN_KIND: Rule = Rule {
+    name: "unknown-kind",
+    severity: Severity::Error,
+    summary: "The kind of the document cannot be told from its shape",
+    docs: r#"## What it checks
+With `--kind auto`, that the document looks like one of the kinds agui-lint
+checks (run-agent-input, message, messages, tool, tools, tool-call, context,
+input-content, capabilities). The finding names the closest kinds.
+
+## Why it matters
+A document of unknown kind would otherwise be skipped silently. Pass
+`--kind` to check it as a given kind.
+
+## Invalid
+```json
+{"hello": "world"}
+```
+
+## Valid
+```json
+{"description": "User's time zone", "value": "Europe/Berlin"}
+```
+"#,
+};
+
+pub(super) const MISSING_FIELD: Rule = Rule {
+    name: "missing-field",
+    severity: Severity::Error,
+    summary: "A required key is absent",
+    docs: r#"## What it checks
+That every key the protocol requires is present, for example `toolCallId`
+on a tool message or `forwardedProps` on a RunAgentInput (which may be
+`null`, but must be there).
+
+## Why it matters
+Both SDKs reject a payload without a required key.
+
+## Invalid
+```json
+{"id": "m3", "role": "tool", "content": "18°C"}
+```
+
+## Valid
+```json
+{"id": "m3", "role": "tool", "content": "18°C", "toolCallId": "call_1"}
+```
+"#,
+};
+
+pub(super) const WRONG_TYPE: Rule = Rule {
+    name: "wrong-type",
+    severity: Severity::Error,
+    summary: "A value has the wrong JSON type",
+    docs: r#"## What it checks
+That each value has the JSON type the protocol gives it: strings for ids and
+text, arrays for `messages`, `tools` and `context`, objects for messages,
+a string or an array of parts for user content. A required key given `null`
+is reported here too.
+
+## Why it matters
+The TypeScript SDK rejects the payload; the Python SDK coerces some values
+(numbers to strings) and rejects others, so the payload's meaning depends on
+the peer.
+
+## Invalid
+```json
+{"id": "m1", "role": "user", "content": 42}
+```
+
+## Valid
+```json
+{"id": "m1", "role": "user", "content": "42"}
+```
+"#,
+};
+
+pub(super) const INVALID_VALUE: Rule = Rule {
+    name: "invalid-value",
+    severity: Severity::Error,
+    summary: "A value is not one of those the protocol allows",
+    docs: r#"## What it checks
+That values restricted to a fixed set are in it: a message's `role`, a
+content part's or source's `type`, a tool call's `type` (`"function"`). The
+finding lists the allowed values and suggests the closest one.
+
+## Why it matters
+An unknown role or type makes the whole object unreadable to both SDKs.
+
+## Invalid
+```json
+{"id": "m1", "role": "assitant", "content": "hi"}
+```
+
+## Valid
+```json
+{"id": "m1", "role": "assistant", "content": "hi"}
+```
+"#,
+};
+
+pub(super) const NULL_FOR_OPTIONAL: Rule = Rule {
+    name: "null-for-optional",
+    severity: Severity::Error,
+    summary: "An optional key is given null instead of being left out",
+    docs: r#"## What it checks
+That optional keys (`name?: string`, `parentRunId?: string`, `toolCalls?`)
+are either absent or of their type, never `null`. Keys typed `unknown`, such
+as a media part's `metadata`, may be `null`.
+
+## Why it matters
+The TypeScript SDK rejects `null` for an optional key; the Python SDK
+accepts it. Such a payload works with one peer and fails with the other.
+
+## Invalid
+```json
+{"id": "m2", "role": "assistant", "content": null, "toolCalls": []}
+```
+
+## Valid
+```json
+{"id": "m2", "role": "assistant", "toolCalls": []}
+```
+"#,
+};
+
+pub(super) const UNKNOWN_FIELD: Rule = Rule {
+    name: "unknown-field",
+    severity: Severity::Warning,
+    summary: "A key the protocol does not define",
+    docs: r#"## What it checks
+That every key is one the protocol defines for its object. Where a defined
+key is close (another case, a snake_case spelling, a typo) it is suggested.
+Keys of newer protocol revisions (`metadata`, `resume`, ...) are reported
+here too.
+
+## Why it matters
+Both SDKs ignore unknown keys, so the data is silently dropped. A snake_case
+key (`tool_call_id`) is read by the Python SDK but not by the TypeScript SDK.
+
+## Invalid
+```json
+{"id": "m3", "role": "tool", "content": "ok", "toolCallId": "c1", "tool_call_id": "c1"}
+```
+
+## Valid
+```json
+{"id": "m3", "role": "tool", "content": "ok", "toolCallId": "c1"}
+```
+"#,
+};
+
+pub(super) const SCHEMA_VIOLATION: Rule = Rule {
+    name: "schema-violation",
+    severity: Severity::Error,
+    summary: "The document breaks its JSON Schema in a way no narrower rule names",
+    docs: r#"## What it checks
+Any schema error that is not a missing key, a wrong type, a disallowed
+value, an unknown key or a null optional key. The message is the JSON
+Schema validator's own. The published schemas use no other keyword today,
+so this rule is the safety net for errors agui-lint cannot refine, such as a
+value that matches several alternatives of a union at once.
+
+## Why it matters
+The payload does not conform to the published schema, so other tools that
+use the schema will reject it.
+
+## Invalid
+A document that matches two alternatives of a `oneOf` at once.
+
+## Valid
+A document that matches exactly one alternative.
+"#,
+};

@@ -1,0 +1,9 @@
+//! The JSON Schemas of every kind: generated from [`crate::types`] (the only
+//! producer of `schemas/`), compiled once for validation, and the mapping of
+//! schema errors to diagnostics.
+
+mod generate;
+mod refine;
+
+pub use generate::{generate, generate_all, render, write_files};
+pub(crate) use refine::refine_errors;

@@ -1,0 +1,514 @@
+//! Turns the `jsonschema` crate's errors into agui-lint diagnostics.
+//!
+//! Each error kind maps to a rule (`missing-field`, `wrong-type`,
+//! `invalid-value`, `unknown-field`, `null-for-optional`, else
+//! `schema-violation`). Unions are refined through their discriminator: a
+//! message with role `assistant` reports only AssistantMessage's errors, and
+//! an unknown role is one `invalid-value` naming the allowed roles, never a
+//! bare "not valid under any of the schemas listed in oneOf".
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::ValidationError;
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::pointer;
+use crate::suggest;
+
+/// Maps schema errors of `instance`, validated against `schema`, to
+/// diagnostics.
+pub(crate) fn refine_errors<'a>(
+    schema: &Value,
+    instance: &Value,
+    errors: impl IntoIterator<Item = ValidationError<'a>>,
+) -> Vec<Diagnostic> {
+    let refiner = Refiner { schema, instance };
+    let mut out = Vec::new();
+    for error in errors {
+        refiner.refine(&error, &mut out);
+    }
+    out
+}
+
+struct Refiner<'s> {
+    schema: &'s Value,
+    instance: &'s Value,
+}
+
+impl Refiner<'_> {
+    fn refine(&self, error: &ValidationError<'_>, out: &mut Vec<Diagnostic>) {
+        let at = error.instance_path().as_str();
+        let schema_path = error.schema_path().as_str();
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                let parent = self.schema_at(parent_path(schema_path));
+                for key in unexpected {
+                    out.push(self.unknown_field(at, key, parent));
+                }
+            }
+            ValidationErrorKind::Required { property } => {
+                let key = property.as_str().unwrap_or_default();
+                out.push(self.missing_field(at, key));
+            }
+            ValidationErrorKind::Type { kind } => {
+                let parent = self.schema_at(parent_path(parent_path(parent_path(schema_path))));
+                out.push(self.wrong_type(at, kind, parent));
+            }
+            ValidationErrorKind::Constant { expected_value } => {
+                out.push(self.invalid_value(at, std::slice::from_ref(expected_value.as_ref())));
+            }
+            ValidationErrorKind::Enum { options } => {
+                let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
+                out.push(self.invalid_value(at, options));
+            }
+            ValidationErrorKind::OneOfNotValid { context } => {
+                self.refine_one_of(error, context, out);
+            }
+            ValidationErrorKind::AnyOf { context } => {
+                self.refine_any_of(error, context, out);
+            }
+            _ => out.push(Diagnostic::new(
+                "schema-violation",
+                Severity::Error,
+                at,
+                error.to_string(),
+            )),
+        }
+    }
+
+    fn schema_at(&self, path: &str) -> Option<&Value> {
+        self.schema.pointer(path)
+    }
+
+    fn instance_at(&self, at: &str) -> Option<&Value> {
+        self.instance.pointer(at)
+    }
+
+    /// A `oneOf` over a discriminated union: report the errors of the branch
+    /// that the discriminator selects, or one finding about the
+    /// discriminator itself.
+    fn refine_one_of(
+        &self,
+        error: &ValidationError<'_>,
+        context: &[Vec<ValidationError<'static>>],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let at = error.instance_path().as_str();
+        let union = self.schema_at(parent_path(error.schema_path().as_str()));
+        let branches = union
+            .and_then(|u| u.get("oneOf"))
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let tag_key = union
+            .and_then(|u| u.pointer("/discriminator/propertyName"))
+            .and_then(Value::as_str);
+        // An enum whose values are documented one by one is a `oneOf` of
+        // `const`s: one `invalid-value` listing them.
+        let consts: Vec<Value> = branches
+            .iter()
+            .filter_map(|b| b.get("const"))
+            .cloned()
+            .collect();
+        if tag_key.is_none() && !consts.is_empty() && consts.len() == branches.len() {
+            out.push(self.invalid_value(at, &consts));
+            return;
+        }
+        let (Some(tag_key), Some(instance)) = (tag_key, self.instance_at(at)) else {
+            out.push(Diagnostic::new(
+                "schema-violation",
+                Severity::Error,
+                at,
+                error.to_string(),
+            ));
+            return;
+        };
+        let allowed: Vec<&str> = branches
+            .iter()
+            .filter_map(|b| b.pointer(&format!("/properties/{tag_key}/const")))
+            .filter_map(Value::as_str)
+            .collect();
+        let Value::Object(object) = instance else {
+            out.push(
+                Diagnostic::new(
+                    "wrong-type",
+                    Severity::Error,
+                    at,
+                    format!("expected an object, found {}", describe(instance)),
+                )
+                .with_help(format!(
+                    "each entry is an object told apart by its '{tag_key}'"
+                )),
+            );
+            return;
+        };
+        let list = quoted_list(&allowed);
+        match object.get(tag_key) {
+            None => out.push(
+                Diagnostic::new(
+                    "missing-field",
+                    Severity::Error,
+                    at,
+                    format!("missing required key '{tag_key}'"),
+                )
+                .with_help(format!(
+                    "'{tag_key}' tells which kind of object this is: one of {list}"
+                )),
+            ),
+            Some(Value::String(tag)) => {
+                match allowed.iter().position(|a| a == tag) {
+                    Some(_) => {
+                        // The branch whose discriminator matches; `context` is
+                        // in branch order.
+                        let branch = branches.iter().position(|b| {
+                            b.pointer(&format!("/properties/{tag_key}/const"))
+                                .and_then(Value::as_str)
+                                == Some(tag.as_str())
+                        });
+                        if let Some(errors) = branch.and_then(|i| context.get(i)) {
+                            for inner in errors {
+                                self.refine(inner, out);
+                            }
+                        }
+                    }
+                    None => {
+                        let pointer = pointer::push(at, tag_key);
+                        let mut diagnostic = Diagnostic::new(
+                            "invalid-value",
+                            Severity::Error,
+                            pointer,
+                            format!("unknown {tag_key} '{tag}'"),
+                        );
+                        diagnostic = match suggest::closest(tag, allowed.iter().copied()) {
+                            Some(best) => diagnostic.with_help(format!(
+                                "did you mean '{best}'? expected one of {list}"
+                            )),
+                            None => diagnostic.with_help(format!("expected one of {list}")),
+                        };
+                        out.push(diagnostic);
+                    }
+                }
+            }
+            Some(other) => out.push(
+                Diagnostic::new(
+                    "wrong-type",
+                    Severity::Error,
+                    pointer::push(at, tag_key),
+                    format!("expected a string, found {}", describe(other)),
+                )
+                .with_help(format!("'{tag_key}' is one of {list}")),
+            ),
+        }
+    }
+
+    /// An `anyOf` over alternatives of different JSON types (user content is
+    /// a string or an array of parts): report the errors of the alternative
+    /// of the document's type, or one `wrong-type`.
+    fn refine_any_of(
+        &self,
+        error: &ValidationError<'_>,
+        context: &[Vec<ValidationError<'static>>],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let at = error.instance_path().as_str();
+        let branches = self
+            .schema_at(error.schema_path().as_str())
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let Some(instance) = self.instance_at(at) else {
+            out.push(Diagnostic::new(
+                "schema-violation",
+                Severity::Error,
+                at,
+                error.to_string(),
+            ));
+            return;
+        };
+        let types: Vec<&str> = branches.iter().map(|b| self.json_type_of(b)).collect();
+        let matching: Vec<usize> = (0..types.len())
+            .filter(|&i| type_matches(types[i], instance))
+            .collect();
+        match matching.as_slice() {
+            [] => {
+                let expected: Vec<String> = types.iter().map(|t| article(t)).collect();
+                out.push(self.null_or_wrong_type(at, instance, &expected.join(" or ")));
+            }
+            [only] => {
+                for inner in context.get(*only).into_iter().flatten() {
+                    self.refine(inner, out);
+                }
+            }
+            _ => out.push(Diagnostic::new(
+                "schema-violation",
+                Severity::Error,
+                at,
+                error.to_string(),
+            )),
+        }
+    }
+
+    /// The JSON type a branch schema demands, following a local `$ref`.
+    fn json_type_of<'v>(&'v self, branch: &'v Value) -> &'v str {
+        if let Some(t) = branch.get("type").and_then(Value::as_str) {
+            return t;
+        }
+        if let Some(target) = branch
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|p| self.schema.pointer(p))
+        {
+            if let Some(t) = target.get("type").and_then(Value::as_str) {
+                return t;
+            }
+            if target.get("oneOf").is_some() {
+                return "object";
+            }
+        }
+        "value"
+    }
+
+    fn unknown_field(&self, at: &str, key: &str, parent: Option<&Value>) -> Diagnostic {
+        let known: Vec<&str> = parent
+            .and_then(|p| p.get("properties"))
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let diagnostic = Diagnostic::new(
+            "unknown-field",
+            Severity::Warning,
+            pointer::push(at, key),
+            format!("unknown key '{key}'"),
+        )
+        .at(Target::Key);
+        match suggest::closest(key, known.iter().copied()) {
+            Some(best) if suggest::is_snake_case(key) => diagnostic.with_help(format!(
+                "did you mean '{best}'? the Python SDK accepts the snake_case spelling, the TypeScript SDK does not"
+            )),
+            Some(best) => diagnostic.with_help(format!("did you mean '{best}'?")),
+            None if known.is_empty() => diagnostic,
+            None => diagnostic.with_help(format!(
+                "both SDKs ignore keys the spec does not define; known keys here: {}",
+                quoted_list(&known)
+            )),
+        }
+    }
+
+    fn missing_field(&self, at: &str, key: &str) -> Diagnostic {
+        let diagnostic = Diagnostic::new(
+            "missing-field",
+            Severity::Error,
+            at,
+            format!("missing required key '{key}'"),
+        );
+        let present = self.instance_at(at).and_then(Value::as_object);
+        let near = present.and_then(|object| {
+            object
+                .keys()
+                .find(|k| suggest::closest(k, [key]).is_some())
+                .cloned()
+        });
+        match near {
+            Some(found) => {
+                diagnostic.with_help(format!("found '{found}'; the key is spelled '{key}'"))
+            }
+            None => diagnostic,
+        }
+    }
+
+    fn wrong_type(&self, at: &str, kind: &TypeKind, parent: Option<&Value>) -> Diagnostic {
+        let instance = self.instance_at(at).unwrap_or(&Value::Null);
+        let expected = match kind {
+            TypeKind::Single(t) => article(&t.to_string()),
+            TypeKind::Multiple(ts) => {
+                let names: Vec<String> = ts.iter().map(|t| article(&t.to_string())).collect();
+                names.join(" or ")
+            }
+        };
+        let key = pointer::last(at);
+        let optional = key.as_deref().is_some_and(|key| {
+            parent.is_some_and(|p| {
+                p.pointer(&format!("/properties/{}", pointer::escape(key)))
+                    .is_some()
+                    && !p
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| r.iter().any(|k| k == key))
+            })
+        });
+        if instance.is_null() && optional {
+            let key = key.unwrap_or_default();
+            return Diagnostic::new(
+                "null-for-optional",
+                Severity::Error,
+                at,
+                format!("optional key '{key}' is null"),
+            )
+            .with_help(format!(
+                "omit '{key}' instead: the TypeScript SDK rejects null for an optional key, the Python SDK accepts it, so this payload works with one peer and fails with the other"
+            ));
+        }
+        self.null_or_wrong_type(at, instance, &expected)
+    }
+
+    fn null_or_wrong_type(&self, at: &str, instance: &Value, expected: &str) -> Diagnostic {
+        Diagnostic::new(
+            "wrong-type",
+            Severity::Error,
+            at,
+            format!("expected {expected}, found {}", describe(instance)),
+        )
+    }
+
+    fn invalid_value(&self, at: &str, allowed: &[Value]) -> Diagnostic {
+        let instance = self.instance_at(at).unwrap_or(&Value::Null);
+        let names: Vec<String> = allowed
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => format!("'{s}'"),
+                other => other.to_string(),
+            })
+            .collect();
+        let strings: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+        // "invalid type 'func'" reads better than "invalid value" when the
+        // value belongs to a named key.
+        let what = pointer::last(at)
+            .filter(|k| k.parse::<usize>().is_err())
+            .unwrap_or_else(|| "value".to_string());
+        let diagnostic = Diagnostic::new(
+            "invalid-value",
+            Severity::Error,
+            at,
+            format!("invalid {what} {}", preview(instance)),
+        );
+        let list = names.join(", ");
+        match instance
+            .as_str()
+            .and_then(|s| suggest::closest(s, strings.iter().copied()))
+        {
+            Some(best) => {
+                diagnostic.with_help(format!("did you mean '{best}'? expected one of {list}"))
+            }
+            None if allowed.len() == 1 => diagnostic.with_help(format!("expected {list}")),
+            None => diagnostic.with_help(format!("expected one of {list}")),
+        }
+    }
+}
+
+/// The schema path one keyword up (`/a/b/type` → `/a/b`).
+fn parent_path(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn type_matches(expected: &str, value: &Value) -> bool {
+    match expected {
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "number" => value.is_number(),
+        "integer" => value.is_i64() || value.is_u64(),
+        _ => false,
+    }
+}
+
+/// "an object", "a string": a JSON type name with its article.
+fn article(type_name: &str) -> String {
+    match type_name {
+        "object" | "array" | "integer" => format!("an {type_name}"),
+        "null" => "null".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
+/// What a value is, for "found ..." in messages: its type and a short preview.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(_) => format!("string {}", preview(value)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A value quoted for a message, shortened when long.
+fn preview(value: &Value) -> String {
+    const LIMIT: usize = 40;
+    match value {
+        Value::String(s) if s.chars().count() > LIMIT => {
+            let head: String = s.chars().take(LIMIT).collect();
+            format!("'{head}...'")
+        }
+        Value::String(s) => format!("'{s}'"),
+        other => {
+            let text = other.to_string();
+            if text.chars().count() > LIMIT {
+                let head: String = text.chars().take(LIMIT).collect();
+                format!("{head}...")
+            } else {
+                text
+            }
+        }
+    }
+}
+
+fn quoted_list(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|i| format!("'{i}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn refine(schema: Value, instance: Value) -> Vec<Diagnostic> {
+        let validator = jsonschema::options()
+            .offline()
+            .build(&schema)
+            .expect("schema compiles");
+        refine_errors(&schema, &instance, validator.iter_errors(&instance))
+    }
+
+    #[test]
+    fn keywords_without_a_narrower_rule_are_schema_violations() {
+        let found = refine(json!({"type": "integer", "minimum": 0}), json!(-1));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, "schema-violation");
+        assert!(found[0].message.contains("minimum"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn ambiguous_alternatives_are_schema_violations() {
+        let found = refine(
+            json!({"anyOf": [{"type": "string", "minLength": 5}, {"type": "string", "pattern": "^a"}]}),
+            json!("b"),
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, "schema-violation");
+    }
+
+    #[test]
+    fn enums_of_documented_values_are_one_invalid_value() {
+        let found = refine(
+            json!({"properties": {"kind": {"oneOf": [{"const": "function"}, {"const": "other"}]}}}),
+            json!({"kind": "funtion"}),
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, "invalid-value");
+        assert_eq!(found[0].pointer, "/kind");
+        assert!(found[0]
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("did you mean 'function'"));
+    }
+}

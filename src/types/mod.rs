@@ -1,0 +1,36 @@
+//! Rust types for every type in the AG-UI type reference (`spec/types.md`) and
+//! the capability categories (`spec/concepts-capabilities.md`).
+//!
+//! Each type derives serde (camelCase wire names) and schemars; its doc
+//! comments become the descriptions of the published JSON Schemas under
+//! `schemas/`. Optional keys are `Option`s that are skipped when absent; the
+//! schema generator ([`crate::schema`]) makes them refuse `null`, because the
+//! TypeScript SDK rejects `null` there (rule `null-for-optional`).
+//!
+//! The types accept unknown keys when deserialized (both SDKs do), while the
+//! schemas close every object so that the validator can report them as
+//! `unknown-field` warnings.
+
+mod capabilities;
+mod content;
+mod message;
+mod run;
+mod tool;
+
+pub use capabilities::{
+    AgentCapabilities, ExecutionCapabilities, HumanInTheLoopCapabilities, IdentityCapabilities,
+    MultiAgentCapabilities, MultimodalCapabilities, MultimodalInputCapabilities,
+    MultimodalOutputCapabilities, OutputCapabilities, ReasoningCapabilities, StateCapabilities,
+    SubAgent, ToolsCapabilities, TransportCapabilities,
+};
+pub use content::{
+    AudioInputContent, DocumentInputContent, ImageInputContent, InputContent,
+    InputContentDataSource, InputContentSource, InputContentUrlSource, TextInputContent,
+    VideoInputContent,
+};
+pub use message::{
+    ActivityMessage, AssistantMessage, DeveloperMessage, Message, ReasoningMessage, Role,
+    SystemMessage, ToolMessage, UserContent, UserMessage,
+};
+pub use run::{Context, RunAgentInput, State};
+pub use tool::{FunctionCall, Tool, ToolCall, ToolCallType};

@@ -1,0 +1,220 @@
+//! The validator: parse, tell the kind, check against the compiled schema,
+//! locate what was found.
+
+use jsonschema::Draft;
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Related, Target};
+use crate::locate::{self, Locator};
+use crate::parse::{self, Parsed};
+use crate::report::Report;
+use crate::rules;
+use crate::schema;
+use crate::types::RunAgentInput;
+use crate::Kind;
+
+/// Why a [`Validator`] could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("the built-in schema of kind '{kind}' does not compile: {message}")]
+pub struct BuildError {
+    kind: Kind,
+    message: String,
+}
+
+/// Checks AG-UI documents. Compiles every kind's schema once; build one and
+/// share it (it is `Send + Sync`), for example across a server's requests.
+pub struct Validator {
+    schemas: Vec<CompiledSchema>,
+}
+
+struct CompiledSchema {
+    schema: Value,
+    validator: jsonschema::Validator,
+}
+
+impl Validator {
+    /// Compiles the schemas of every kind.
+    pub fn new() -> Result<Self, BuildError> {
+        let schemas = schema::generate_all()
+            .into_iter()
+            .map(|(kind, schema)| {
+                // Our own schemas have no remote references; offline anyway,
+                // so that nothing here can reach the network or disk.
+                jsonschema::options()
+                    .with_draft(Draft::Draft202012)
+                    .offline()
+                    .build(&schema)
+                    .map(|validator| CompiledSchema { schema, validator })
+                    .map_err(|e| BuildError {
+                        kind,
+                        message: e.to_string(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Validator { schemas })
+    }
+
+    /// Checks `bytes` as a document of `kind`.
+    pub fn validate(&self, kind: Kind, bytes: &[u8]) -> Report {
+        self.check_bytes(Some(kind), bytes).0
+    }
+
+    /// Checks `bytes`, telling its kind from its shape ([`Kind::detect`]).
+    /// A document whose kind cannot be told gets an `unknown-kind` error.
+    pub fn validate_detected(&self, bytes: &[u8]) -> Report {
+        self.check_bytes(None, bytes).0
+    }
+
+    /// Checks an already parsed document of `kind`. Diagnostics carry no
+    /// line and column, as there is no source text; repeated keys cannot be
+    /// seen in a parsed value.
+    pub fn validate_value(&self, kind: Kind, value: &Value) -> Report {
+        Report::new(Some(kind), self.check_value(kind, value))
+    }
+
+    /// For servers: the typed `RunAgentInput` when `bytes` is a valid one
+    /// (warnings allowed), else the report saying why not.
+    pub fn check_run_agent_input(&self, bytes: &[u8]) -> Result<RunAgentInput, Report> {
+        let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes);
+        match value {
+            Some(value) if report.is_valid() => serde_json::from_value(value).map_err(|e| {
+                // The schema and the types are generated from one source, so
+                // this is not expected; still a report, never a panic.
+                let mut diagnostics = report.into_diagnostics();
+                diagnostics.push(Diagnostic::new(
+                    "schema-violation",
+                    rules::default_severity("schema-violation"),
+                    "",
+                    format!("the document passed the schema but not the typed reader: {e}"),
+                ));
+                Report::new(Some(Kind::RunAgentInput), diagnostics)
+            }),
+            _ => Err(report),
+        }
+    }
+
+    fn compiled(&self, kind: Kind) -> &CompiledSchema {
+        // `schemas` holds every kind, in `Kind::ALL` order.
+        &self.schemas[kind.index()]
+    }
+
+    /// The whole check of one source text; also hands back the parsed value.
+    fn check_bytes(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+        let Parsed {
+            value,
+            repeated_keys,
+        } = match parse::parse(bytes) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
+                let mut diagnostic = Diagnostic::new(
+                    "invalid-json",
+                    rules::default_severity("invalid-json"),
+                    "",
+                    error.message,
+                );
+                diagnostic.location = Some(locate::location_at(bytes, offset));
+                return (Report::new(kind, vec![diagnostic]), None);
+            }
+        };
+        let mut diagnostics: Vec<Diagnostic> = repeated_keys
+            .into_iter()
+            .map(|(at, repetition)| {
+                let key = crate::pointer::last(&at).unwrap_or_default();
+                let mut diagnostic = Diagnostic::new(
+                    "duplicate-key",
+                    rules::default_severity("duplicate-key"),
+                    at.clone(),
+                    format!("key '{key}' appears more than once in this object"),
+                )
+                .with_help("parsers disagree on which value wins; keep one")
+                .at(Target::RepeatedKey(repetition));
+                diagnostic.related.push(Related {
+                    pointer: at,
+                    message: "first occurrence".into(),
+                    location: None,
+                    target: Target::RepeatedKey(0),
+                });
+                diagnostic
+            })
+            .collect();
+        let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
+            Ok(kind) => {
+                diagnostics.extend(self.check_value(kind, &value));
+                Some(kind)
+            }
+            Err(undetected) => {
+                let closest: Vec<String> = undetected
+                    .closest
+                    .iter()
+                    .map(|k| format!("'{k}'"))
+                    .collect();
+                let help = if closest.is_empty() {
+                    "pass --kind to say what the document is".to_string()
+                } else {
+                    format!(
+                        "closest: {}; pass --kind to say what the document is",
+                        closest.join(", ")
+                    )
+                };
+                diagnostics.push(
+                    Diagnostic::new(
+                        "unknown-kind",
+                        rules::default_severity("unknown-kind"),
+                        "",
+                        "cannot tell which kind of AG-UI document this is",
+                    )
+                    .with_help(help),
+                );
+                None
+            }
+        };
+        if !diagnostics.is_empty() {
+            locate_all(bytes, &mut diagnostics);
+        }
+        (Report::new(kind, diagnostics), Some(value))
+    }
+
+    /// Schema check of a parsed value (no locations).
+    fn check_value(&self, kind: Kind, value: &Value) -> Vec<Diagnostic> {
+        let compiled = self.compiled(kind);
+        if compiled.validator.is_valid(value) {
+            return Vec::new();
+        }
+        let mut diagnostics = schema::refine_errors(
+            &compiled.schema,
+            value,
+            compiled.validator.iter_errors(value),
+        );
+        for diagnostic in &mut diagnostics {
+            diagnostic.severity = rules::default_severity(&diagnostic.rule);
+        }
+        diagnostics
+    }
+}
+
+/// Fills in the line and column of every diagnostic and related place.
+fn locate_all(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
+    // The bytes parsed as JSON, so they are UTF-8.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let locator = Locator::new(text);
+    for diagnostic in diagnostics {
+        diagnostic.location = Some(locator.locate(&diagnostic.pointer, diagnostic.target));
+        for related in &mut diagnostic.related {
+            related.location = Some(locator.locate(&related.pointer, related.target));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validator_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Validator>();
+    }
+}

@@ -1,0 +1,201 @@
+//! The `agui-lint` binary end to end: exit codes, JSON output shape, the
+//! schema and rule subcommands.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn agui_lint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run agui-lint")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn all_fixtures_exit_1_and_report_every_invalid_fixture() {
+    let output = agui_lint(&["check", "fixtures/", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+    let documents = report["documents"].as_array().expect("documents");
+    let mut invalid_fixtures = 0;
+    for document in documents {
+        let path = document["path"].as_str().expect("path");
+        let is_invalid_fixture = Path::new(path)
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == "invalid");
+        if is_invalid_fixture {
+            invalid_fixtures += 1;
+            assert!(
+                !document["diagnostics"]
+                    .as_array()
+                    .expect("diagnostics")
+                    .is_empty(),
+                "{path} reports nothing"
+            );
+        }
+    }
+    assert!(invalid_fixtures > 0);
+    assert_eq!(
+        report["summary"]["documents"].as_u64(),
+        Some(documents.len() as u64)
+    );
+}
+
+#[test]
+fn valid_fixtures_exit_0() {
+    let mut args = vec!["check".to_string()];
+    for entry in std::fs::read_dir(root().join("fixtures")).expect("fixtures") {
+        let valid = entry.expect("entry").path().join("valid");
+        if valid.is_dir() {
+            args.push(valid.display().to_string());
+        }
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = agui_lint(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("0 errors"));
+}
+
+#[test]
+fn role_typo_is_exactly_one_located_invalid_value() {
+    let output = agui_lint(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/run-agent-input/invalid/invalid-value-role-typo.json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+    assert_eq!(report["tool"], "agui-lint");
+    let document = &report["documents"][0];
+    assert_eq!(document["record"], Value::Null);
+    assert_eq!(document["kind"], "run-agent-input");
+    assert_eq!(document["valid"], false);
+    let diagnostics = document["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["rule"], "invalid-value");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["pointer"], "/messages/0/role");
+    assert!(d["line"].as_u64().is_some() && d["column"].as_u64().is_some());
+    assert!(d["help"]
+        .as_str()
+        .expect("help")
+        .contains("did you mean 'assistant'"));
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"documents": 1, "valid": 0, "errors": 1, "warnings": 0, "infos": 0})
+    );
+}
+
+#[test]
+fn stdin_is_read_with_dash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(["check", "--kind", "context", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(br#"{"description": "d", "value": 3}"#)
+            .expect("write");
+    }
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).starts_with("-:1:31: error[wrong-type]"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let output = agui_lint(&[
+        "check",
+        "fixtures/message/invalid/unknown-field-timestamp.json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("warning[unknown-field]"));
+}
+
+#[test]
+fn usage_and_io_failures_exit_2() {
+    assert_eq!(agui_lint(&["check"]).status.code(), Some(2));
+    assert_eq!(
+        agui_lint(&["check", "--kind", "nope", "fixtures/"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let missing = agui_lint(&["check", "no/such/file.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/file.json"));
+    assert_eq!(agui_lint(&["rule", "no-such-rule"]).status.code(), Some(2));
+}
+
+#[test]
+fn schema_command_writes_exactly_the_committed_files() {
+    let dir = std::env::temp_dir().join(format!("agui-lint-schemas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("stale.schema.json"), "{}").expect("write stale file");
+    let output = agui_lint(&["schema", "--out", dir.to_str().expect("utf-8 path")]);
+    assert_eq!(output.status.code(), Some(0));
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    let mut committed: Vec<String> = std::fs::read_dir(root().join("schemas"))
+        .expect("schemas/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    committed.sort();
+    assert_eq!(written, committed);
+    for name in &written {
+        let a = std::fs::read(dir.join(name)).expect("written");
+        let b = std::fs::read(root().join("schemas").join(name)).expect("committed");
+        assert!(a == b, "{name} differs from the committed file");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let one = agui_lint(&["schema", "tool-call"]);
+    let schema: Value = serde_json::from_slice(&one.stdout).expect("one schema");
+    assert_eq!(schema["title"], "ToolCall");
+}
+
+#[test]
+fn rule_command_documents_every_rule() {
+    let all = stdout(&agui_lint(&["rule", "--all"]));
+    for rule in agui_lint::rules::RULES {
+        assert!(
+            all.contains(rule.name),
+            "{} missing from rule --all",
+            rule.name
+        );
+        let doc = agui_lint(&["rule", rule.name]);
+        assert_eq!(doc.status.code(), Some(0));
+        assert!(stdout(&doc).contains("## Invalid"));
+    }
+}
