@@ -73,7 +73,7 @@ fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
 fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
     if args.all {
         let mut text = String::new();
-        for rule in rules::RULES {
+        for rule in rules::all() {
             text.push_str(&format!(
                 "{:<20} {:<8} {}\n",
                 rule.name, rule.severity, rule.summary

@@ -178,17 +178,18 @@ impl Validator {
     /// Schema check of a parsed value (no locations).
     fn check_value(&self, kind: Kind, value: &Value) -> Vec<Diagnostic> {
         let compiled = self.compiled(kind);
-        if compiled.validator.is_valid(value) {
-            return Vec::new();
+        let mut diagnostics = Vec::new();
+        if !compiled.validator.is_valid(value) {
+            diagnostics = schema::refine_errors(
+                &compiled.schema,
+                value,
+                compiled.validator.iter_errors(value),
+            );
+            for diagnostic in &mut diagnostics {
+                diagnostic.severity = rules::default_severity(&diagnostic.rule);
+            }
         }
-        let mut diagnostics = schema::refine_errors(
-            &compiled.schema,
-            value,
-            compiled.validator.iter_errors(value),
-        );
-        for diagnostic in &mut diagnostics {
-            diagnostic.severity = rules::default_severity(&diagnostic.rule);
-        }
+        rules::check(kind, value, &mut diagnostics);
         diagnostics
     }
 }

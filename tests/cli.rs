@@ -188,7 +188,7 @@ fn schema_command_writes_exactly_the_committed_files() {
 #[test]
 fn rule_command_documents_every_rule() {
     let all = stdout(&agui_lint(&["rule", "--all"]));
-    for rule in agui_lint::rules::RULES {
+    for rule in agui_lint::rules::all() {
         assert!(
             all.contains(rule.name),
             "{} missing from rule --all",

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use agui_lint::rules::RULES;
+use agui_lint::rules;
 use agui_lint::{Kind, Report, Severity, Validator};
 
 /// The kind folder and the valid/invalid folder of a fixture.
@@ -43,7 +43,7 @@ fn expected_rule(path: &Path) -> &'static str {
         .file_stem()
         .and_then(|s| s.to_str())
         .expect("file name");
-    RULES
+    rules::all()
         .iter()
         .map(|r| r.name)
         .filter(|name| stem == *name || stem.starts_with(&format!("{name}-")))
@@ -149,7 +149,7 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
         }
     }
     assert!(count >= 60, "only {count} fixtures");
-    for rule in RULES {
+    for rule in rules::all() {
         if WITHOUT_FIXTURE.iter().any(|(name, _)| *name == rule.name) {
             continue;
         }

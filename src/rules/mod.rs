@@ -5,9 +5,20 @@
 //! is one list ([`RULES`]); each rule family keeps its rules' metadata next to
 //! its checks.
 
+mod capabilities;
+mod content;
+mod interop;
+mod messages;
 mod schema;
+mod tools;
+mod walk;
 
-use crate::diagnostic::Severity;
+use std::sync::LazyLock;
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::Kind;
 
 /// A rule: what it is called, how serious it is by default, and its docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,22 +34,44 @@ pub struct Rule {
     pub docs: &'static str,
 }
 
+impl Rule {
+    /// A finding of this rule at `pointer`, with its default severity.
+    pub fn diagnostic(&self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.name, self.severity, pointer, message)
+    }
+}
+
+/// Every registered rule, family by family, in documentation order.
+static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    [
+        schema::RULES,
+        messages::RULES,
+        tools::RULES,
+        content::RULES,
+        capabilities::RULES,
+        interop::RULES,
+    ]
+    .concat()
+});
+
 /// Every registered rule, in documentation order.
-pub static RULES: &[Rule] = &[
-    schema::INVALID_JSON,
-    schema::DUPLICATE_KEY,
-    schema::UNKNOWN_KIND,
-    schema::MISSING_FIELD,
-    schema::WRONG_TYPE,
-    schema::INVALID_VALUE,
-    schema::NULL_FOR_OPTIONAL,
-    schema::UNKNOWN_FIELD,
-    schema::SCHEMA_VIOLATION,
-];
+pub fn all() -> &'static [Rule] {
+    &REGISTRY
+}
 
 /// The rule named `name`, if registered.
 pub fn rule(name: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.name == name)
+    all().iter().find(|r| r.name == name)
+}
+
+/// Runs every semantic rule family on a parsed document of `kind`.
+pub(crate) fn check(kind: Kind, value: &Value, out: &mut Vec<Diagnostic>) {
+    let document = walk::Document { kind, root: value };
+    messages::check(&document, out);
+    tools::check(&document, out);
+    content::check(&document, out);
+    capabilities::check(&document, out);
+    interop::check(&document, out);
 }
 
 /// The default severity of the rule named `name`.
@@ -60,7 +93,7 @@ mod tests {
     #[test]
     fn names_are_unique_kebab_case() {
         let mut seen = HashSet::new();
-        for rule in RULES {
+        for rule in all() {
             assert!(seen.insert(rule.name), "{} registered twice", rule.name);
             assert!(
                 rule.name
@@ -74,7 +107,7 @@ mod tests {
 
     #[test]
     fn every_rule_is_documented_with_both_examples() {
-        for rule in RULES {
+        for rule in all() {
             assert!(!rule.summary.is_empty(), "{} has no summary", rule.name);
             for section in [
                 "## What it checks",

@@ -5,6 +5,19 @@
 use super::Rule;
 use crate::diagnostic::Severity;
 
+/// The rules of the parse and schema layers, in documentation order.
+pub(super) const RULES: &[Rule] = &[
+    INVALID_JSON,
+    DUPLICATE_KEY,
+    UNKNOWN_KIND,
+    MISSING_FIELD,
+    WRONG_TYPE,
+    INVALID_VALUE,
+    NULL_FOR_OPTIONAL,
+    UNKNOWN_FIELD,
+    SCHEMA_VIOLATION,
+];
+
 pub(super) const INVALID_JSON: Rule = Rule {
     name: "invalid-json",
     severity: Severity::Error,

@@ -1,0 +1,155 @@
+//! Where each protocol type sits inside a document of a given kind, so that
+//! every rule runs on every place its type appears (a Tool inside
+//! capabilities gets the tool rules too).
+//!
+//! Rules run after the schema check and may meet malformed data: every
+//! accessor here skips what does not have the expected JSON shape.
+
+use serde_json::Value;
+
+use crate::pointer;
+use crate::Kind;
+
+/// A node together with an owned pointer.
+#[derive(Debug, Clone)]
+pub(crate) struct Node<'a> {
+    /// The node.
+    pub value: &'a Value,
+    /// Its pointer from the document root.
+    pub pointer: String,
+}
+
+impl<'a> Node<'a> {
+    fn new(value: &'a Value, pointer: String) -> Self {
+        Node { value, pointer }
+    }
+
+    /// The child at `key`, with its pointer.
+    pub fn child(&self, key: &str) -> Option<Node<'a>> {
+        self.value
+            .get(key)
+            .map(|v| Node::new(v, pointer::push(&self.pointer, key)))
+    }
+
+    /// The elements of this node, when it is an array.
+    pub fn elements(&self) -> Vec<Node<'a>> {
+        self.value
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Node::new(v, format!("{}/{i}", self.pointer)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The string at `key`, if it is one.
+    pub fn str(&self, key: &str) -> Option<&'a str> {
+        self.value.get(key).and_then(Value::as_str)
+    }
+}
+
+/// One document, seen through the protocol's types.
+pub(crate) struct Document<'a> {
+    /// The kind the document is checked as.
+    pub kind: Kind,
+    /// The whole document.
+    pub root: &'a Value,
+}
+
+impl<'a> Document<'a> {
+    fn root_node(&self) -> Node<'a> {
+        Node::new(self.root, String::new())
+    }
+
+    /// The RunAgentInput, when the document is one.
+    pub fn run_agent_input(&self) -> Option<Node<'a>> {
+        (self.kind == Kind::RunAgentInput && self.root.is_object()).then(|| self.root_node())
+    }
+
+    /// The conversation (in order), when the document has one: the messages
+    /// of a RunAgentInput, a messages array, or a single message.
+    pub fn messages(&self) -> Vec<Node<'a>> {
+        match self.kind {
+            Kind::RunAgentInput => self
+                .root_node()
+                .child("messages")
+                .map(|m| m.elements())
+                .unwrap_or_default(),
+            Kind::Messages => self.root_node().elements(),
+            Kind::Message => vec![self.root_node()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the messages form a whole conversation, so that a missing
+    /// counterpart (a tool result without its call) is a finding. A single
+    /// message is seen out of its conversation.
+    pub fn has_conversation(&self) -> bool {
+        matches!(self.kind, Kind::RunAgentInput | Kind::Messages)
+    }
+
+    /// Each list of tools in the document, as (list node, tools): the
+    /// client's `tools` of a RunAgentInput, a tools array, the agent's
+    /// `tools.items` of capabilities, or a single tool as a list of one.
+    pub fn tool_lists(&self) -> Vec<Vec<Node<'a>>> {
+        let root = self.root_node();
+        match self.kind {
+            Kind::RunAgentInput => root.child("tools").map(|t| vec![t.elements()]).unwrap_or_default(),
+            Kind::Tools => vec![root.elements()],
+            Kind::Tool => vec![vec![root]],
+            Kind::Capabilities => root
+                .child("tools")
+                .and_then(|t| t.child("items"))
+                .map(|items| vec![items.elements()])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The tools a tool call can be matched against (the RunAgentInput's
+    /// `tools`), or `None` when the document has no such list.
+    pub fn callable_tools(&self) -> Option<Vec<Node<'a>>> {
+        (self.kind == Kind::RunAgentInput).then(|| {
+            self.root_node()
+                .child("tools")
+                .map(|t| t.elements())
+                .unwrap_or_default()
+        })
+    }
+
+    /// Every tool call: those of assistant messages, or the document itself
+    /// when it is one.
+    pub fn tool_calls(&self) -> Vec<Node<'a>> {
+        if self.kind == Kind::ToolCall {
+            return vec![self.root_node()];
+        }
+        self.messages()
+            .iter()
+            .filter(|m| m.str("role") == Some("assistant"))
+            .filter_map(|m| m.child("toolCalls"))
+            .flat_map(|calls| calls.elements())
+            .collect()
+    }
+
+    /// Every multimodal content part: those of user messages, or the
+    /// document itself when it is one.
+    pub fn content_parts(&self) -> Vec<Node<'a>> {
+        if self.kind == Kind::InputContent {
+            return vec![self.root_node()];
+        }
+        self.messages()
+            .iter()
+            .filter(|m| m.str("role") == Some("user"))
+            .filter_map(|m| m.child("content"))
+            .flat_map(|content| content.elements())
+            .collect()
+    }
+
+    /// The capabilities declaration, when the document is one.
+    pub fn capabilities(&self) -> Option<Node<'a>> {
+        (self.kind == Kind::Capabilities && self.root.is_object()).then(|| self.root_node())
+    }
+}
