@@ -28,7 +28,7 @@ pub enum Command {
     )]
     Schema(SchemaArgs),
     /// Show the documentation of a rule, or list every rule.
-    #[command(after_help = "Examples:\n  agui-lint rule invalid-value\n  agui-lint rule --all")]
+    #[command(after_help = "Examples:\n  agui-lint rule invalid-value\n  agui-lint rule --all\n  agui-lint rule --all --format json")]
     Rule(RuleArgs),
 }
 
@@ -44,6 +44,19 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Report only these rules (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Option<Vec<String>>,
+    /// Never report these rules (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+    /// Report a rule with another severity, e.g. `unknown-field=error`.
+    #[arg(long, value_delimiter = ',', value_name = "RULE=LEVEL")]
+    pub severity: Vec<String>,
+    /// Read settings from this file instead of the `agui-lint.toml` found
+    /// in the working directory or above it.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// `--kind`: a kind name or `auto`.
@@ -91,4 +104,16 @@ pub struct RuleArgs {
     /// List every rule.
     #[arg(long)]
     pub all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RuleFormat::Text)]
+    pub format: RuleFormat,
+}
+
+/// Output formats of `rule`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RuleFormat {
+    /// Markdown documentation, or a table with `--all`.
+    Text,
+    /// JSON: one object per rule with its name, severity, summary and docs.
+    Json,
 }

@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use agui_lint::check::check_source;
 use agui_lint::input::collect_sources;
 use agui_lint::render::{render_human, render_json, Checked};
-use agui_lint::{rules, schema, Kind, Validator};
+use agui_lint::{rules, schema, Kind, Settings, SettingsError, Validator};
 use clap::Parser;
 
-use cli::{CheckArgs, Cli, Command, Format, RuleArgs, SchemaArgs};
+use cli::{CheckArgs, Cli, Command, Format, RuleArgs, RuleFormat, SchemaArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -32,7 +32,10 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
-    let validator = Validator::new().map_err(|e| e.to_string())?;
+    let settings = settings(&args).map_err(|e| e.to_string())?;
+    let validator = Validator::new()
+        .map_err(|e| e.to_string())?
+        .with_settings(settings);
     let sources = collect_sources(&args.paths).map_err(|e| e.to_string())?;
     let mut documents: Vec<Checked> = Vec::new();
     for source in &sources {
@@ -47,6 +50,28 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     print(&text)?;
     let failed = documents.iter().any(|d| !d.report.is_valid());
     Ok(ExitCode::from(u8::from(failed)))
+}
+
+/// The configuration file's settings, then the command line's on top.
+fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
+    let path = match &args.config {
+        Some(path) => Some(path.clone()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|dir| Settings::discover(&dir)),
+    };
+    let mut settings = match path {
+        Some(path) => Settings::load(&path)?,
+        None => Settings::default(),
+    };
+    if let Some(select) = &args.select {
+        settings = settings.select(select.iter().map(String::as_str))?;
+    }
+    settings = settings.ignore(args.ignore.iter().map(String::as_str))?;
+    for text in &args.severity {
+        settings = settings.severity_override(text)?;
+    }
+    Ok(settings)
 }
 
 fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
@@ -71,6 +96,29 @@ fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
 }
 
 fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
+    let chosen: Vec<&rules::Rule> = if args.all {
+        rules::all().iter().collect()
+    } else {
+        let name = args.name.clone().unwrap_or_default();
+        vec![rules::rule(&name)
+            .ok_or_else(|| format!("unknown rule '{name}' (see `agui-lint rule --all`)"))?]
+    };
+    if args.format == RuleFormat::Json {
+        let list: Vec<serde_json::Value> = chosen
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.name,
+                    "severity": r.severity,
+                    "summary": r.summary,
+                    "docs": r.docs,
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?;
+        print(&format!("{text}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.all {
         let mut text = String::new();
         for rule in rules::all() {

@@ -9,6 +9,7 @@ use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::report::Report;
 use crate::rules;
+use crate::settings::Settings;
 use crate::schema;
 use crate::types::RunAgentInput;
 use crate::Kind;
@@ -25,6 +26,7 @@ pub struct BuildError {
 /// share it (it is `Send + Sync`), for example across a server's requests.
 pub struct Validator {
     schemas: Vec<CompiledSchema>,
+    settings: Settings,
 }
 
 struct CompiledSchema {
@@ -51,7 +53,18 @@ impl Validator {
                     })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Validator { schemas })
+        Ok(Validator {
+            schemas,
+            settings: Settings::default(),
+        })
+    }
+
+    /// The validator with `settings` deciding which rules report and how
+    /// seriously.
+    #[must_use]
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// Checks `bytes` as a document of `kind`.
@@ -69,7 +82,7 @@ impl Validator {
     /// line and column, as there is no source text; repeated keys cannot be
     /// seen in a parsed value.
     pub fn validate_value(&self, kind: Kind, value: &Value) -> Report {
-        Report::new(Some(kind), self.check_value(kind, value))
+        self.report(Some(kind), self.check_value(kind, value))
     }
 
     /// For servers: the typed `RunAgentInput` when `bytes` is a valid one
@@ -87,10 +100,16 @@ impl Validator {
                     "",
                     format!("the document passed the schema but not the typed reader: {e}"),
                 ));
-                Report::new(Some(Kind::RunAgentInput), diagnostics)
+                self.report(Some(Kind::RunAgentInput), diagnostics)
             }),
             _ => Err(report),
         }
+    }
+
+    /// The report of `diagnostics` after the settings had their say.
+    fn report(&self, kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Report {
+        self.settings.apply(&mut diagnostics);
+        Report::new(kind, diagnostics)
     }
 
     fn compiled(&self, kind: Kind) -> &CompiledSchema {
@@ -114,7 +133,7 @@ impl Validator {
                     error.message,
                 );
                 diagnostic.location = Some(locate::location_at(bytes, offset));
-                return (Report::new(kind, vec![diagnostic]), None);
+                return (self.report(kind, vec![diagnostic]), None);
             }
         };
         let mut diagnostics: Vec<Diagnostic> = repeated_keys
@@ -172,7 +191,7 @@ impl Validator {
         if !diagnostics.is_empty() {
             locate_all(bytes, &mut diagnostics);
         }
-        (Report::new(kind, diagnostics), Some(value))
+        (self.report(kind, diagnostics), Some(value))
     }
 
     /// Schema check of a parsed value (no locations).

@@ -199,3 +199,77 @@ fn rule_command_documents_every_rule() {
         assert!(stdout(&doc).contains("## Invalid"));
     }
 }
+
+#[test]
+fn select_ignore_and_severity_flags_shape_the_report() {
+    let file = "fixtures/message/invalid/unknown-field-timestamp.json";
+    let ignored = agui_lint(&["check", "--ignore", "unknown-field", file]);
+    assert_eq!(ignored.status.code(), Some(0));
+    assert!(!stdout(&ignored).contains("unknown-field"), "{}", stdout(&ignored));
+
+    let raised = agui_lint(&["check", "--severity", "unknown-field=error", file]);
+    assert_eq!(raised.status.code(), Some(1));
+    assert!(stdout(&raised).contains("error[unknown-field]"));
+
+    let selected = agui_lint(&[
+        "check",
+        "--select",
+        "missing-field",
+        "fixtures/run-agent-input/invalid/invalid-value-role-typo.json",
+    ]);
+    assert_eq!(selected.status.code(), Some(0), "{}", stdout(&selected));
+
+    let typo = agui_lint(&["check", "--ignore", "unknown-feild", file]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean 'unknown-field'"));
+}
+
+#[test]
+fn config_file_is_found_upward_and_can_be_named() {
+    let dir = std::env::temp_dir().join(format!("agui-lint-config-{}", std::process::id()));
+    let nested = dir.join("payloads/deeper");
+    std::fs::create_dir_all(&nested).expect("temp dirs");
+    std::fs::write(dir.join("agui-lint.toml"), "[severity]\nunknown-field = \"error\"\n").expect("config");
+    let payload = nested.join("message.json");
+    std::fs::copy(root().join("fixtures/message/invalid/unknown-field-timestamp.json"), &payload)
+        .expect("copy fixture");
+    let run_in = |cwd: &Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+            .arg("check")
+            .args(extra)
+            .arg(&payload)
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run agui-lint")
+    };
+    // Found from a folder below the config file: the warning became an error.
+    assert_eq!(run_in(&nested, &[]).status.code(), Some(1));
+    // An explicit --config wins over discovery.
+    let other = dir.join("other.toml");
+    std::fs::write(&other, "ignore = [\"unknown-field\"]\n").expect("config");
+    let named = run_in(&nested, &["--config", other.to_str().expect("utf-8")]);
+    assert_eq!(named.status.code(), Some(0));
+    assert!(!stdout(&named).contains("unknown-field"));
+    // A broken config file is a usage failure that names the file.
+    std::fs::write(&other, "ignore = [\"no-such-rule\"]\n").expect("config");
+    let broken = run_in(&nested, &["--config", other.to_str().expect("utf-8")]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("other.toml"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rule_list_as_json_has_every_rule() {
+    let output = agui_lint(&["rule", "--all", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let list: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let names: Vec<&str> = list
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    let registered: Vec<&str> = agui_lint::rules::all().iter().map(|r| r.name).collect();
+    assert_eq!(names, registered);
+}

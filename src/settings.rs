@@ -1,0 +1,238 @@
+//! Which rules run and how serious they are: `--select`, `--ignore`,
+//! `--severity`, and the same settings from an `agui-lint.toml`.
+//!
+//! ```toml
+//! # agui-lint.toml
+//! select = ["tool-result-without-call", "missing-field"]  # only these (optional)
+//! ignore = ["unknown-field"]
+//!
+//! [severity]
+//! tool-call-unknown-tool = "warning"
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules;
+use crate::suggest;
+
+/// The name of the configuration file looked up from the working directory
+/// upward.
+pub const CONFIG_FILE_NAME: &str = "agui-lint.toml";
+
+/// Rule selection and severity overrides.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// When set, only these rules are reported.
+    #[serde(default)]
+    select: Option<BTreeSet<String>>,
+    /// Rules never reported.
+    #[serde(default)]
+    ignore: BTreeSet<String>,
+    /// Severity per rule, replacing the rule's default.
+    #[serde(default)]
+    severity: BTreeMap<String, Severity>,
+}
+
+/// A setting that names no rule, or a configuration file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A rule name that is not registered.
+    #[error("unknown rule '{name}'{hint}")]
+    UnknownRule {
+        /// The name as given.
+        name: String,
+        /// A " (did you mean ...?)" hint, or empty.
+        hint: String,
+    },
+    /// `RULE=SEVERITY` given without `=` or with an unknown severity.
+    #[error("invalid severity override '{0}' (expected RULE=error|warning|info)")]
+    InvalidOverride(String),
+    /// The configuration file could not be read.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Settings {
+    /// Reports only the rules in `names` (replacing any earlier selection).
+    pub fn select<I, S>(mut self, names: I) -> Result<Self, SettingsError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let names = known(names)?;
+        self.select = Some(names);
+        Ok(self)
+    }
+
+    /// Never reports the rules in `names` (added to earlier ones).
+    pub fn ignore<I, S>(mut self, names: I) -> Result<Self, SettingsError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.ignore.extend(known(names)?);
+        Ok(self)
+    }
+
+    /// Reports `rule` with `severity` instead of its default.
+    pub fn severity(mut self, rule: &str, severity: Severity) -> Result<Self, SettingsError> {
+        let name = known([rule])?.into_iter().next().unwrap_or_default();
+        self.severity.insert(name, severity);
+        Ok(self)
+    }
+
+    /// Applies a `RULE=SEVERITY` override as given on the command line.
+    pub fn severity_override(self, text: &str) -> Result<Self, SettingsError> {
+        let invalid = || SettingsError::InvalidOverride(text.to_string());
+        let (rule, level) = text.split_once('=').ok_or_else(invalid)?;
+        let severity = match level.trim() {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            "info" => Severity::Info,
+            _ => return Err(invalid()),
+        };
+        self.severity(rule.trim(), severity)
+    }
+
+    /// Parses the text of an `agui-lint.toml`.
+    pub fn from_toml(text: &str, path: &Path) -> Result<Self, SettingsError> {
+        let file_error = |message: String| SettingsError::File {
+            path: path.to_path_buf(),
+            message,
+        };
+        let parsed: Settings = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
+        let names = parsed
+            .select
+            .iter()
+            .flatten()
+            .chain(&parsed.ignore)
+            .chain(parsed.severity.keys());
+        for name in names {
+            known([name.as_str()]).map_err(|e| file_error(e.to_string()))?;
+        }
+        Ok(parsed)
+    }
+
+    /// Reads the configuration file at `path`.
+    pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SettingsError::File {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Settings::from_toml(&text, path)
+    }
+
+    /// Finds `agui-lint.toml` in `start` or the nearest folder above it.
+    pub fn discover(start: &Path) -> Option<PathBuf> {
+        start
+            .ancestors()
+            .map(|dir| dir.join(CONFIG_FILE_NAME))
+            .find(|candidate| candidate.is_file())
+    }
+
+    /// Whether `rule` is reported at all.
+    pub fn is_enabled(&self, rule: &str) -> bool {
+        !self.ignore.contains(rule) && self.select.as_ref().is_none_or(|s| s.contains(rule))
+    }
+
+    /// Drops the diagnostics of disabled rules and applies severity
+    /// overrides.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        diagnostics.retain(|d| self.is_enabled(&d.rule));
+        for diagnostic in diagnostics {
+            if let Some(severity) = self.severity.get(&diagnostic.rule) {
+                diagnostic.severity = *severity;
+            }
+        }
+    }
+}
+
+/// The names, each checked against the registry.
+fn known<I, S>(names: I) -> Result<BTreeSet<String>, SettingsError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    names
+        .into_iter()
+        .map(Into::into)
+        .map(|name| {
+            if rules::rule(&name).is_some() {
+                Ok(name)
+            } else {
+                let hint = suggest::closest(&name, rules::all().iter().map(|r| r.name))
+                    .map(|best| format!(" (did you mean '{best}'?)"))
+                    .unwrap_or_default();
+                Err(SettingsError::UnknownRule { name, hint })
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagnostics() -> Vec<Diagnostic> {
+        vec![
+            Diagnostic::new("unknown-field", Severity::Warning, "/a", "a"),
+            Diagnostic::new("missing-field", Severity::Error, "", "b"),
+            Diagnostic::new("empty-id", Severity::Warning, "/id", "c"),
+        ]
+    }
+
+    fn rules_of(settings: &Settings) -> Vec<(String, Severity)> {
+        let mut found = diagnostics();
+        settings.apply(&mut found);
+        found.into_iter().map(|d| (d.rule, d.severity)).collect()
+    }
+
+    #[test]
+    fn select_ignore_and_override() {
+        let settings = Settings::default().ignore(["unknown-field"]).unwrap();
+        assert_eq!(
+            rules_of(&settings),
+            [("missing-field".into(), Severity::Error), ("empty-id".into(), Severity::Warning)]
+        );
+        let settings = Settings::default()
+            .select(["empty-id", "unknown-field"])
+            .unwrap()
+            .severity_override("empty-id=error")
+            .unwrap();
+        assert_eq!(
+            rules_of(&settings),
+            [("unknown-field".into(), Severity::Warning), ("empty-id".into(), Severity::Error)]
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_a_hint() {
+        let error = Settings::default().ignore(["unknown-feild"]).unwrap_err();
+        assert_eq!(error.to_string(), "unknown rule 'unknown-feild' (did you mean 'unknown-field'?)");
+        assert!(Settings::default().severity_override("empty-id").is_err());
+        assert!(Settings::default().severity_override("empty-id=fatal").is_err());
+    }
+
+    #[test]
+    fn reads_a_config_file() {
+        let text = "ignore = [\"unknown-field\"]\n[severity]\nempty-id = \"error\"\n";
+        let settings = Settings::from_toml(text, Path::new("agui-lint.toml")).unwrap();
+        assert_eq!(
+            rules_of(&settings),
+            [("missing-field".into(), Severity::Error), ("empty-id".into(), Severity::Error)]
+        );
+        let error = Settings::from_toml("ignore = [\"nope\"]", Path::new("x.toml")).unwrap_err();
+        assert!(error.to_string().starts_with("x.toml: unknown rule 'nope'"), "{error}");
+        assert!(Settings::from_toml("colour = 1", Path::new("x.toml")).is_err());
+    }
+}
