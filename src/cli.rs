@@ -28,7 +28,9 @@ pub enum Command {
     )]
     Schema(SchemaArgs),
     /// Show the documentation of a rule, or list every rule.
-    #[command(after_help = "Examples:\n  agui-lint rule invalid-value\n  agui-lint rule --all\n  agui-lint rule --all --format json")]
+    #[command(
+        after_help = "Examples:\n  agui-lint rule invalid-value\n  agui-lint rule --all\n  agui-lint rule --all --format json"
+    )]
     Rule(RuleArgs),
 }
 

@@ -4,6 +4,13 @@
 //! equal keys in one object; parsers disagree on which wins, so a repeated
 //! key is reported (`duplicate-key`). The value is built by our own visitor,
 //! which tracks the path so each repetition can be pointed at.
+//!
+//! `serde_json` also refuses a string with an unpaired UTF-16 surrogate
+//! escape (`"\ud800"`), which JSON's grammar allows and the TypeScript SDK
+//! accepts. Such a document is read a second time with each unpaired escape
+//! replaced by `\ufffd`, and the escapes are reported (`lone-surrogate`)
+//! rather than the whole document being `invalid-json`. Valid documents
+//! never pay for this: it runs only after a failed parse.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -22,7 +29,29 @@ pub struct Parsed {
     /// Each repeated key: the pointer of the key and which repetition it is
     /// (1 for the second occurrence).
     pub repeated_keys: Vec<(String, usize)>,
+    /// Each unpaired UTF-16 surrogate escape, in document order. In `value`
+    /// each reads as U+FFFD.
+    pub lone_surrogates: Vec<LoneSurrogate>,
 }
+
+/// An unpaired UTF-16 surrogate escape (`\ud800` without its `\udc00`, or
+/// the other way round) in a string of the source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoneSurrogate {
+    /// Byte offset of the escape's backslash; the escape is the six bytes
+    /// from here.
+    pub offset: usize,
+    /// Pointer of the string holding the escape; for an object key, the
+    /// pointer of that key's value.
+    pub pointer: String,
+    /// Whether the string is an object key rather than a value.
+    pub in_key: bool,
+}
+
+/// What each unpaired surrogate escape is replaced with: U+FFFD, the
+/// replacement character, in an escape of the same length, so that every
+/// byte offset and line:column of the source stays valid for the copy.
+const REPLACEMENT_ESCAPE: &[u8; 6] = b"\\ufffd";
 
 /// Why bytes are not a JSON document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +66,15 @@ pub struct SyntaxError {
 
 /// Parses one JSON document.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
+    match parse_with(bytes, State::default()) {
+        Ok(parsed) => Ok(parsed),
+        Err(error) if is_surrogate_error(&error) => parse_replacing_lone_surrogates(bytes, error),
+        Err(error) => Err(error),
+    }
+}
+
+fn parse_with(bytes: &[u8], mut state: State) -> Result<Parsed, SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let mut state = State::default();
     let result = ValueSeed { state: &mut state }
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
@@ -46,12 +82,116 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
         Ok(value) => Ok(Parsed {
             value,
             repeated_keys: state.repeated,
+            lone_surrogates: state.lone.map(|lone| lone.found).unwrap_or_default(),
         }),
         Err(error) => Err(SyntaxError {
             message: strip_position(&error.to_string()),
             line: error.line(),
             byte_column: error.column(),
         }),
+    }
+}
+
+/// Whether serde_json gave up on an unpaired surrogate: "lone leading
+/// surrogate in hex escape" (also said of a lone trailing one), or
+/// "unexpected end of hex escape" for a leading one followed by no escape.
+fn is_surrogate_error(error: &SyntaxError) -> bool {
+    error.message.contains("surrogate") || error.message.contains("end of hex escape")
+}
+
+/// The second reading: unpaired escapes replaced, each remembered. Should
+/// the copy still not parse, its error is the document's real syntax error
+/// (at the same position, as the copy has the same length); should there
+/// be no unpaired escape after all, the first error stands.
+fn parse_replacing_lone_surrogates(
+    bytes: &[u8],
+    first: SyntaxError,
+) -> Result<Parsed, SyntaxError> {
+    let lone = find_lone_surrogates(bytes);
+    if lone.is_empty() {
+        return Err(first);
+    }
+    let mut copy = bytes.to_vec();
+    for &(offset, _) in &lone {
+        if let Some(escape) = copy.get_mut(offset..offset + REPLACEMENT_ESCAPE.len()) {
+            escape.copy_from_slice(REPLACEMENT_ESCAPE);
+        }
+    }
+    let state = State {
+        lone: Some(LoneTracker {
+            wanted: lone,
+            ..LoneTracker::default()
+        }),
+        ..State::default()
+    };
+    parse_with(&copy, state)
+}
+
+/// The unpaired surrogate escapes in the strings of `bytes`, as (byte
+/// offset of the escape, 0-based index of the string among all strings of
+/// the document, keys included), in document order. Pairs are matched as
+/// serde_json and JavaScript match them: a leading surrogate escape pairs
+/// with a trailing one that immediately follows it.
+fn find_lone_surrogates(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    // The index of the current string, and how many strings have started.
+    let mut current = 0;
+    let mut started = 0;
+    let mut in_string = false;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        if !in_string {
+            if byte == b'"' {
+                in_string = true;
+                current = started;
+                started += 1;
+            }
+            i += 1;
+            continue;
+        }
+        match byte {
+            b'"' => {
+                in_string = false;
+                i += 1;
+            }
+            b'\\' => match unicode_escape(bytes, i) {
+                Some(0xD800..=0xDBFF) => {
+                    if unicode_escape(bytes, i + 6)
+                        .is_some_and(|next| (0xDC00..=0xDFFF).contains(&next))
+                    {
+                        i += 12;
+                    } else {
+                        found.push((i, current));
+                        i += 6;
+                    }
+                }
+                Some(0xDC00..=0xDFFF) => {
+                    found.push((i, current));
+                    i += 6;
+                }
+                Some(_) => i += 6,
+                // Any other escape is two bytes; skipping both keeps an
+                // escaped backslash or quote from being read as syntax.
+                None => i += 2,
+            },
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// The UTF-16 code unit of the `\uXXXX` escape starting at `at`, if one does.
+fn unicode_escape(bytes: &[u8], at: usize) -> Option<u16> {
+    match bytes.get(at..at + 6)? {
+        [b'\\', b'u', hex @ ..] => {
+            let hex = std::str::from_utf8(hex).ok()?;
+            // from_str_radix would accept a leading '+'.
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            u16::from_str_radix(hex, 16).ok()
+        }
+        _ => None,
     }
 }
 
@@ -68,16 +208,63 @@ fn strip_position(message: &str) -> String {
 struct State {
     path: Vec<String>,
     repeated: Vec<(String, usize)>,
+    /// Set only when reading a copy with unpaired surrogates replaced.
+    lone: Option<LoneTracker>,
+}
+
+/// Matches the strings the parser meets, counted in document order, with
+/// the strings [`find_lone_surrogates`] found unpaired escapes in; the
+/// parser and the scan meet the same strings in the same order.
+#[derive(Default)]
+struct LoneTracker {
+    /// (byte offset, string index) from the scan, in document order.
+    wanted: Vec<(usize, usize)>,
+    /// How many of `wanted` have been matched.
+    matched: usize,
+    /// How many strings the parser has met.
+    strings: usize,
+    found: Vec<LoneSurrogate>,
 }
 
 impl State {
-    fn pointer_to(&self, key: &str) -> String {
+    fn pointer_here(&self) -> String {
         let mut out = String::new();
         for token in &self.path {
             out.push('/');
             out.push_str(&pointer::escape(token));
         }
-        pointer::push(&out, key)
+        out
+    }
+
+    fn pointer_to(&self, key: &str) -> String {
+        pointer::push(&self.pointer_here(), key)
+    }
+
+    /// Notes that the parser met a string: a key (`Some(key)`) or a value.
+    fn string_met(&mut self, key: Option<&str>) {
+        // Taken out for the duration, so that the pointer can be built from
+        // `self` while the tracker changes.
+        let Some(mut lone) = self.lone.take() else {
+            return;
+        };
+        let index = lone.strings;
+        lone.strings += 1;
+        while let Some(&(offset, string)) = lone.wanted.get(lone.matched) {
+            if string != index {
+                break;
+            }
+            let pointer = match key {
+                Some(key) => self.pointer_to(key),
+                None => self.pointer_here(),
+            };
+            lone.found.push(LoneSurrogate {
+                offset,
+                pointer,
+                in_key: key.is_some(),
+            });
+            lone.matched += 1;
+        }
+        self.lone = Some(lone);
     }
 }
 
@@ -117,10 +304,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        self.state.string_met(None);
         Ok(Value::String(v.to_owned()))
     }
 
     fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        self.state.string_met(None);
         Ok(Value::String(v))
     }
 
@@ -154,6 +343,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         let mut seen: HashSet<String> = HashSet::new();
         let mut repeats: Vec<(String, usize)> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
+            self.state.string_met(Some(&key));
             if !seen.insert(key.clone()) {
                 let count = match repeats.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, n)) => {
@@ -217,5 +407,80 @@ mod tests {
         assert_eq!(error.message, "trailing comma");
         assert!(parse(b"{} x").is_err());
         assert!(parse(b"").is_err());
+    }
+
+    fn lone(parsed: &Parsed) -> Vec<(usize, &str, bool)> {
+        parsed
+            .lone_surrogates
+            .iter()
+            .map(|l| (l.offset, l.pointer.as_str(), l.in_key))
+            .collect()
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_and_reported() {
+        let text = br#"{"a": "x\ud800y", "b": ["ok", "\udc00"], "\uD83D": "\ud83d\ude00", "c": "\ud800\ud800\udc00"}"#;
+        let parsed = parse(text).unwrap();
+        assert_eq!(
+            parsed.value,
+            json!({"a": "x\u{fffd}y", "b": ["ok", "\u{fffd}"], "\u{fffd}": "😀", "c": "\u{fffd}\u{10000}"})
+        );
+        let offsets: Vec<usize> = parsed.lone_surrogates.iter().map(|l| l.offset).collect();
+        for &offset in &offsets {
+            assert_eq!(&text[offset..offset + 2], br"\u");
+        }
+        assert_eq!(
+            lone(&parsed),
+            vec![
+                (8, "/a", false),
+                (31, "/b/1", false),
+                (42, "/\u{fffd}", true),
+                (73, "/c", false),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_form_of_unpaired_escape_is_found() {
+        // Leading at the end, before another escape, before a non-escape,
+        // before a leading one; trailing alone; several in one string.
+        for (text, count) in [
+            (r#""\ud800""#, 1),
+            (r#""\ud800\n""#, 1),
+            (r#""\ud800\u0041""#, 1),
+            (r#""\ud800x""#, 1),
+            (r#""\udfff""#, 1),
+            (r#""\ud800\ud800""#, 2),
+            (r#""\udc00\ud800""#, 2),
+            (r#""\ud800\udc00""#, 0),
+        ] {
+            let parsed = parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(parsed.lone_surrogates.len(), count, "{text}");
+            assert!(parsed.lone_surrogates.iter().all(|l| l.pointer.is_empty()));
+        }
+    }
+
+    #[test]
+    fn escaped_backslashes_are_not_escapes() {
+        let parsed = parse(br#"["\\ud800", "\\\ud800"]"#).unwrap();
+        assert_eq!(parsed.value, json!(["\\ud800", "\\\u{fffd}"]));
+        assert_eq!(lone(&parsed), vec![(15, "/1", false)]);
+    }
+
+    #[test]
+    fn other_syntax_errors_still_win() {
+        // The trailing comma is the real error, at its own position.
+        let error = parse(b"{\"a\": \"\\ud800\",\n}").unwrap_err();
+        assert_eq!(error.message, "trailing comma");
+        assert_eq!((error.line, error.byte_column), (2, 1));
+        // A malformed escape is not a surrogate.
+        let error = parse(br#""\ud80x""#).unwrap_err();
+        assert_eq!(error.message, "invalid escape");
+    }
+
+    #[test]
+    fn valid_documents_report_no_surrogates() {
+        let parsed = parse(br#"{"e": "\ud83d\ude00", "f": "\ufffd"}"#).unwrap();
+        assert!(parsed.lone_surrogates.is_empty());
     }
 }

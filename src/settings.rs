@@ -202,7 +202,10 @@ mod tests {
         let settings = Settings::default().ignore(["unknown-field"]).unwrap();
         assert_eq!(
             rules_of(&settings),
-            [("missing-field".into(), Severity::Error), ("empty-id".into(), Severity::Warning)]
+            [
+                ("missing-field".into(), Severity::Error),
+                ("empty-id".into(), Severity::Warning)
+            ]
         );
         let settings = Settings::default()
             .select(["empty-id", "unknown-field"])
@@ -211,16 +214,24 @@ mod tests {
             .unwrap();
         assert_eq!(
             rules_of(&settings),
-            [("unknown-field".into(), Severity::Warning), ("empty-id".into(), Severity::Error)]
+            [
+                ("unknown-field".into(), Severity::Warning),
+                ("empty-id".into(), Severity::Error)
+            ]
         );
     }
 
     #[test]
     fn unknown_names_are_refused_with_a_hint() {
         let error = Settings::default().ignore(["unknown-feild"]).unwrap_err();
-        assert_eq!(error.to_string(), "unknown rule 'unknown-feild' (did you mean 'unknown-field'?)");
+        assert_eq!(
+            error.to_string(),
+            "unknown rule 'unknown-feild' (did you mean 'unknown-field'?)"
+        );
         assert!(Settings::default().severity_override("empty-id").is_err());
-        assert!(Settings::default().severity_override("empty-id=fatal").is_err());
+        assert!(Settings::default()
+            .severity_override("empty-id=fatal")
+            .is_err());
     }
 
     #[test]
@@ -229,10 +240,16 @@ mod tests {
         let settings = Settings::from_toml(text, Path::new("agui-lint.toml")).unwrap();
         assert_eq!(
             rules_of(&settings),
-            [("missing-field".into(), Severity::Error), ("empty-id".into(), Severity::Error)]
+            [
+                ("missing-field".into(), Severity::Error),
+                ("empty-id".into(), Severity::Error)
+            ]
         );
         let error = Settings::from_toml("ignore = [\"nope\"]", Path::new("x.toml")).unwrap_err();
-        assert!(error.to_string().starts_with("x.toml: unknown rule 'nope'"), "{error}");
+        assert!(
+            error.to_string().starts_with("x.toml: unknown rule 'nope'"),
+            "{error}"
+        );
         assert!(Settings::from_toml("colour = 1", Path::new("x.toml")).is_err());
     }
 }

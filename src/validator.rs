@@ -9,8 +9,8 @@ use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::report::Report;
 use crate::rules;
-use crate::settings::Settings;
 use crate::schema;
+use crate::settings::Settings;
 use crate::types::RunAgentInput;
 use crate::Kind;
 
@@ -122,6 +122,7 @@ impl Validator {
         let Parsed {
             value,
             repeated_keys,
+            lone_surrogates,
         } = match parse::parse(bytes) {
             Ok(parsed) => parsed,
             Err(error) => {
@@ -157,6 +158,27 @@ impl Validator {
                 diagnostic
             })
             .collect();
+        for lone in lone_surrogates {
+            let escape = bytes
+                .get(lone.offset..lone.offset + 6)
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let mut diagnostic = Diagnostic::new(
+                "lone-surrogate",
+                rules::default_severity("lone-surrogate"),
+                lone.pointer,
+                format!(
+                    "{} has the unpaired UTF-16 surrogate escape '{escape}'",
+                    if lone.in_key { "key" } else { "string" }
+                ),
+            )
+            .with_help("the Python SDK rejects such strings; escape the whole character (both halves of the pair) or drop the half; the rest was checked as if it read U+FFFD")
+            .at(if lone.in_key { Target::Key } else { Target::Value });
+            // At the escape itself, which is more precise than the string
+            // the locator would find; `locate_all` keeps a preset location.
+            diagnostic.location = Some(locate::location_at(bytes, lone.offset));
+            diagnostics.push(diagnostic);
+        }
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
                 diagnostics.extend(self.check_value(kind, &value));
@@ -213,7 +235,8 @@ impl Validator {
     }
 }
 
-/// Fills in the line and column of every diagnostic and related place.
+/// Fills in the line and column of every diagnostic and related place not
+/// yet located (a `lone-surrogate` finding comes located at its escape).
 fn locate_all(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
     // The bytes parsed as JSON, so they are UTF-8.
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -221,9 +244,13 @@ fn locate_all(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
     };
     let locator = Locator::new(text);
     for diagnostic in diagnostics {
-        diagnostic.location = Some(locator.locate(&diagnostic.pointer, diagnostic.target));
+        if diagnostic.location.is_none() {
+            diagnostic.location = Some(locator.locate(&diagnostic.pointer, diagnostic.target));
+        }
         for related in &mut diagnostic.related {
-            related.location = Some(locator.locate(&related.pointer, related.target));
+            if related.location.is_none() {
+                related.location = Some(locator.locate(&related.pointer, related.target));
+            }
         }
     }
 }

@@ -205,7 +205,11 @@ fn select_ignore_and_severity_flags_shape_the_report() {
     let file = "fixtures/message/invalid/unknown-field-timestamp.json";
     let ignored = agui_lint(&["check", "--ignore", "unknown-field", file]);
     assert_eq!(ignored.status.code(), Some(0));
-    assert!(!stdout(&ignored).contains("unknown-field"), "{}", stdout(&ignored));
+    assert!(
+        !stdout(&ignored).contains("unknown-field"),
+        "{}",
+        stdout(&ignored)
+    );
 
     let raised = agui_lint(&["check", "--severity", "unknown-field=error", file]);
     assert_eq!(raised.status.code(), Some(1));
@@ -229,10 +233,17 @@ fn config_file_is_found_upward_and_can_be_named() {
     let dir = std::env::temp_dir().join(format!("agui-lint-config-{}", std::process::id()));
     let nested = dir.join("payloads/deeper");
     std::fs::create_dir_all(&nested).expect("temp dirs");
-    std::fs::write(dir.join("agui-lint.toml"), "[severity]\nunknown-field = \"error\"\n").expect("config");
+    std::fs::write(
+        dir.join("agui-lint.toml"),
+        "[severity]\nunknown-field = \"error\"\n",
+    )
+    .expect("config");
     let payload = nested.join("message.json");
-    std::fs::copy(root().join("fixtures/message/invalid/unknown-field-timestamp.json"), &payload)
-        .expect("copy fixture");
+    std::fs::copy(
+        root().join("fixtures/message/invalid/unknown-field-timestamp.json"),
+        &payload,
+    )
+    .expect("copy fixture");
     let run_in = |cwd: &Path, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_agui-lint"))
             .arg("check")

@@ -1,11 +1,940 @@
-//! Rules over multimodal content parts and their sources.
+//! Rules over multimodal content parts and their sources (types.md
+//! "InputContent", multimodal-inputs.md), and over empty user content.
+//!
+//! Also the home of the MIME type syntax check, which the capabilities
+//! rules share ([`parse_mime_type`]).
 
-use super::walk::Document;
+use url::Url;
+
+use super::walk::{Document, Node};
 use super::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// The rules of this family, in documentation order.
-pub(super) const RULES: &[Rule] = &[];
+pub(super) const RULES: &[Rule] = &[
+    CONTENT_DATA_NOT_BASE64,
+    CONTENT_MIME_TYPE_MISMATCH,
+    CONTENT_URL_INVALID,
+    CONTENT_EMPTY,
+];
+
+pub(super) const CONTENT_DATA_NOT_BASE64: Rule = Rule {
+    name: "content-data-not-base64",
+    severity: Severity::Error,
+    summary: "A data source's value is not standard padded base64",
+    docs: r#"## What it checks
+That the `value` of a `data` source (`{"type": "data", ...}`) is base64 as
+RFC 4648 section 4 defines it: the standard alphabet (`A-Z`, `a-z`, `0-9`,
+`+`, `/`), padded with `=` to a multiple of four characters. Rejected, each
+with its own message: the URL-safe alphabet (`-`, `_`), missing or excess
+padding, `=` before the end, whitespace or line breaks anywhere (MIME-style
+wrapped base64), any other character, and a whole data URL
+(`data:image/png;base64,...`) put where only its payload belongs. Unused
+low bits in the last character (`QR==` rather than `QQ==`) are accepted,
+since every common decoder reads them. An empty value is valid base64 (zero
+bytes).
+
+## Why it matters
+multimodal-inputs.md defines `data` as an inline base64 payload, and the
+peers that decode it disagree on everything outside the standard padded
+form: Python's `base64.b64decode(..., validate=True)` rejects missing
+padding and the URL-safe alphabet, browsers' `atob` drops whitespace that
+other decoders refuse, and model providers that receive the payload reject
+it outright. A value that is not standard base64 works with some peers and
+fails with others.
+
+## Invalid
+```json
+{"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo-AAAA", "mimeType": "image/png"}}
+```
+
+## Valid
+```json
+{"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo+AAAA", "mimeType": "image/png"}}
+```
+"#,
+};
+
+pub(super) const CONTENT_MIME_TYPE_MISMATCH: Rule = Rule {
+    name: "content-mime-type-mismatch",
+    severity: Severity::Warning,
+    summary: "A source's mimeType is malformed or does not fit the part's type",
+    docs: r#"## What it checks
+The `mimeType` of a content part's source, on `data` and `url` sources:
+
+- It must be a MIME type: `type/subtype` with both names in RFC 6838
+  section 4.2 syntax (a letter or digit, then letters, digits and
+  `!#$&-^_.+`, at most 127 characters), optionally followed by
+  `; name=value` parameters (RFC 9110 tokens or quoted strings). Wildcards
+  such as `image/*` are not MIME types.
+- Its top-level type must fit the part: an `image` part takes `image/*`, an
+  `audio` part `audio/*`, a `video` part `video/*`, and a `document` part
+  `application/*` (PDF, office formats, JSON, ...) or `text/*` (plain text,
+  Markdown, CSV, HTML). Names are compared without regard to case.
+
+## Why it matters
+Agents route each part by its type and decode it by its MIME type; a
+`document` part labelled `image/png`, or an `image` part labelled
+`application/octet-stream`, is rejected by a model provider or decoded as
+the wrong format. A malformed MIME type cannot be matched at all.
+
+## Invalid
+```json
+{"type": "image", "source": {"type": "url", "value": "https://example.com/report.pdf", "mimeType": "application/pdf"}}
+```
+
+## Valid
+```json
+{"type": "document", "source": {"type": "url", "value": "https://example.com/report.pdf", "mimeType": "application/pdf"}}
+```
+"#,
+};
+
+pub(super) const CONTENT_URL_INVALID: Rule = Rule {
+    name: "content-url-invalid",
+    severity: Severity::Error,
+    summary: "A url source's value is not an absolute URL",
+    docs: r#"## What it checks
+That the `value` of a `url` source is an absolute URL (WHATWG URL syntax,
+with a scheme). A relative reference (`images/chart.png`), a bare host
+(`example.com/a.png`) or text that is no URL at all is an error. An
+absolute URL whose scheme is not `http`, `https` or `data` (`file:`, `s3:`,
+`gs:`, `blob:`) is reported by the same rule as a warning.
+
+## Why it matters
+The peer that receives the part fetches the URL itself, with no base to
+resolve a relative reference against. multimodal-inputs.md names HTTP(S)
+and data URLs; other schemes point at places the peer usually cannot
+reach, such as a file on the client's disk or a private bucket.
+
+## Invalid
+```json
+{"type": "image", "source": {"type": "url", "value": "screens/checkout.png"}}
+```
+
+## Valid
+```json
+{"type": "image", "source": {"type": "url", "value": "https://example.com/screens/checkout.png"}}
+```
+"#,
+};
+
+pub(super) const CONTENT_EMPTY: Rule = Rule {
+    name: "content-empty",
+    severity: Severity::Info,
+    summary: "A user message has empty content",
+    docs: r#"## What it checks
+That a user message's `content` is neither the empty string `""` nor the
+empty array `[]`. Only exactly empty content is reported; whitespace is
+content.
+
+## Why it matters
+An empty user turn carries nothing for the agent to answer. Several model
+providers reject a message without content, so the run fails far from the
+payload that caused it; often the client sent the message before the user's
+input or attachment was filled in.
+
+## Invalid
+```json
+{"id": "m1", "role": "user", "content": []}
+```
+
+## Valid
+```json
+{"id": "m1", "role": "user", "content": "What's the weather in Lisbon?"}
+```
+"#,
+};
 
 /// Runs this family's checks on `document`.
-pub(super) fn check(_document: &Document<'_>, _out: &mut Vec<Diagnostic>) {}
+pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+    for part in document.content_parts() {
+        check_part(&part, out);
+    }
+    for message in document.messages() {
+        if message.str("role") == Some("user") {
+            if let Some(content) = message.child("content") {
+                check_empty(&content, out);
+            }
+        }
+    }
+}
+
+/// The media part types and the top-level MIME types each accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Media {
+    Image,
+    Audio,
+    Video,
+    Document,
+}
+
+impl Media {
+    fn of(part_type: &str) -> Option<Media> {
+        match part_type {
+            "image" => Some(Media::Image),
+            "audio" => Some(Media::Audio),
+            "video" => Some(Media::Video),
+            "document" => Some(Media::Document),
+            _ => None,
+        }
+    }
+
+    /// The part type that takes MIME top-level type `top`, if any.
+    fn for_top_level(top: &str) -> Option<Media> {
+        [Media::Image, Media::Audio, Media::Video, Media::Document]
+            .into_iter()
+            .find(|media| media.accepts(top))
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Media::Image => "image",
+            Media::Audio => "audio",
+            Media::Video => "video",
+            Media::Document => "document",
+        }
+    }
+
+    /// The part's name with its article, for a sentence.
+    fn a_name(self) -> &'static str {
+        match self {
+            Media::Image => "an image",
+            Media::Audio => "an audio",
+            Media::Video => "a video",
+            Media::Document => "a document",
+        }
+    }
+
+    fn accepts(self, top: &str) -> bool {
+        let is = |name: &str| top.eq_ignore_ascii_case(name);
+        match self {
+            Media::Image => is("image"),
+            Media::Audio => is("audio"),
+            Media::Video => is("video"),
+            // Documents come as PDF and office formats (application/*) and as
+            // plain text, Markdown, CSV or HTML (text/*).
+            Media::Document => is("application") || is("text"),
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Media::Image => "an image/* type such as 'image/png'",
+            Media::Audio => "an audio/* type such as 'audio/wav'",
+            Media::Video => "a video/* type such as 'video/mp4'",
+            Media::Document => "an application/* or text/* type such as 'application/pdf'",
+        }
+    }
+}
+
+fn check_part(part: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(media) = part.str("type").and_then(Media::of) else {
+        return;
+    };
+    let Some(source) = part.child("source").filter(|s| s.value.is_object()) else {
+        return;
+    };
+    if let Some(value) = source.child("value") {
+        match source.str("type") {
+            Some("data") => check_base64(&value, out),
+            Some("url") => check_url(&value, out),
+            _ => {}
+        }
+    }
+    if let Some(mime) = source.child("mimeType") {
+        check_mime_type(part, media, &mime, out);
+    }
+}
+
+fn check_base64(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(text) = value.value.as_str() else {
+        return;
+    };
+    let Some(problem) = base64_problem(text) else {
+        return;
+    };
+    let quoted = excerpt(text);
+    let (message, help) = match problem {
+        Base64Problem::DataUrl => (
+            format!("data source value '{quoted}' is a data URL, not base64"),
+            "put only the base64 payload after the comma in a data source, or send the whole data URL in a url source".to_string(),
+        ),
+        Base64Problem::Whitespace(at) => (
+            format!("data source value '{quoted}' is not base64: whitespace at character {at}"),
+            "remove all spaces and line breaks; wrapped (MIME-style) base64 is not read the same by every decoder".to_string(),
+        ),
+        Base64Problem::UrlSafe(c, at) => (
+            format!("data source value '{quoted}' is not base64: '{c}' at character {at} is from the URL-safe alphabet"),
+            "use the standard alphabet: '+' for '-' and '/' for '_'".to_string(),
+        ),
+        Base64Problem::Character(c, at) => (
+            format!("data source value '{quoted}' is not base64: '{}' at character {at} is not a base64 character", c.escape_default()),
+            "encode the bytes with standard base64 (RFC 4648 section 4)".to_string(),
+        ),
+        Base64Problem::EarlyPadding(at) => (
+            format!("data source value '{quoted}' is not base64: padding '=' at character {at} is followed by more data"),
+            "'=' may only end the value; was it concatenated from several encodings?".to_string(),
+        ),
+        Base64Problem::Length(len) => (
+            format!("data source value '{quoted}' is not base64: its length {len} is not a multiple of 4"),
+            "pad the value with '=' to a multiple of 4 characters; unpadded base64 is rejected by Python's decoder".to_string(),
+        ),
+        Base64Problem::ExcessPadding(pads) => (
+            format!("data source value '{quoted}' is not base64: it ends in {pads} '=' where at most 2 belong"),
+            "encode the bytes with standard base64 (RFC 4648 section 4)".to_string(),
+        ),
+    };
+    out.push(
+        CONTENT_DATA_NOT_BASE64
+            .diagnostic(value.pointer.clone(), message)
+            .with_help(help),
+    );
+}
+
+/// Why a text is not standard padded base64. Positions count characters
+/// from 1, as a user counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base64Problem {
+    DataUrl,
+    Whitespace(usize),
+    UrlSafe(char, usize),
+    Character(char, usize),
+    EarlyPadding(usize),
+    Length(usize),
+    ExcessPadding(usize),
+}
+
+/// Checks `text` against RFC 4648 section 4 (standard alphabet, `=`
+/// padding to a multiple of four) without decoding it: payloads are often
+/// megabytes, and the server path should not allocate their bytes just to
+/// throw them away. A unit test holds this to the `base64` crate's decoder.
+fn base64_problem(text: &str) -> Option<Base64Problem> {
+    if text
+        .get(..5)
+        .is_some_and(|head| head.eq_ignore_ascii_case("data:"))
+    {
+        return Some(Base64Problem::DataUrl);
+    }
+    let mut count = 0;
+    let mut padding_at: Option<usize> = None;
+    for (i, c) in text.chars().enumerate() {
+        let at = i + 1;
+        match c {
+            'A'..='Z' | 'a'..='z' | '0'..='9' | '+' | '/' => {
+                if let Some(first) = padding_at {
+                    return Some(Base64Problem::EarlyPadding(first));
+                }
+            }
+            '=' => {
+                padding_at.get_or_insert(at);
+            }
+            '-' | '_' => return Some(Base64Problem::UrlSafe(c, at)),
+            c if c.is_whitespace() => return Some(Base64Problem::Whitespace(at)),
+            c => return Some(Base64Problem::Character(c, at)),
+        }
+        count = at;
+    }
+    let pads = padding_at.map_or(0, |first| count + 1 - first);
+    if pads > 2 {
+        return Some(Base64Problem::ExcessPadding(pads));
+    }
+    // With at most two '=' and a length that is a multiple of four, the last
+    // group holds 2, 3 or 4 data characters, all of which decode.
+    if count % 4 != 0 {
+        return Some(Base64Problem::Length(count));
+    }
+    None
+}
+
+fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(text) = value.value.as_str() else {
+        return;
+    };
+    match Url::parse(text) {
+        Err(error) => out.push(
+            CONTENT_URL_INVALID
+                .diagnostic(
+                    value.pointer.clone(),
+                    format!(
+                        "url source value '{}' is not an absolute URL: {error}",
+                        excerpt(text)
+                    ),
+                )
+                .with_help(
+                    "give an absolute http(s) URL or a data URL; inline base64 belongs in a data source",
+                ),
+        ),
+        Ok(url) if !matches!(url.scheme(), "http" | "https" | "data") => {
+            let mut diagnostic = CONTENT_URL_INVALID
+                .diagnostic(
+                    value.pointer.clone(),
+                    format!(
+                        "url source value '{}' has scheme '{}', which peers are not expected to fetch",
+                        excerpt(text),
+                        url.scheme()
+                    ),
+                )
+                .with_help(
+                    "multimodal-inputs.md names HTTP(S) and data URLs; serve the file over https or inline it in a data source",
+                );
+            // The URL is well-formed; whether the peer can fetch it is a
+            // guess, so this half of the rule only warns.
+            diagnostic.severity = Severity::Warning;
+            out.push(diagnostic);
+        }
+        Ok(_) => {}
+    }
+}
+
+fn check_mime_type(part: &Node<'_>, media: Media, mime: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(text) = mime.value.as_str() else {
+        return;
+    };
+    let parsed = match parse_mime_type(text) {
+        Ok(parsed) => parsed,
+        Err(reason) => {
+            out.push(
+                CONTENT_MIME_TYPE_MISMATCH
+                    .diagnostic(
+                        mime.pointer.clone(),
+                        format!("mimeType '{}' is not a MIME type: {reason}", excerpt(text)),
+                    )
+                    .with_help(format!(
+                        "write type/subtype (RFC 6838); {} part takes {}",
+                        media.a_name(),
+                        media.expected()
+                    )),
+            );
+            return;
+        }
+    };
+    if media.accepts(parsed.top) {
+        return;
+    }
+    let help = match Media::for_top_level(parsed.top) {
+        Some(other) => format!(
+            "{} part takes {}; send '{}' as {} part",
+            media.a_name(),
+            media.expected(),
+            excerpt(text),
+            other.a_name()
+        ),
+        None => format!("{} part takes {}", media.a_name(), media.expected()),
+    };
+    let mut diagnostic = CONTENT_MIME_TYPE_MISMATCH
+        .diagnostic(
+            mime.pointer.clone(),
+            format!(
+                "{} part has mimeType '{}', which is not {} type",
+                media.name(),
+                excerpt(text),
+                media.a_name()
+            ),
+        )
+        .with_help(help);
+    if let Some(part_type) = part.child("type") {
+        diagnostic = diagnostic.with_related(
+            part_type.pointer,
+            format!("the part is of type '{}'", media.name()),
+        );
+    }
+    out.push(diagnostic);
+}
+
+fn check_empty(content: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let what = match content.value {
+        serde_json::Value::String(s) if s.is_empty() => "the empty string \"\"",
+        serde_json::Value::Array(items) if items.is_empty() => "the empty array []",
+        _ => return,
+    };
+    out.push(
+        CONTENT_EMPTY
+            .diagnostic(
+                content.pointer.clone(),
+                format!("user message content is {what}"),
+            )
+            .with_help("send at least one text or media part, or leave the message out"),
+    );
+}
+
+/// A MIME type's top-level type and subtype, as written (compare them
+/// without regard to case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct MimeType<'a> {
+    /// The top-level type, such as `image`.
+    pub top: &'a str,
+    /// The subtype, such as `png` or `vnd.ms-excel`.
+    pub sub: &'a str,
+}
+
+/// Parses `text` as `type/subtype` (RFC 6838 section 4.2 restricted names)
+/// followed by optional `;` parameters (RFC 9110 section 5.6.6), or says in
+/// a clause why it is not one. Shared by the content and capabilities rules
+/// so that both accept exactly the same MIME types.
+pub(super) fn parse_mime_type(text: &str) -> Result<MimeType<'_>, String> {
+    let (essence, parameters) = match text.split_once(';') {
+        // RFC 9110 allows optional whitespace before each ';'.
+        Some((essence, rest)) => (essence.trim_end_matches([' ', '\t']), Some(rest)),
+        None => (text, None),
+    };
+    let Some((top, sub)) = essence.split_once('/') else {
+        return Err("it has no '/' between type and subtype".to_string());
+    };
+    restricted_name(top, "type")?;
+    restricted_name(sub, "subtype")?;
+    if let Some(parameters) = parameters {
+        check_parameters(parameters)?;
+    }
+    Ok(MimeType { top, sub })
+}
+
+/// RFC 6838 section 4.2: `restricted-name = restricted-name-first
+/// *126restricted-name-chars`.
+fn restricted_name(name: &str, what: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    match chars.next() {
+        None => return Err(format!("the {what} is empty")),
+        Some(c) if !c.is_ascii_alphanumeric() => {
+            return Err(format!(
+                "the {what} '{}' does not start with a letter or digit",
+                excerpt(name)
+            ))
+        }
+        Some(_) => {}
+    }
+    if let Some(c) = chars.find(|&c| !(c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c))) {
+        return Err(format!(
+            "'{}' is not allowed in the {what} '{}'",
+            c.escape_default(),
+            excerpt(name)
+        ));
+    }
+    if name.len() > 127 {
+        return Err(format!("the {what} is longer than 127 characters"));
+    }
+    Ok(())
+}
+
+/// RFC 9110 `tchar`.
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// The parameters after the first `;`: `*( OWS ";" OWS [ parameter ] )`
+/// with `parameter = token "=" ( token / quoted-string )`.
+fn check_parameters(text: &str) -> Result<(), String> {
+    let bytes = text.as_bytes();
+    let char_at = |i: usize| {
+        text.get(i..)
+            .and_then(|rest| rest.chars().next())
+            .map_or_else(|| "?".to_string(), |c| c.escape_default().to_string())
+    };
+    let skip_whitespace = |mut i: usize| {
+        while bytes.get(i).is_some_and(|&b| b == b' ' || b == b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    loop {
+        i = skip_whitespace(i);
+        let Some(&b) = bytes.get(i) else {
+            return Ok(());
+        };
+        if b == b';' {
+            // An empty parameter, which RFC 9110 allows.
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while bytes.get(i).copied().is_some_and(is_token_char) {
+            i += 1;
+        }
+        if start == i {
+            return Err(format!(
+                "'{}' is not allowed in a parameter name",
+                char_at(i)
+            ));
+        }
+        let name = &text[start..i];
+        if bytes.get(i) != Some(&b'=') {
+            return Err(format!("the parameter '{name}' has no '=value'"));
+        }
+        i += 1;
+        if bytes.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match bytes.get(i) {
+                    None => {
+                        return Err(format!(
+                            "the quoted value of parameter '{name}' is not closed"
+                        ))
+                    }
+                    Some(b'"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(b'\\') => i += 2,
+                    // qdtext admits tab, visible ASCII and obs-text, not
+                    // other control characters.
+                    Some(&c) if c != b'\t' && (c < 0x20 || c == 0x7f) => {
+                        return Err(format!(
+                            "the quoted value of parameter '{name}' holds a control character"
+                        ))
+                    }
+                    Some(_) => i += 1,
+                }
+            }
+        } else {
+            let value_start = i;
+            while bytes.get(i).copied().is_some_and(is_token_char) {
+                i += 1;
+            }
+            if value_start == i {
+                return Err(format!("the parameter '{name}' has an empty value"));
+            }
+        }
+        i = skip_whitespace(i);
+        match bytes.get(i) {
+            None => return Ok(()),
+            Some(b';') => i += 1,
+            Some(_) => {
+                return Err(format!(
+                    "'{}' after the parameter '{name}' is not allowed",
+                    char_at(i)
+                ))
+            }
+        }
+    }
+}
+
+/// `text` shortened for quoting in a message, as payloads can be megabytes,
+/// with control characters escaped so that a message stays on one line.
+pub(super) fn excerpt(text: &str) -> String {
+    const MAX: usize = 40;
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::alphabet;
+    use base64::engine::general_purpose::{GeneralPurpose, PAD};
+    use base64::Engine as _;
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::Kind;
+
+    fn run(kind: Kind, value: &Value) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        check(&Document { kind, root: value }, &mut out);
+        out
+    }
+
+    fn rules_of(diagnostics: &[Diagnostic]) -> Vec<(&str, Severity, &str)> {
+        diagnostics
+            .iter()
+            .map(|d| (d.rule.as_str(), d.severity, d.pointer.as_str()))
+            .collect()
+    }
+
+    fn data_part(part_type: &str, value: &str, mime: &str) -> Value {
+        json!({"type": part_type, "source": {"type": "data", "value": value, "mimeType": mime}})
+    }
+
+    #[test]
+    fn base64_accepts_the_standard_padded_form() {
+        for ok in [
+            "",
+            "QQ==",
+            "QUI=",
+            "QUJD",
+            "iVBORw0KGgo+/AAA",
+            // Unused low bits set: every common decoder reads it.
+            "QR==",
+        ] {
+            assert_eq!(base64_problem(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn base64_names_each_problem() {
+        use Base64Problem::*;
+        let cases = [
+            ("data:image/png;base64,QQ==", DataUrl),
+            ("QUJD\nQUJD", Whitespace(5)),
+            ("QUJD QQ==", Whitespace(5)),
+            ("ab-_", UrlSafe('-', 3)),
+            ("QUJ_", UrlSafe('_', 4)),
+            ("QUJ!", Character('!', 4)),
+            ("QUé=", Character('é', 3)),
+            ("QQ==QQ==", EarlyPadding(3)),
+            ("QQ=A", EarlyPadding(3)),
+            ("QQ", Length(2)),
+            ("QUJDQ", Length(5)),
+            ("Q===", ExcessPadding(3)),
+            ("====", ExcessPadding(4)),
+        ];
+        for (text, problem) in cases {
+            assert_eq!(base64_problem(text), Some(problem), "{text}");
+        }
+    }
+
+    #[test]
+    fn base64_check_agrees_with_the_base64_crate() {
+        // Every string up to 6 characters over a small alphabet that covers
+        // data, padding, URL-safe and whitespace characters.
+        let engine = GeneralPurpose::new(
+            &alphabet::STANDARD,
+            PAD.with_decode_allow_trailing_bits(true),
+        );
+        let symbols = ['A', 'Q', '/', '=', '-', ' '];
+        let mut texts = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut longer = Vec::new();
+            for text in &texts {
+                for s in symbols {
+                    let mut t = text.clone();
+                    t.push(s);
+                    assert_eq!(
+                        base64_problem(&t).is_none(),
+                        engine.decode(&t).is_ok(),
+                        "{t:?}"
+                    );
+                    checked += 1;
+                    longer.push(t);
+                }
+            }
+            texts = longer;
+        }
+        assert!(checked > 50_000);
+    }
+
+    #[test]
+    fn mime_types_follow_rfc_6838_with_parameters() {
+        for ok in [
+            "image/png",
+            "IMAGE/PNG",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "image/svg+xml",
+            "text/plain; charset=utf-8",
+            "text/plain;charset=\"utf-8\";format=flowed",
+            "text/plain ; charset=utf-8 ;",
+            "text/plain; name=\"a \\\" b;c\"",
+        ] {
+            assert!(
+                parse_mime_type(ok).is_ok(),
+                "{ok}: {:?}",
+                parse_mime_type(ok)
+            );
+        }
+        let bad = [
+            ("png", "it has no '/' between type and subtype"),
+            ("/png", "the type is empty"),
+            ("image/", "the subtype is empty"),
+            (
+                "image/*",
+                "the subtype '*' does not start with a letter or digit",
+            ),
+            ("image/png*", "'*' is not allowed in the subtype 'png*'"),
+            ("image png", "it has no '/' between type and subtype"),
+            (
+                " image/png",
+                "the type ' image' does not start with a letter or digit",
+            ),
+            ("image/png ", "' ' is not allowed in the subtype 'png '"),
+            ("image/png/x", "'/' is not allowed in the subtype 'png/x'"),
+            (
+                "text/plain; charset",
+                "the parameter 'charset' has no '=value'",
+            ),
+            (
+                "text/plain; charset=",
+                "the parameter 'charset' has an empty value",
+            ),
+            (
+                "text/plain; =utf-8",
+                "'=' is not allowed in a parameter name",
+            ),
+            (
+                "text/plain; a=\"x",
+                "the quoted value of parameter 'a' is not closed",
+            ),
+            (
+                "text/plain; a=\"x\\",
+                "the quoted value of parameter 'a' is not closed",
+            ),
+            (
+                "text/plain; a=b c",
+                "'c' after the parameter 'a' is not allowed",
+            ),
+            (
+                "text/plain; é=b",
+                "'\\u{e9}' is not allowed in a parameter name",
+            ),
+        ];
+        for (text, reason) in bad {
+            assert_eq!(parse_mime_type(text), Err(reason.to_string()), "{text}");
+        }
+        let long = format!("image/{}", "a".repeat(128));
+        assert!(parse_mime_type(&long).is_err());
+        assert_eq!(
+            parse_mime_type("Image/PNG; q=1"),
+            Ok(MimeType {
+                top: "Image",
+                sub: "PNG"
+            })
+        );
+    }
+
+    #[test]
+    fn mime_type_must_fit_the_part() {
+        let fits = [
+            ("image", "image/png"),
+            ("image", "Image/JPEG"),
+            ("audio", "audio/mpeg"),
+            ("video", "video/mp4"),
+            ("document", "application/pdf"),
+            ("document", "text/markdown; charset=utf-8"),
+            ("document", "application/vnd.ms-excel"),
+        ];
+        for (part_type, mime) in fits {
+            let found = run(Kind::InputContent, &data_part(part_type, "QQ==", mime));
+            assert!(found.is_empty(), "{part_type} {mime}: {found:#?}");
+        }
+        let misfits = [
+            ("image", "application/pdf"),
+            ("image", "application/octet-stream"),
+            ("audio", "video/mp4"),
+            ("video", "image/gif"),
+            ("document", "image/png"),
+            ("document", "font/woff2"),
+        ];
+        for (part_type, mime) in misfits {
+            let found = run(Kind::InputContent, &data_part(part_type, "QQ==", mime));
+            assert_eq!(
+                rules_of(&found),
+                vec![(
+                    "content-mime-type-mismatch",
+                    Severity::Warning,
+                    "/source/mimeType"
+                )],
+                "{part_type} {mime}"
+            );
+            assert_eq!(found[0].related[0].pointer, "/type");
+        }
+        let malformed = run(Kind::InputContent, &data_part("image", "QQ==", "png"));
+        assert_eq!(
+            malformed[0].message,
+            "mimeType 'png' is not a MIME type: it has no '/' between type and subtype"
+        );
+    }
+
+    #[test]
+    fn url_sources_must_be_absolute_and_fetchable() {
+        let part = |url: &str| json!({"type": "image", "source": {"type": "url", "value": url}});
+        for ok in [
+            "https://example.com/a.png",
+            "http://localhost:8080/a.png",
+            "data:image/png;base64,QQ==",
+        ] {
+            assert!(run(Kind::InputContent, &part(ok)).is_empty(), "{ok}");
+        }
+        for (url, severity) in [
+            ("screens/a.png", Severity::Error),
+            ("example.com/a.png", Severity::Error),
+            ("https://", Severity::Error),
+            ("", Severity::Error),
+            ("file:///tmp/a.png", Severity::Warning),
+            ("s3://bucket/a.png", Severity::Warning),
+        ] {
+            assert_eq!(
+                rules_of(&run(Kind::InputContent, &part(url))),
+                vec![("content-url-invalid", severity, "/source/value")],
+                "{url}"
+            );
+        }
+    }
+
+    #[test]
+    fn data_sources_are_checked_in_user_messages() {
+        let input = json!({
+            "threadId": "t", "runId": "r", "state": null, "forwardedProps": null,
+            "tools": [], "context": [],
+            "messages": [
+                {"id": "a", "role": "assistant", "content": ""},
+                {"id": "u", "role": "user", "content": [
+                    {"type": "text", "text": "see"},
+                    data_part("image", "QQ", "image/png")
+                ]}
+            ]
+        });
+        assert_eq!(
+            rules_of(&run(Kind::RunAgentInput, &input)),
+            vec![(
+                "content-data-not-base64",
+                Severity::Error,
+                "/messages/1/content/1/source/value"
+            )]
+        );
+    }
+
+    #[test]
+    fn empty_user_content_is_an_info() {
+        for content in [json!(""), json!([])] {
+            let message = json!({"id": "u", "role": "user", "content": content});
+            assert_eq!(
+                rules_of(&run(Kind::Message, &message)),
+                vec![("content-empty", Severity::Info, "/content")]
+            );
+        }
+        for message in [
+            json!({"id": "u", "role": "user", "content": " "}),
+            json!({"id": "u", "role": "user", "content": [{"type": "text", "text": "hi"}]}),
+            json!({"id": "a", "role": "assistant", "content": ""}),
+            json!({"id": "s", "role": "system", "content": ""}),
+        ] {
+            assert!(run(Kind::Message, &message).is_empty(), "{message}");
+        }
+    }
+
+    #[test]
+    fn malformed_shapes_are_skipped() {
+        for value in [
+            json!(null),
+            json!([]),
+            json!("image"),
+            json!({"type": "image"}),
+            json!({"type": "image", "source": "https://example.com/a.png"}),
+            json!({"type": "image", "source": {"type": "data", "value": 42, "mimeType": 7}}),
+            json!({"type": "image", "source": {"type": "file", "value": "x"}}),
+            json!({"type": 3, "source": {"type": "data", "value": "!"}}),
+        ] {
+            assert!(run(Kind::InputContent, &value).is_empty(), "{value}");
+        }
+        let messages = json!([{"role": "user", "content": 5}, 7, {"role": "user"}]);
+        assert!(run(Kind::Messages, &messages).is_empty());
+    }
+
+    #[test]
+    fn excerpts_are_bounded() {
+        assert_eq!(excerpt("short"), "short");
+        let long = "é".repeat(100);
+        assert_eq!(excerpt(&long).chars().count(), 41);
+        assert_eq!(excerpt("a\nb\tc"), "a\\nb\\tc");
+    }
+}

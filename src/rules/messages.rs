@@ -24,6 +24,7 @@ pub(super) const RULES: &[Rule] = &[
     TOOL_CALL_WITHOUT_RESULT,
     TOOL_ARGUMENTS_NOT_JSON,
     TOOL_ARGUMENTS_NOT_OBJECT,
+    TOOL_ARGUMENTS_SCHEMA_MISMATCH,
     TOOL_CALL_UNKNOWN_TOOL,
 ];
 
@@ -39,11 +40,13 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     if document.has_conversation() {
         check_results(&messages, &calls, out);
     }
-    for call in &calls {
-        check_arguments(&call.node, out);
-    }
+    let arguments: Vec<Option<Value>> = calls
+        .iter()
+        .map(|call| check_arguments(&call.node, out))
+        .collect();
     if let Some(tools) = document.callable_tools() {
         check_unknown_tools(&calls, &tools, out);
+        check_against_parameters(&calls, &arguments, &tools, out);
     }
 }
 
@@ -284,6 +287,42 @@ number as arguments cannot bind to named parameters.
 "#,
 };
 
+const TOOL_ARGUMENTS_SCHEMA_MISMATCH: Rule = Rule {
+    name: "tool-arguments-schema-mismatch",
+    severity: Severity::Warning,
+    summary: "A tool call's arguments do not satisfy the tool's parameters schema",
+    docs: r#"## What it checks
+That the arguments of each tool call satisfy the `parameters` JSON Schema of
+the tool of that name in the RunAgentInput's `tools`. Each mismatch is one
+finding on the call's `arguments`, naming the place inside the arguments.
+Tools whose `parameters` is not a usable schema are skipped (the
+`tool-parameters-*` rules report those).
+
+## Why it matters
+The tool receives arguments it did not declare: a missing required
+argument or a string where a number was promised fails in the tool, or
+worse, runs with the wrong input.
+
+## Invalid
+```json
+{"threadId": "t", "runId": "r", "state": null, "context": [], "forwardedProps": null,
+ "tools": [{"name": "get_weather", "description": "Weather",
+   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}],
+ "messages": [{"id": "m1", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function",
+   "function": {"name": "get_weather", "arguments": "{\"town\": \"Lisbon\"}"}}]}]}
+```
+
+## Valid
+```json
+{"threadId": "t", "runId": "r", "state": null, "context": [], "forwardedProps": null,
+ "tools": [{"name": "get_weather", "description": "Weather",
+   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}],
+ "messages": [{"id": "m1", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function",
+   "function": {"name": "get_weather", "arguments": "{\"city\": \"Lisbon\"}"}}]}]}
+```
+"#,
+};
+
 const TOOL_CALL_UNKNOWN_TOOL: Rule = Rule {
     name: "tool-call-unknown-tool",
     severity: Severity::Info,
@@ -337,7 +376,10 @@ fn check_run_ids(run: &Node<'_>, out: &mut Vec<Diagnostic>) {
         if parent.value.as_str() == Some(run_id) {
             out.push(
                 PARENT_RUN_IS_SELF
-                    .diagnostic(parent.pointer, format!("'parentRunId' is the run's own id '{run_id}'"))
+                    .diagnostic(
+                        parent.pointer,
+                        format!("'parentRunId' is the run's own id '{run_id}'"),
+                    )
                     .with_related("/runId", "the run's id")
                     .with_help("name the run that spawned this one, or leave 'parentRunId' out"),
             );
@@ -348,15 +390,22 @@ fn check_run_ids(run: &Node<'_>, out: &mut Vec<Diagnostic>) {
 fn check_message_ids(messages: &[Node<'_>], out: &mut Vec<Diagnostic>) {
     let mut first: HashMap<&str, String> = HashMap::new();
     for message in messages {
-        let Some(id) = message.child("id") else { continue };
-        let Some(text) = id.value.as_str() else { continue };
+        let Some(id) = message.child("id") else {
+            continue;
+        };
+        let Some(text) = id.value.as_str() else {
+            continue;
+        };
         if text.is_empty() {
             out.push(EMPTY_ID.diagnostic(id.pointer.clone(), "message 'id' is the empty string"));
         }
         match first.get(text) {
             Some(earlier) => out.push(
                 DUPLICATE_MESSAGE_ID
-                    .diagnostic(id.pointer.clone(), format!("message id '{text}' is already used"))
+                    .diagnostic(
+                        id.pointer.clone(),
+                        format!("message id '{text}' is already used"),
+                    )
                     .with_related(earlier.clone(), "first message with this id"),
             ),
             None => {
@@ -371,7 +420,10 @@ fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call
         return document
             .tool_calls()
             .into_iter()
-            .map(|node| Call { node, message: None })
+            .map(|node| Call {
+                node,
+                message: None,
+            })
             .collect();
     }
     let mut calls = Vec::new();
@@ -379,7 +431,11 @@ fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call
         if message.str("role") != Some("assistant") {
             continue;
         }
-        for node in message.child("toolCalls").map(|c| c.elements()).unwrap_or_default() {
+        for node in message
+            .child("toolCalls")
+            .map(|c| c.elements())
+            .unwrap_or_default()
+        {
             calls.push(Call {
                 node,
                 message: Some(index),
@@ -392,8 +448,12 @@ fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call
 fn check_call_ids(calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
     let mut first: HashMap<&str, String> = HashMap::new();
     for call in calls {
-        let Some(id) = call.node.child("id") else { continue };
-        let Some(text) = id.value.as_str() else { continue };
+        let Some(id) = call.node.child("id") else {
+            continue;
+        };
+        let Some(text) = id.value.as_str() else {
+            continue;
+        };
         if text.is_empty() {
             out.push(EMPTY_ID.diagnostic(id.pointer.clone(), "tool call 'id' is the empty string"));
             continue;
@@ -401,7 +461,10 @@ fn check_call_ids(calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
         match first.get(text) {
             Some(earlier) => out.push(
                 DUPLICATE_TOOL_CALL_ID
-                    .diagnostic(id.pointer.clone(), format!("tool call id '{text}' is already used"))
+                    .diagnostic(
+                        id.pointer.clone(),
+                        format!("tool call id '{text}' is already used"),
+                    )
                     .with_related(earlier.clone(), "first tool call with this id"),
             ),
             None => {
@@ -426,8 +489,12 @@ fn check_results(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagno
         if message.str("role") != Some("tool") {
             continue;
         }
-        let Some(answer) = message.child("toolCallId") else { continue };
-        let Some(id) = answer.value.as_str() else { continue };
+        let Some(answer) = message.child("toolCallId") else {
+            continue;
+        };
+        let Some(id) = answer.value.as_str() else {
+            continue;
+        };
         match call_at.get(id) {
             None => out.push(
                 TOOL_RESULT_WITHOUT_CALL
@@ -464,7 +531,9 @@ fn check_results(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagno
 /// A call with no result, followed by a later user or assistant message.
 fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
     for call in calls {
-        let (Some(id), Some(made_in)) = (call.id(), call.message) else { continue };
+        let (Some(id), Some(made_in)) = (call.id(), call.message) else {
+            continue;
+        };
         let later = &messages[made_in + 1..];
         let answered = later
             .iter()
@@ -482,33 +551,93 @@ fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Dia
                         call.node.pointer.clone(),
                         format!("tool call '{id}' has no result before the conversation moves on"),
                     )
-                    .with_related(next.pointer.clone(), "the next message, with no result before it")
+                    .with_related(
+                        next.pointer.clone(),
+                        "the next message, with no result before it",
+                    )
                     .with_help("add a tool message with this toolCallId right after the call"),
             );
         }
     }
 }
 
-fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(arguments) = call.child("function").and_then(|f| f.child("arguments")) else {
-        return;
-    };
-    let Some(text) = arguments.value.as_str() else { return };
-    match serde_json::from_str::<Value>(text) {
+/// Checks that a call's arguments are a JSON object; returns them parsed
+/// when they are JSON.
+fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Value> {
+    let arguments = call.child("function").and_then(|f| f.child("arguments"))?;
+    let text = arguments.value.as_str()?;
+    let parsed = serde_json::from_str::<Value>(text);
+    match &parsed {
         Err(error) => out.push(
             TOOL_ARGUMENTS_NOT_JSON
-                .diagnostic(arguments.pointer, format!("arguments are not JSON: {}", strip_position(&error)))
-                .with_help("'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\""),
+                .diagnostic(
+                    arguments.pointer,
+                    format!("arguments are not JSON: {}", strip_position(error)),
+                )
+                .with_help(
+                    "'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\"",
+                ),
         ),
         Ok(Value::Object(_)) => {}
         Ok(other) => out.push(
             TOOL_ARGUMENTS_NOT_OBJECT
                 .diagnostic(
                     arguments.pointer,
-                    format!("arguments hold {}, not an object", crate::schema::describe_value(&other)),
+                    format!(
+                        "arguments hold {}, not an object",
+                        crate::schema::describe_value(other)
+                    ),
                 )
                 .with_help("pass named arguments as a JSON object"),
         ),
+    }
+    parsed.ok()
+}
+
+/// Each call's parsed arguments against the `parameters` of the tool it
+/// names. A tool's schema is compiled once per document, however many calls
+/// name it.
+fn check_against_parameters(
+    calls: &[Call<'_>],
+    arguments: &[Option<Value>],
+    tools: &[Node<'_>],
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut compiled: HashMap<&str, Option<jsonschema::Validator>> = HashMap::new();
+    for (call, parsed) in calls.iter().zip(arguments) {
+        let Some(parsed) = parsed else { continue };
+        let Some(function) = call.node.child("function") else {
+            continue;
+        };
+        let Some(name) = function.str("name") else {
+            continue;
+        };
+        let Some(tool) = tools.iter().find(|t| t.str("name") == Some(name)) else {
+            continue;
+        };
+        let validator = compiled.entry(name).or_insert_with(|| {
+            tool.value
+                .get("parameters")
+                .and_then(super::tools::arguments_validator)
+        });
+        let Some(validator) = validator else { continue };
+        let at = crate::pointer::push(&function.pointer, "arguments");
+        for error in validator.iter_errors(parsed) {
+            let inside = error.instance_path().as_str();
+            let place = if inside.is_empty() {
+                "arguments".to_string()
+            } else {
+                format!("arguments at '{inside}'")
+            };
+            out.push(
+                TOOL_ARGUMENTS_SCHEMA_MISMATCH
+                    .diagnostic(at.clone(), format!("{place}: {error}"))
+                    .with_related(
+                        crate::pointer::push(&tool.pointer, "parameters"),
+                        format!("the parameters of tool '{name}'"),
+                    ),
+            );
+        }
     }
 }
 
@@ -523,19 +652,25 @@ fn strip_position(error: &serde_json::Error) -> String {
 fn check_unknown_tools(calls: &[Call<'_>], tools: &[Node<'_>], out: &mut Vec<Diagnostic>) {
     let names: Vec<&str> = tools.iter().filter_map(|t| t.str("name")).collect();
     for call in calls {
-        let Some(function) = call.node.child("function") else { continue };
-        let Some(name) = function.str("name") else { continue };
+        let Some(function) = call.node.child("function") else {
+            continue;
+        };
+        let Some(name) = function.str("name") else {
+            continue;
+        };
         if names.contains(&name) {
             continue;
         }
-        let diagnostic = TOOL_CALL_UNKNOWN_TOOL
-            .diagnostic(
-                crate::pointer::push(&function.pointer, "name"),
-                format!("tool call names '{name}', which the run's tools do not define"),
-            );
+        let diagnostic = TOOL_CALL_UNKNOWN_TOOL.diagnostic(
+            crate::pointer::push(&function.pointer, "name"),
+            format!("tool call names '{name}', which the run's tools do not define"),
+        );
         out.push(match crate::suggest::closest(name, names.iter().copied()) {
-            Some(best) => diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine")),
-            None => diagnostic.with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
+            Some(best) => {
+                diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine"))
+            }
+            None => diagnostic
+                .with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
         });
     }
 }

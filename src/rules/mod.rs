@@ -2,7 +2,7 @@
 //! default severity, one-line summary and documentation.
 //!
 //! Names read as the violation and never change once released. The registry
-//! is one list ([`RULES`]); each rule family keeps its rules' metadata next to
+//! is one list ([`all`]); each rule family keeps its rules' metadata next to
 //! its checks.
 
 mod capabilities;
@@ -98,7 +98,7 @@ mod tests {
             assert!(
                 rule.name
                     .chars()
-                    .all(|c| c.is_ascii_lowercase() || c == '-'),
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
                 "{} is not kebab-case",
                 rule.name
             );

@@ -1,11 +1,110 @@
 //! Rules over tool definitions: names, and whether `parameters` is a usable JSON Schema.
+//!
+//! They run on every place a Tool appears ([`Document::tool_lists`]): the
+//! client's `RunAgentInput.tools`, a tools array, the agent's capabilities
+//! `tools.items` and a single tool document. Names are checked in
+//! [`names`], the `parameters` schema in [`parameters`], whose references
+//! are found by [`references`].
+
+mod names;
+mod parameters;
+mod references;
+
+pub(super) use parameters::arguments_validator;
 
 use super::walk::Document;
 use super::Rule;
 use crate::diagnostic::Diagnostic;
 
 /// The rules of this family, in documentation order.
-pub(super) const RULES: &[Rule] = &[];
+pub(super) const RULES: &[Rule] = &[
+    names::DUPLICATE_TOOL_NAME,
+    names::TOOL_NAME_FORMAT,
+    parameters::TOOL_PARAMETERS_INVALID_SCHEMA,
+    parameters::TOOL_PARAMETERS_REMOTE_REF,
+    parameters::TOOL_PARAMETERS_UNKNOWN_DRAFT,
+    parameters::TOOL_PARAMETERS_NOT_OBJECT,
+];
 
 /// Runs this family's checks on `document`.
-pub(super) fn check(_document: &Document<'_>, _out: &mut Vec<Diagnostic>) {}
+pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+    for tools in document.tool_lists() {
+        names::check_list(&tools, out);
+        for tool in &tools {
+            names::check_tool(tool, out);
+            parameters::check_tool(tool, out);
+        }
+    }
+}
+
+/// `text` in single quotes for a message: at most 60 characters (a name or
+/// pattern can be megabytes long), control characters escaped so that a
+/// message stays on one line.
+fn quote(text: &str) -> String {
+    const LIMIT: usize = 60;
+    let mut out = String::from("'");
+    for (i, c) in text.chars().enumerate() {
+        if i == LIMIT {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON example under `heading` in `docs`.
+    fn example<'d>(docs: &'d str, heading: &str) -> &'d str {
+        let section = docs.split(heading).nth(1).expect("section");
+        let start = section.find("```json").expect("json block") + "```json".len();
+        let end = section[start..].find("```").expect("end of block");
+        &section[start..start + end]
+    }
+
+    #[test]
+    fn docs_examples_fire_and_pass() {
+        let validator = crate::Validator::new().expect("validator");
+        for rule in RULES {
+            for (heading, fires) in [("## Invalid", true), ("## Valid", false)] {
+                let text = example(rule.docs, heading);
+                let kind = if text.trim_start().starts_with('[') {
+                    crate::Kind::Tools
+                } else {
+                    crate::Kind::Tool
+                };
+                let report = validator.validate(kind, text.as_bytes());
+                let noisy: Vec<_> = report
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.severity >= crate::Severity::Warning)
+                    .collect();
+                if fires {
+                    assert!(
+                        noisy.iter().any(|d| d.rule == rule.name),
+                        "{} {heading}: {noisy:#?}",
+                        rule.name
+                    );
+                } else {
+                    assert!(noisy.is_empty(), "{} {heading}: {noisy:#?}", rule.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quote_truncates_and_escapes() {
+        assert_eq!(quote("get_weather"), "'get_weather'");
+        assert_eq!(quote("a\nb"), "'a\\nb'");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long), format!("'{}...'", "x".repeat(60)));
+    }
+}

@@ -97,7 +97,10 @@ impl<'a> Document<'a> {
     pub fn tool_lists(&self) -> Vec<Vec<Node<'a>>> {
         let root = self.root_node();
         match self.kind {
-            Kind::RunAgentInput => root.child("tools").map(|t| vec![t.elements()]).unwrap_or_default(),
+            Kind::RunAgentInput => root
+                .child("tools")
+                .map(|t| vec![t.elements()])
+                .unwrap_or_default(),
             Kind::Tools => vec![root.elements()],
             Kind::Tool => vec![vec![root]],
             Kind::Capabilities => root
