@@ -31,7 +31,8 @@ impl Severity {
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        // `pad` so that width and alignment (`{:<8}`) apply.
+        f.pad(self.as_str())
     }
 }
 

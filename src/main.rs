@@ -123,8 +123,10 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
         let mut text = String::new();
         for rule in rules::all() {
             text.push_str(&format!(
-                "{:<20} {:<8} {}\n",
-                rule.name, rule.severity, rule.summary
+                "{:<32} {:<8} {}\n",
+                rule.name,
+                rule.severity.as_str(),
+                rule.summary
             ));
         }
         print(&text)?;

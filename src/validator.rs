@@ -158,6 +158,15 @@ impl Validator {
                 diagnostic
             })
             .collect();
+        // The locator's parser refuses unpaired surrogate escapes, as
+        // serde_json does; it reads the text with each one replaced by an
+        // escape of the same length, so offsets stay true.
+        let mut located_text = std::borrow::Cow::Borrowed(bytes);
+        for lone in &lone_surrogates {
+            if let Some(escape) = located_text.to_mut().get_mut(lone.offset..lone.offset + 6) {
+                escape.copy_from_slice(b"\\ufffd");
+            }
+        }
         for lone in lone_surrogates {
             let escape = bytes
                 .get(lone.offset..lone.offset + 6)
@@ -211,7 +220,7 @@ impl Validator {
             }
         };
         if !diagnostics.is_empty() {
-            locate_all(bytes, &mut diagnostics);
+            locate_all(&located_text, &mut diagnostics);
         }
         (self.report(kind, diagnostics), Some(value))
     }

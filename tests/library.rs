@@ -115,3 +115,16 @@ fn nested_unions_report_only_the_selected_branch() {
         ]
     );
 }
+
+#[test]
+fn a_lone_surrogate_does_not_blur_the_other_locations() {
+    let validator = Validator::new().expect("validator");
+    let body = br#"{"id":"m1","role":"user","content":"a\ud800b","name":5}"#;
+    let report = validator.validate(Kind::Message, body);
+    let found: Vec<(&str, usize)> = report
+        .diagnostics()
+        .iter()
+        .map(|d| (d.rule.as_str(), d.location.map_or(0, |l| l.column)))
+        .collect();
+    assert_eq!(found, [("lone-surrogate", 38), ("wrong-type", 54)]);
+}
