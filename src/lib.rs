@@ -33,6 +33,7 @@ pub mod rules;
 pub mod schema;
 pub mod settings;
 mod suggest;
+mod text;
 pub mod types;
 mod validator;
 

@@ -5,10 +5,11 @@
 use serde_json::Number;
 use url::Url;
 
-use super::content::{excerpt, parse_mime_type};
+use super::content::parse_mime_type;
 use super::walk::{Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Related, Severity, Target};
+use crate::text::excerpt;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[

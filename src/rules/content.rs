@@ -9,6 +9,7 @@ use url::Url;
 use super::walk::{Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::text::excerpt;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -609,25 +610,6 @@ fn check_parameters(text: &str) -> Result<(), String> {
     }
 }
 
-/// `text` shortened for quoting in a message, as payloads can be megabytes,
-/// with control characters escaped so that a message stays on one line.
-pub(super) fn excerpt(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use base64::alphabet;
@@ -928,13 +910,5 @@ mod tests {
         }
         let messages = json!([{"role": "user", "content": 5}, 7, {"role": "user"}]);
         assert!(run(Kind::Messages, &messages).is_empty());
-    }
-
-    #[test]
-    fn excerpts_are_bounded() {
-        assert_eq!(excerpt("short"), "short");
-        let long = "é".repeat(100);
-        assert_eq!(excerpt(&long).chars().count(), 41);
-        assert_eq!(excerpt("a\nb\tc"), "a\\nb\\tc");
     }
 }

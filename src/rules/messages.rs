@@ -585,7 +585,7 @@ fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Value> 
                     arguments.pointer,
                     format!(
                         "arguments hold {}, not an object",
-                        crate::schema::describe_value(other)
+                        crate::text::describe(other)
                     ),
                 )
                 .with_help("pass named arguments as a JSON object"),

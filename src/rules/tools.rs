@@ -37,27 +37,6 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `text` in single quotes for a message: at most 60 characters (a name or
-/// pattern can be megabytes long), control characters escaped so that a
-/// message stays on one line.
-fn quote(text: &str) -> String {
-    const LIMIT: usize = 60;
-    let mut out = String::from("'");
-    for (i, c) in text.chars().enumerate() {
-        if i == LIMIT {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,13 +77,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn quote_truncates_and_escapes() {
-        assert_eq!(quote("get_weather"), "'get_weather'");
-        assert_eq!(quote("a\nb"), "'a\\nb'");
-        let long = "x".repeat(100);
-        assert_eq!(quote(&long), format!("'{}...'", "x".repeat(60)));
     }
 }

@@ -6,4 +6,4 @@ mod generate;
 mod refine;
 
 pub use generate::{generate, generate_all, render, write_files};
-pub(crate) use refine::{describe as describe_value, refine_errors};
+pub(crate) use refine::refine_errors;

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
 use crate::suggest;
+use crate::text::{self, article, describe, preview};
 
 /// Maps schema errors of `instance`, validated against `schema`, to
 /// diagnostics.
@@ -319,13 +320,7 @@ impl Refiner<'_> {
 
     fn wrong_type(&self, at: &str, kind: &TypeKind, parent: Option<&Value>) -> Diagnostic {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
-        let expected = match kind {
-            TypeKind::Single(t) => article(&t.to_string()),
-            TypeKind::Multiple(ts) => {
-                let names: Vec<String> = ts.iter().map(|t| article(&t.to_string())).collect();
-                names.join(" or ")
-            }
-        };
+        let expected = text::expected_types(kind);
         let key = pointer::last(at);
         let optional = key.as_deref().is_some_and(|key| {
             parent.is_some_and(|p| {
@@ -411,48 +406,6 @@ fn type_matches(expected: &str, value: &Value) -> bool {
         "number" => value.is_number(),
         "integer" => value.is_i64() || value.is_u64(),
         _ => false,
-    }
-}
-
-/// "an object", "a string": a JSON type name with its article.
-fn article(type_name: &str) -> String {
-    match type_name {
-        "object" | "array" | "integer" => format!("an {type_name}"),
-        "null" => "null".to_string(),
-        other => format!("a {other}"),
-    }
-}
-
-/// What a value is, for "found ..." in messages: its type and a short preview.
-pub(crate) fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(_) => format!("string {}", preview(value)),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
-
-/// A value quoted for a message, shortened when long.
-fn preview(value: &Value) -> String {
-    const LIMIT: usize = 40;
-    match value {
-        Value::String(s) if s.chars().count() > LIMIT => {
-            let head: String = s.chars().take(LIMIT).collect();
-            format!("'{head}...'")
-        }
-        Value::String(s) => format!("'{s}'"),
-        other => {
-            let text = other.to_string();
-            if text.chars().count() > LIMIT {
-                let head: String = text.chars().take(LIMIT).collect();
-                format!("{head}...")
-            } else {
-                text
-            }
-        }
     }
 }
 

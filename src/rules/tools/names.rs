@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::quote;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::walk::Node;
 use crate::rules::Rule;
+use crate::text::quote;
 
 pub(super) const DUPLICATE_TOOL_NAME: Rule = Rule {
     name: "duplicate-tool-name",

@@ -19,17 +19,17 @@
 //!    (`tool-parameters-invalid-schema`);
 //! 4. the root describes an object (`tool-parameters-not-object`).
 
-use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, PatternOptions, ReferencingError, ValidationError};
 use serde_json::{json, Value};
 use url::Url;
 
-use super::quote;
 use super::references::{self, Outside, Reference, Target};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer;
 use crate::rules::walk::Node;
 use crate::rules::Rule;
+use crate::text::{describe, expected_types, preview, quote};
 
 pub(super) const TOOL_PARAMETERS_INVALID_SCHEMA: Rule = Rule {
     name: "tool-parameters-invalid-schema",
@@ -609,49 +609,6 @@ fn generic_message(subject: &str, error: &ValidationError<'_>) -> String {
         short.push_str("...");
     }
     format!("{subject} is not valid here: {short}")
-}
-
-fn expected_types(kind: &TypeKind) -> String {
-    let names: Vec<String> = match kind {
-        TypeKind::Single(t) => vec![t.to_string()],
-        TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
-    };
-    names
-        .iter()
-        .map(|n| with_article(n))
-        .collect::<Vec<_>>()
-        .join(" or ")
-}
-
-fn with_article(type_name: &str) -> String {
-    match type_name {
-        "object" | "array" | "integer" => format!("an {type_name}"),
-        "null" => "null".to_string(),
-        other => format!("a {other}"),
-    }
-}
-
-/// A value as a message names it: its JSON type and a short preview.
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(s) => format!("string {}", quote(s)),
-        Value::Array(_) => format!("array {}", preview(value)),
-        Value::Object(_) => format!("object {}", preview(value)),
-    }
-}
-
-fn preview(value: &Value) -> String {
-    const LIMIT: usize = 40;
-    let text = value.to_string();
-    if text.chars().count() > LIMIT {
-        let head: String = text.chars().take(LIMIT).collect();
-        format!("{head}...")
-    } else {
-        text
-    }
 }
 
 /// The message and help for a pattern at `at` that does not compile:

@@ -1,0 +1,106 @@
+//! How values appear inside diagnostic messages: shortened (a payload can be
+//! megabytes), kept on one line, and named with their JSON type, the same
+//! way in every rule.
+
+use jsonschema::error::TypeKind;
+use serde_json::Value;
+
+/// How many characters of a value a message quotes.
+const LIMIT: usize = 60;
+
+/// `text` cut to [`LIMIT`] characters (marked with `…`), with control
+/// characters escaped so that a message stays on one line.
+pub(crate) fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == LIMIT {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` as an [`excerpt`] in single quotes.
+pub(crate) fn quote(text: &str) -> String {
+    format!("'{}'", excerpt(text))
+}
+
+/// A value for a message: strings quoted, anything else as short JSON.
+pub(crate) fn preview(value: &Value) -> String {
+    match value {
+        Value::String(s) => quote(s),
+        other => excerpt(&other.to_string()),
+    }
+}
+
+/// What a value is, for "found ..." in messages: its type and, for scalars,
+/// the value.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => format!("string {}", quote(s)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A JSON type name with its article: "an object", "a string".
+pub(crate) fn article(type_name: &str) -> String {
+    match type_name {
+        "object" | "array" | "integer" => format!("an {type_name}"),
+        "null" => "null".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
+/// The types a `type` keyword expects, as "a string or null".
+pub(crate) fn expected_types(kind: &TypeKind) -> String {
+    let names: Vec<String> = match kind {
+        TypeKind::Single(t) => vec![article(&t.to_string())],
+        TypeKind::Multiple(set) => set.iter().map(|t| article(&t.to_string())).collect(),
+    };
+    names.join(" or ")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn long_and_multi_line_values_stay_short_and_on_one_line() {
+        let long = "x".repeat(100);
+        assert_eq!(excerpt(&long).chars().count(), LIMIT + 1);
+        assert!(excerpt(&long).ends_with('…'));
+        assert_eq!(quote("a\nb"), "'a\\nb'");
+        assert_eq!(preview(&json!([1, 2])), "[1,2]");
+        assert_eq!(describe(&json!("hi")), "string 'hi'");
+        assert_eq!(describe(&json!({})), "an object");
+        assert_eq!(article("integer"), "an integer");
+    }
+
+    #[test]
+    fn quote_truncates_and_escapes() {
+        assert_eq!(quote("get_weather"), "'get_weather'");
+        assert_eq!(quote("a\nb"), "'a\\nb'");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long), format!("'{}…'", "x".repeat(60)));
+    }
+
+    #[test]
+    fn excerpts_are_bounded() {
+        assert_eq!(excerpt("short"), "short");
+        let long = "é".repeat(100);
+        assert_eq!(excerpt(&long).chars().count(), LIMIT + 1);
+        assert_eq!(excerpt("a\nb\tc"), "a\\nb\\tc");
+    }
+}
