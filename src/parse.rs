@@ -12,7 +12,6 @@
 //! rather than the whole document being `invalid-json`. Valid documents
 //! never pay for this: it runs only after a failed parse.
 
-use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -339,12 +338,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
-        // Counts repetitions only for keys seen more than once.
-        let mut seen: HashSet<String> = HashSet::new();
+        // Counts repetitions only for keys seen more than once; the map
+        // itself says whether a key was seen.
         let mut repeats: Vec<(String, usize)> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             self.state.string_met(Some(&key));
-            if !seen.insert(key.clone()) {
+            if object.contains_key(&key) {
                 let count = match repeats.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, n)) => {
                         *n += 1;

@@ -415,8 +415,10 @@ fn check_message_ids(messages: &[Node<'_>], out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The tool calls of the conversation with the index of the message making
+/// each; a standalone tool-call document has no conversation.
 fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call<'a>> {
-    if !document.has_conversation() && document.messages().is_empty() {
+    if messages.is_empty() {
         return document
             .tool_calls()
             .into_iter()
