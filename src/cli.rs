@@ -17,22 +17,50 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check files, directories (walked for *.json) or stdin (-).
-    #[command(
-        after_help = "Examples:\n  agui-lint check fixtures/\n  agui-lint check --kind message --format json message.json\n  cat body.json | agui-lint check -"
-    )]
+    /// Check files, directories and standard input (-) for AG-UI conformance.
+    ///
+    /// Directories are walked for *.json (one document), *.jsonl and
+    /// *.ndjson (one document per line); hidden entries and build folders
+    /// (target, node_modules, ...) are skipped. Exit code 0 when no error,
+    /// 1 when any error (or warning with --strict), 2 when the tool failed.
+    #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
     /// Print or write the JSON Schema of each kind.
-    #[command(
-        after_help = "Examples:\n  agui-lint schema run-agent-input\n  agui-lint schema --out schemas/"
-    )]
+    #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
     /// Show the documentation of a rule, or list every rule.
-    #[command(
-        after_help = "Examples:\n  agui-lint rule invalid-value\n  agui-lint rule --all\n  agui-lint rule --all --format json"
-    )]
+    #[command(after_help = RULE_EXAMPLES)]
     Rule(RuleArgs),
+    /// Print a shell completion script.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
 }
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  agui-lint check payloads/
+  agui-lint check captures/run.jsonl --format json --statistics
+  agui-lint check . --include '*.json' --exclude 'payloads/old/**'
+  agui-lint check payloads/ --format sarif --output agui-lint.sarif
+  agui-lint check payloads/ --format github
+  cat body.json | agui-lint check - --kind run-agent-input";
+
+const SCHEMA_EXAMPLES: &str = "\
+Examples:
+  agui-lint schema run-agent-input
+  agui-lint schema --out schemas/";
+
+const RULE_EXAMPLES: &str = "\
+Examples:
+  agui-lint rule invalid-value
+  agui-lint rule --all
+  agui-lint rule --all --format json";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  agui-lint completions bash > ~/.local/share/bash-completion/completions/agui-lint
+  agui-lint completions zsh > ~/.zfunc/_agui-lint
+  agui-lint completions fish > ~/.config/fish/completions/agui-lint.fish";
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -40,12 +68,44 @@ pub struct CheckArgs {
     /// Files or directories to check; `-` reads standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// While walking directories, check only files matching this glob
+    /// (repeatable; default: *.json, *.jsonl, *.ndjson).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// While walking directories, skip files and folders matching this glob
+    /// (repeatable), matched against the path and the entry's name.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// The name standard input is shown under; its extension also tells
+    /// whether it is JSON Lines.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
     /// Kind of every document, or `auto` to tell each from its shape.
     #[arg(long, default_value = "auto")]
     pub kind: KindArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Write the report to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// When to colour the human format (`NO_COLOR` is honoured by `auto`).
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+    /// Print only findings: no summary, no clean documents, no progress;
+    /// nothing at all when clean (human, github, jsonl).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Add how often each rule fired (human, json, jsonl).
+    #[arg(long)]
+    pub statistics: bool,
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Exit 0 even when findings fail the check; 2 still reports a failure
+    /// of the tool itself.
+    #[arg(long)]
+    pub exit_zero: bool,
     /// Report only these rules (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     pub select: Option<Vec<String>>,
@@ -80,10 +140,50 @@ impl std::str::FromStr for KindArg {
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// One line per finding, for people.
+    /// One finding per line with the source line and a caret, for people.
     Human,
     /// One JSON document, for scripts.
     Json,
+    /// One JSON object per checked document, one per line.
+    Jsonl,
+    /// SARIF 2.1.0, for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow commands (pull-request annotations).
+    Github,
+    /// JUnit XML: a testsuite per file, a testcase per document.
+    Junit,
+}
+
+impl From<Format> for agui_lint::render::Format {
+    fn from(format: Format) -> Self {
+        use agui_lint::render::Format as Out;
+        match format {
+            Format::Human => Out::Human,
+            Format::Json => Out::Json,
+            Format::Jsonl => Out::JsonLines,
+            Format::Sarif => Out::Sarif,
+            Format::Github => Out::Github,
+            Format::Junit => Out::Junit,
+        }
+    }
+}
+
+/// `--color`: when to colour the human format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always, also into files and pipes.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments of `schema`.

@@ -4,16 +4,18 @@
 
 mod cli;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
-use agui_lint::check::check_source;
-use agui_lint::input::collect_sources;
-use agui_lint::render::{render_human, render_json, Checked};
+use agui_lint::check::check_sources;
+use agui_lint::input::{collect_sources, Filter};
+use agui_lint::render::{render, Options};
 use agui_lint::{rules, schema, Kind, Settings, SettingsError, Validator};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use cli::{CheckArgs, Cli, Command, Format, RuleArgs, RuleFormat, SchemaArgs};
+use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFormat, SchemaArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -21,6 +23,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Schema(args) => write_schemas(args),
         Command::Rule(args) => show_rules(args),
+        Command::Completions(args) => completions(args),
     };
     match outcome {
         Ok(code) => code,
@@ -36,20 +39,73 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let validator = Validator::new()
         .map_err(|e| e.to_string())?
         .with_settings(settings);
-    let sources = collect_sources(&args.paths).map_err(|e| e.to_string())?;
-    let mut documents: Vec<Checked> = Vec::new();
-    for source in &sources {
-        let checked = check_source(&validator, source, args.kind.0)
-            .map_err(|e| format!("{}: {e}", source.display_name()))?;
-        documents.extend(checked);
+    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
+    let sources = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref())
+        .map_err(|e| e.to_string())?;
+    let progress = progress_bar(sources.len(), args.quiet);
+    let outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.inc(1));
+    progress.finish_and_clear();
+    for failure in &outcome.failures {
+        eprintln!("agui-lint: {}: {}", failure.path, failure.message);
     }
-    let text = match args.format {
-        Format::Human => render_human(&documents),
-        Format::Json => render_json(&documents),
+    let options = Options {
+        color: use_color(args.color, args.output.as_deref()),
+        statistics: args.statistics,
+        quiet: args.quiet,
+        strict: args.strict,
     };
-    print(&text)?;
-    let failed = documents.iter().any(|d| !d.report.is_valid());
-    Ok(ExitCode::from(u8::from(failed)))
+    let text = render(args.format.into(), &outcome, &options);
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => print(&text)?,
+    }
+    let code = if !outcome.failures.is_empty() {
+        2
+    } else if args.exit_zero {
+        0
+    } else {
+        u8::from(outcome.has_failing_document(args.strict))
+    };
+    Ok(ExitCode::from(code))
+}
+
+/// A progress bar on standard error for runs over many files, shown only
+/// to a person at a terminal: never in pipes, CI logs or `--quiet` runs.
+fn progress_bar(files: usize, quiet: bool) -> ProgressBar {
+    let interactive = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if quiet || !interactive || files < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(
+        Some(u64::try_from(files).unwrap_or(u64::MAX)),
+        ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Whether the human format is coloured: `--color always|never` wins;
+/// `auto` colours only a terminal on standard output, and lets `NO_COLOR`,
+/// `CLICOLOR` and `TERM=dumb` turn it off.
+fn use_color(when: ColorWhen, output: Option<&Path>) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            output.is_none()
+                && anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+        }
+    }
+}
+
+fn completions(args: CompletionsArgs) -> Result<ExitCode, String> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "agui-lint", &mut script);
+    print(&String::from_utf8_lossy(&script))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The configuration file's settings, then the command line's on top.

@@ -1,24 +1,57 @@
-//! Output formats: one module per format, all over the same [`Checked`]
-//! documents.
+//! Output formats: one module per format, all over the same
+//! [`Outcome`](crate::check::Outcome).
 
+mod github;
 mod human;
 mod json;
+mod junit;
+mod sarif;
 
-pub use human::render_human;
-pub use json::render_json;
+use std::collections::BTreeMap;
 
-use crate::{Report, Severity};
+use crate::check::{Checked, Outcome};
+use crate::Severity;
 
-/// One checked document: where it came from and what was found.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    /// The path as shown to the user (`-` for stdin).
-    pub path: String,
-    /// 1-based record number in a multi-document file; `None` for a file
-    /// that is one document.
-    pub record: Option<usize>,
-    /// The findings.
-    pub report: Report,
+/// The output formats of `agui-lint check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One finding per line with the source line and a caret, for people.
+    Human,
+    /// One JSON document in the shape DESIGN.md fixes.
+    Json,
+    /// One JSON object per checked document, one per line.
+    JsonLines,
+    /// SARIF 2.1.0, for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow commands, shown as pull-request annotations.
+    Github,
+    /// JUnit XML: a testsuite per file, a testcase per document.
+    Junit,
+}
+
+/// How a report is rendered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Colour the human format with ANSI escapes.
+    pub color: bool,
+    /// Add per-rule counts (human, json, jsonl).
+    pub statistics: bool,
+    /// Leave out everything but findings: no summary, no clean documents.
+    pub quiet: bool,
+    /// Warnings fail documents (JUnit failures, SARIF levels unchanged).
+    pub strict: bool,
+}
+
+/// The report of `outcome` in `format`.
+pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
+    match format {
+        Format::Human => human::render(outcome, options),
+        Format::Json => json::render(outcome, options),
+        Format::JsonLines => json::render_lines(outcome, options),
+        Format::Sarif => sarif::render(outcome),
+        Format::Github => github::render(outcome),
+        Format::Junit => junit::render(outcome, options),
+    }
 }
 
 /// Totals over all checked documents.
@@ -48,5 +81,45 @@ impl Summary {
             summary.infos += document.report.count(Severity::Info);
         }
         summary
+    }
+}
+
+/// How often one rule fired, for `--statistics`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RuleCount {
+    /// The rule's name.
+    pub rule: String,
+    /// The severity it was reported with.
+    pub severity: Severity,
+    /// How many findings.
+    pub count: usize,
+}
+
+/// Per-rule counts over `documents`, most frequent first, then by name.
+pub fn statistics(documents: &[Checked]) -> Vec<RuleCount> {
+    let mut counts: BTreeMap<(&str, Severity), usize> = BTreeMap::new();
+    for document in documents {
+        for d in document.report.diagnostics() {
+            *counts.entry((&d.rule, d.severity)).or_default() += 1;
+        }
+    }
+    let mut list: Vec<RuleCount> = counts
+        .into_iter()
+        .map(|((rule, severity), count)| RuleCount {
+            rule: rule.to_string(),
+            severity,
+            count,
+        })
+        .collect();
+    list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.rule.cmp(&b.rule)));
+    list
+}
+
+/// `""` for one, `"s"` otherwise, for counts in sentences.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }

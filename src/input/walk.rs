@@ -1,0 +1,224 @@
+//! Expands the command line's paths into files: directories are walked for
+//! the extensions agui-lint reads, skipping hidden entries, build folders
+//! and whatever `--exclude` names.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use walkdir::WalkDir;
+
+use super::records::Layout;
+use super::Source;
+
+/// Folders that hold build output or installed dependencies, not payloads.
+/// Walking into them is slow and reports files nobody wrote by hand.
+const BUILD_FOLDERS: &[&str] = &["target", "node_modules", "__pycache__", "venv"];
+
+/// A path that could not be walked, or a glob that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct InputError {
+    /// The path or glob as given or as found while walking.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Which files a directory walk keeps: `--include` and `--exclude` globs.
+///
+/// A glob is matched against the path as shown in reports and against the
+/// entry's own name, so `--exclude node_modules2` and `--exclude
+/// 'payloads/old/**'` both work. `*` also crosses `/`.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+}
+
+impl Filter {
+    /// A filter from `--include` globs (empty: every file with a known
+    /// extension) and `--exclude` globs (empty: nothing excluded).
+    pub fn new(include: &[String], exclude: &[String]) -> Result<Self, InputError> {
+        Ok(Filter {
+            include: glob_set(include)?,
+            exclude: glob_set(exclude)?,
+        })
+    }
+
+    fn excludes(&self, path: &Path) -> bool {
+        self.exclude.as_ref().is_some_and(|set| matches(set, path))
+    }
+
+    /// Whether a file found while walking is checked.
+    fn keeps_file(&self, path: &Path) -> bool {
+        let included = match &self.include {
+            Some(set) => matches(set, path),
+            None => Layout::from_path(path).is_some(),
+        };
+        included && !self.excludes(path)
+    }
+}
+
+fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, InputError> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs {
+        builder.add(Glob::new(glob).map_err(|e| InputError {
+            path: glob.clone(),
+            message: format!("invalid glob: {}", e.kind()),
+        })?);
+    }
+    builder.build().map(Some).map_err(|e| InputError {
+        path: globs.join(","),
+        message: format!("invalid glob: {e}"),
+    })
+}
+
+fn matches(set: &GlobSet, path: &Path) -> bool {
+    set.is_match(path) || path.file_name().is_some_and(|name| set.is_match(name))
+}
+
+/// Expands `paths` into the sources to check: files as given (always
+/// checked, whatever their name), directories walked for the files
+/// `filter` keeps, `-` as standard input (named `stdin_name` in reports).
+/// The result is sorted and free of repeats so that output is deterministic.
+pub fn collect_sources(
+    paths: &[PathBuf],
+    filter: &Filter,
+    stdin_name: Option<&Path>,
+) -> Result<Vec<Source>, InputError> {
+    let mut sources = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            sources.push(Source::Stdin(stdin_name.map(Path::to_path_buf)));
+        } else if path.is_dir() {
+            walk(path, filter, &mut sources)?;
+        } else if path.exists() || path.is_symlink() {
+            sources.push(Source::File(path.clone()));
+        } else {
+            return Err(InputError {
+                path: path.display().to_string(),
+                message: "no such file or directory".into(),
+            });
+        }
+    }
+    sources.sort();
+    sources.dedup();
+    Ok(sources)
+}
+
+fn walk(root: &Path, filter: &Filter, sources: &mut Vec<Source>) -> Result<(), InputError> {
+    let entries = WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !(is_hidden(e.file_name())
+                    || (e.file_type().is_dir() && is_build_folder(e.file_name()))
+                    || (e.file_type().is_dir() && filter.excludes(e.path())))
+        });
+    for entry in entries {
+        let entry = entry.map_err(|e| InputError {
+            path: e.path().unwrap_or(root).display().to_string(),
+            message: e
+                .io_error()
+                .map_or_else(|| e.to_string(), ToString::to_string),
+        })?;
+        // A symbolic link to a file is checked like the file (and a dangling
+        // one is reported as unreadable rather than skipped); links to
+        // directories are not followed, so a walk never loops.
+        let is_file =
+            entry.file_type().is_file() || (entry.path_is_symlink() && !entry.path().is_dir());
+        if is_file && filter.keeps_file(entry.path()) {
+            // `check .` reports `a.json`, not `./a.json`.
+            let path = entry.path().strip_prefix(".").unwrap_or(entry.path());
+            sources.push(Source::File(path.to_path_buf()));
+        }
+    }
+    Ok(())
+}
+
+fn is_hidden(name: &OsStr) -> bool {
+    name.to_str().is_some_and(|n| n.starts_with('.'))
+}
+
+fn is_build_folder(name: &OsStr) -> bool {
+    name.to_str().is_some_and(|n| BUILD_FOLDERS.contains(&n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "{}").expect("write");
+        }
+        dir
+    }
+
+    fn names(dir: &Path, filter: &Filter) -> Vec<String> {
+        collect_sources(&[dir.to_path_buf()], filter, None)
+            .expect("walk")
+            .iter()
+            .map(|s| {
+                let name = s.display_name();
+                let prefix = format!("{}/", dir.display());
+                name.strip_prefix(&prefix).unwrap_or(&name).to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn walk_keeps_known_extensions_and_skips_hidden_and_build_folders() {
+        let dir = tree(&[
+            "a.json",
+            "b.jsonl",
+            "c.ndjson",
+            "d.txt",
+            ".hidden.json",
+            ".git/x.json",
+            "target/debug/x.json",
+            "node_modules/pkg/x.json",
+            "sub/e.json",
+        ]);
+        assert_eq!(
+            names(dir.path(), &Filter::default()),
+            ["a.json", "b.jsonl", "c.ndjson", "sub/e.json"]
+        );
+    }
+
+    #[test]
+    fn include_replaces_the_extensions_and_exclude_prunes() {
+        let dir = tree(&["a.json", "b.txt", "old/c.json", "sub/old.json"]);
+        let filter =
+            Filter::new(&["*.txt".into(), "*.json".into()], &["old".into()]).expect("globs");
+        assert_eq!(
+            names(dir.path(), &filter),
+            ["a.json", "b.txt", "sub/old.json"]
+        );
+        let filter = Filter::new(&[], &["**/sub/**".into()]).expect("globs");
+        assert_eq!(names(dir.path(), &filter), ["a.json", "old/c.json"]);
+    }
+
+    #[test]
+    fn a_bad_glob_is_an_error_naming_it() {
+        let error = Filter::new(&["a[".into()], &[]).expect_err("bad glob");
+        assert_eq!(error.path, "a[");
+        assert!(error.message.contains("invalid glob"), "{error}");
+    }
+
+    #[test]
+    fn a_missing_path_is_an_error() {
+        let error = collect_sources(&["no/such/path".into()], &Filter::default(), None)
+            .expect_err("missing");
+        assert_eq!(error.path, "no/such/path");
+    }
+}

@@ -1,0 +1,100 @@
+//! `--format github`: GitHub Actions workflow commands, which the runner
+//! turns into annotations on the pull request's files.
+//!
+//! `::error file=PATH,line=L,col=C,title=RULE::message`, one per finding;
+//! infos become `::notice`, the level GitHub has for them.
+
+use std::fmt::Write;
+
+use crate::check::Outcome;
+use crate::Severity;
+
+/// The workflow commands for every finding and unreadable file.
+pub fn render(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for document in &outcome.documents {
+        for d in document.report.diagnostics() {
+            let mut properties = file_property(&document.path);
+            if let Some(location) = d.location.map(|l| document.file_location(l)) {
+                properties.push(format!("line={}", location.line));
+                properties.push(format!("col={}", location.column));
+            }
+            properties.push(format!("title={}", escape_property(&d.rule)));
+            let mut message = d.message.clone();
+            if !d.pointer.is_empty() {
+                let _ = write!(message, "\nat {}", d.pointer);
+                if let Some(record) = document.record {
+                    let _ = write!(message, " in record {record}");
+                }
+            }
+            if let Some(help) = &d.help {
+                let _ = write!(message, "\nhelp: {help}");
+            }
+            for related in &d.related {
+                let _ = write!(
+                    message,
+                    "\nnote: {} at {}",
+                    related.message, related.pointer
+                );
+            }
+            let _ = writeln!(
+                out,
+                "::{} {}::{}",
+                command(d.severity),
+                properties.join(","),
+                escape_data(&message)
+            );
+        }
+    }
+    for failure in &outcome.failures {
+        let mut properties = file_property(&failure.path);
+        properties.push("title=agui-lint".into());
+        let _ = writeln!(
+            out,
+            "::error {}::{}",
+            properties.join(","),
+            escape_data(&failure.message)
+        );
+    }
+    out
+}
+
+fn command(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    }
+}
+
+/// `file=PATH`, except for standard input, which has no file to annotate.
+fn file_property(path: &str) -> Vec<String> {
+    if path == "-" {
+        Vec::new()
+    } else {
+        vec![format!("file={}", escape_property(path))]
+    }
+}
+
+/// Escapes a command's message as the runner expects (`%`, CR, LF).
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value: as data, plus the separators `:` and `,`.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_and_newlines_are_escaped() {
+        assert_eq!(escape_data("50%\r\nok"), "50%25%0D%0Aok");
+        assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+    }
+}

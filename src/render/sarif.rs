@@ -1,0 +1,280 @@
+//! `--format sarif`: SARIF 2.1.0 for code-scanning upload (GitHub code
+//! scanning, Azure DevOps, IDE viewers).
+//!
+//! Every registered rule is in `tool.driver.rules`, so `ruleIndex` is
+//! stable across runs; results point at 1-based regions of the files as
+//! given, relative paths resolved against `%SRCROOT%` (the working
+//! directory). Columns count Unicode code points, as our locations do, and
+//! the run says so in `columnKind`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use serde_json::json;
+use serde_sarif::sarif::{
+    ArtifactLocation, Invocation, Location as SarifLocation, Message, MultiformatMessageString,
+    Notification, PhysicalLocation, Region, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+};
+
+use crate::check::{Checked, Outcome};
+use crate::{rules, Diagnostic, Location, Severity};
+
+/// The base id relative paths are resolved against.
+const SRCROOT: &str = "%SRCROOT%";
+
+/// Characters a relative path must escape to be a URI reference; `/` stays.
+const PATH_ESCAPES: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// The SARIF log of `outcome`, pretty-printed, with a trailing newline.
+pub fn render(outcome: &Outcome) -> String {
+    let rules = rules::all();
+    let descriptors: Vec<ReportingDescriptor> = rules.iter().map(descriptor).collect();
+    let driver = ToolComponent::builder()
+        .name("agui-lint")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri("https://docs.ag-ui.com/")
+        .rules(descriptors)
+        .build();
+    let mut results = Vec::new();
+    for document in &outcome.documents {
+        for d in document.report.diagnostics() {
+            let index = rules.iter().position(|r| r.name == d.rule);
+            results.push(result(document, d, index));
+        }
+    }
+    let notifications: Vec<Notification> = outcome
+        .failures
+        .iter()
+        .map(|failure| {
+            let mut notification = Notification::builder()
+                .message(Message::from(failure.message.as_str()))
+                .level(json!("error"))
+                .build();
+            notification.locations = artifact(&failure.path).map(|artifact| {
+                vec![SarifLocation::builder()
+                    .physical_location(
+                        PhysicalLocation::builder()
+                            .artifact_location(artifact)
+                            .build(),
+                    )
+                    .build()]
+            });
+            notification
+        })
+        .collect();
+    let mut invocation = Invocation::builder()
+        .execution_successful(outcome.failures.is_empty())
+        .build();
+    if !notifications.is_empty() {
+        invocation.tool_execution_notifications = Some(notifications);
+    }
+    let mut run = Run::builder()
+        .tool(Tool::from(driver))
+        .results(results)
+        .invocations(vec![invocation])
+        .column_kind(json!("unicodeCodePoints"))
+        .build();
+    if let Some(root) = working_directory_uri() {
+        let base = ArtifactLocation::builder().uri(root).build();
+        run.original_uri_base_ids = Some(BTreeMap::from([(SRCROOT.to_string(), base)]));
+    }
+    let log = Sarif::builder()
+        .schema("https://json.schemastore.org/sarif-2.1.0.json")
+        .version(json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn descriptor(rule: &rules::Rule) -> ReportingDescriptor {
+    ReportingDescriptor::builder()
+        .id(rule.name)
+        .name(rule.name)
+        .short_description(
+            MultiformatMessageString::builder()
+                .text(rule.summary)
+                .build(),
+        )
+        .full_description(
+            MultiformatMessageString::builder()
+                .text(first_section(rule.docs).unwrap_or_else(|| rule.summary.to_string()))
+                .build(),
+        )
+        .help(
+            MultiformatMessageString::builder()
+                .text(rule.docs)
+                .markdown(rule.docs)
+                .build(),
+        )
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(json!(level(rule.severity)))
+                .build(),
+        )
+        .build()
+}
+
+/// The first paragraph under the docs' first heading ("What it checks"),
+/// on one line.
+fn first_section(docs: &str) -> Option<String> {
+    let body = docs.split_once('\n').map(|(_, rest)| rest)?;
+    let paragraph: Vec<&str> = body
+        .lines()
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .collect();
+    (!paragraph.is_empty()).then(|| paragraph.join(" "))
+}
+
+fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResult {
+    let mut text = d.message.clone();
+    if let Some(help) = &d.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    let mut result = SarifResult::builder()
+        .message(Message::from(text.as_str()))
+        .rule_id(d.rule.as_str())
+        .level(result_level(d.severity))
+        .build();
+    result.rule_index = index.and_then(|i| i64::try_from(i).ok());
+    let pointer_message = match document.record {
+        Some(record) => format!("{} in record {record}", pointer_text(&d.pointer)),
+        None => pointer_text(&d.pointer).to_string(),
+    };
+    if let Some(location) = location(document, d.location, Some(pointer_message)) {
+        result.locations = Some(vec![location]);
+    }
+    let related: Vec<SarifLocation> = d
+        .related
+        .iter()
+        .enumerate()
+        .filter_map(|(id, related)| {
+            let mut location = location(
+                document,
+                related.location,
+                Some(format!(
+                    "{} at {}",
+                    related.message,
+                    pointer_text(&related.pointer)
+                )),
+            )?;
+            location.id = i64::try_from(id).ok();
+            Some(location)
+        })
+        .collect();
+    if !related.is_empty() {
+        result.related_locations = Some(related);
+    }
+    result
+}
+
+fn pointer_text(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "/"
+    } else {
+        pointer
+    }
+}
+
+/// A location in `document`'s file, or `None` for standard input (there is
+/// no file to point at).
+fn location(
+    document: &Checked,
+    position: Option<Location>,
+    message: Option<String>,
+) -> Option<SarifLocation> {
+    let artifact = artifact(&document.path)?;
+    let mut physical = PhysicalLocation::builder()
+        .artifact_location(artifact)
+        .build();
+    if let Some(position) = position.map(|l| document.file_location(l)) {
+        physical.region = Some(
+            Region::builder()
+                .start_line(i64::try_from(position.line).unwrap_or(i64::MAX))
+                .start_column(i64::try_from(position.column).unwrap_or(i64::MAX))
+                .build(),
+        );
+    }
+    let mut location = SarifLocation::builder().physical_location(physical).build();
+    location.message = message.map(|m| Message::from(m.as_str()));
+    Some(location)
+}
+
+/// The artifact for a path as shown in reports: a relative URI against
+/// `%SRCROOT%`, or a `file:` URI for an absolute path.
+fn artifact(path: &str) -> Option<ArtifactLocation> {
+    if path == "-" {
+        return None;
+    }
+    let as_path = Path::new(path);
+    if as_path.is_absolute() {
+        let uri = url::Url::from_file_path(as_path).ok()?;
+        return Some(ArtifactLocation::builder().uri(uri.to_string()).build());
+    }
+    let relative = path.replace('\\', "/");
+    let relative = relative.strip_prefix("./").unwrap_or(&relative);
+    Some(
+        ArtifactLocation::builder()
+            .uri(utf8_percent_encode(relative, PATH_ESCAPES).to_string())
+            .uri_base_id(SRCROOT)
+            .build(),
+    )
+}
+
+fn working_directory_uri() -> Option<String> {
+    let dir = std::env::current_dir().ok()?;
+    url::Url::from_directory_path(dir).ok().map(String::from)
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn result_level(severity: Severity) -> ResultLevel {
+    match severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+        Severity::Info => ResultLevel::Note,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_escaped_uri_references() {
+        let location = artifact("./payloads/a b#1.json").expect("artifact");
+        assert_eq!(location.uri.as_deref(), Some("payloads/a%20b%231.json"));
+        assert_eq!(location.uri_base_id.as_deref(), Some(SRCROOT));
+        assert!(artifact("-").is_none());
+    }
+
+    #[test]
+    fn full_description_is_the_first_section() {
+        let docs = "## What it checks\nThat a\nthing holds.\n\n## Why\nBecause.";
+        assert_eq!(first_section(docs).as_deref(), Some("That a thing holds."));
+    }
+}
