@@ -7,6 +7,8 @@ mod cli;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use agui_lint::check::check_sources;
 use agui_lint::input::{collect_sources, Filter};
@@ -42,9 +44,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
     let sources = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref())
         .map_err(|e| e.to_string())?;
-    let progress = progress_bar(sources.len(), args.quiet);
-    let outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.inc(1));
-    progress.finish_and_clear();
+    let progress = Progress::new(sources.len(), args.quiet);
+    let outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.tick());
+    progress.finish();
     for failure in &outcome.failures {
         eprintln!("agui-lint: {}: {}", failure.path, failure.message);
     }
@@ -70,21 +72,54 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::from(code))
 }
 
-/// A progress bar on standard error for runs over many files, shown only
-/// to a person at a terminal: never in pipes, CI logs or `--quiet` runs.
-fn progress_bar(files: usize, quiet: bool) -> ProgressBar {
-    let interactive = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
-    if quiet || !interactive || files < 2 {
-        return ProgressBar::hidden();
+/// A progress bar on standard error for long runs, shown only to a person
+/// at a terminal (never in pipes, CI logs or `--quiet` runs) and only once
+/// a run has taken long enough to need one, so quick runs do not flicker.
+struct Progress {
+    bar: ProgressBar,
+    interactive: bool,
+    started: Instant,
+    shown: AtomicBool,
+}
+
+impl Progress {
+    /// How long a run goes before the bar appears.
+    const DELAY: Duration = Duration::from_millis(300);
+
+    fn new(files: usize, quiet: bool) -> Self {
+        let interactive = !quiet
+            && files > 1
+            && std::io::stderr().is_terminal()
+            && std::env::var_os("CI").is_none();
+        let bar = ProgressBar::with_draw_target(
+            Some(u64::try_from(files).unwrap_or(u64::MAX)),
+            ProgressDrawTarget::hidden(),
+        );
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
+            bar.set_style(style);
+        }
+        Progress {
+            bar,
+            interactive,
+            started: Instant::now(),
+            shown: AtomicBool::new(false),
+        }
     }
-    let bar = ProgressBar::with_draw_target(
-        Some(u64::try_from(files).unwrap_or(u64::MAX)),
-        ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
-        bar.set_style(style);
+
+    /// One more file done; reveals the bar once the run is long enough.
+    fn tick(&self) {
+        self.bar.inc(1);
+        if self.interactive
+            && self.started.elapsed() >= Self::DELAY
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
     }
-    bar
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// Whether the human format is coloured: `--color always|never` wins;

@@ -131,8 +131,14 @@ impl Validator {
                     "invalid-json",
                     rules::default_severity("invalid-json"),
                     "",
-                    error.message,
+                    format!("invalid JSON: {}", plain_syntax_message(&error.message)),
                 );
+                if error.message == "trailing characters" {
+                    diagnostic = diagnostic.with_help(
+                        "one document per file; a file with one JSON document per line \
+                         is read as JSON Lines when named *.jsonl or *.ndjson",
+                    );
+                }
                 diagnostic.location = Some(locate::location_at(bytes, offset));
                 return (self.report(kind, vec![diagnostic]), None);
             }
@@ -261,6 +267,18 @@ fn locate_all(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
                 related.location = Some(locator.locate(&related.pointer, related.target));
             }
         }
+    }
+}
+
+/// serde_json's wording where it speaks of its own grammar: "ident" is
+/// its name for `true`, `false` and `null`, which is what it was trying to
+/// read when a document starts with a stray word.
+fn plain_syntax_message(message: &str) -> &str {
+    match message {
+        "expected ident" => {
+            "expected a value (an object, array, string, number, true, false or null)"
+        }
+        other => other,
     }
 }
 

@@ -2,8 +2,9 @@
 //! schema and rule subcommands.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -11,10 +12,9 @@ fn root() -> PathBuf {
 }
 
 fn agui_lint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+    cargo_bin_cmd!("agui-lint")
         .args(args)
         .current_dir(root())
-        .stdin(Stdio::null())
         .output()
         .expect("run agui-lint")
 }
@@ -108,20 +108,11 @@ fn role_typo_is_exactly_one_located_invalid_value() {
 
 #[test]
 fn stdin_is_read_with_dash() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+    let output = cargo_bin_cmd!("agui-lint")
         .args(["check", "--kind", "context", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin
-            .write_all(br#"{"description": "d", "value": 3}"#)
-            .expect("write");
-    }
-    let output = child.wait_with_output().expect("wait");
+        .write_stdin(r#"{"description": "d", "value": 3}"#)
+        .output()
+        .expect("run agui-lint");
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stdout(&output).starts_with("-:1:31: error[wrong-type]"),
@@ -245,12 +236,11 @@ fn config_file_is_found_upward_and_can_be_named() {
     )
     .expect("copy fixture");
     let run_in = |cwd: &Path, extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        cargo_bin_cmd!("agui-lint")
             .arg("check")
             .args(extra)
             .arg(&payload)
             .current_dir(cwd)
-            .stdin(Stdio::null())
             .output()
             .expect("run agui-lint")
     };
@@ -283,4 +273,23 @@ fn rule_list_as_json_has_every_rule() {
         .collect();
     let registered: Vec<&str> = agui_lint::rules::all().iter().map(|r| r.name).collect();
     assert_eq!(names, registered);
+}
+
+#[test]
+fn pre_commit_hook_entry_runs_on_the_files_pre_commit_passes() {
+    let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).expect("hooks");
+    assert!(hooks.contains("- id: agui-lint"));
+    let entry = hooks
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("entry: "))
+        .expect("an entry line");
+    let mut words = entry.split_whitespace();
+    assert_eq!(words.next(), Some("agui-lint"));
+    let mut args: Vec<&str> = words.collect();
+    // pre-commit appends the staged file names.
+    args.push("fixtures/message/valid/assistant-text.json");
+    args.push("fixtures/run-agent-input/invalid/invalid-value-role-typo.json");
+    let output = agui_lint(&args);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(stdout(&output).contains("2 documents checked"));
 }

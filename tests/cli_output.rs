@@ -1,0 +1,516 @@
+//! Every output format and every exit-code path of `agui-lint check`, run
+//! as the real binary over files in a temporary directory, snapshotted with
+//! the directory's path redacted.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// A temporary folder of payloads and a way to run agui-lint in it.
+struct Workspace {
+    dir: TempDir,
+}
+
+/// What one run printed and how it ended.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The run as one snapshot: exit code, stdout, stderr.
+    fn transcript(&self) -> String {
+        format!(
+            "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+const ROLE_TYPO: &str = r#"{
+  "id": "m1",
+  "role": "assitant",
+  "content": "hello"
+}
+"#;
+
+/// Records: valid, blank, warning (snake_case key), not JSON, valid
+/// without a final newline.
+const CAPTURE: &str = concat!(
+    r#"{"id":"m1","role":"user","content":"hi"}"#,
+    "\n\n",
+    r#"{"id":"m2","role":"tool","content":"18C","tool_call_id":"c1","toolCallId":"c1"}"#,
+    "\n{broken\n",
+    r#"[{"id":"m3","role":"user","content":"again"}]"#,
+);
+
+impl Workspace {
+    fn new() -> Self {
+        Workspace {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// The standard corpus: a valid file, an invalid one, a JSON Lines
+    /// capture, a file that is not JSON, and files the walk must skip.
+    fn corpus() -> Self {
+        let ws = Workspace::new();
+        ws.write(
+            "payloads/valid.json",
+            r#"{"id":"m1","role":"user","content":"hi"}"#,
+        );
+        ws.write("payloads/role-typo.json", ROLE_TYPO);
+        ws.write("payloads/capture.jsonl", CAPTURE);
+        ws.write("payloads/notes.json", "these are notes, not JSON\n");
+        ws.write("payloads/README.md", "# not checked\n");
+        ws.write("payloads/target/build.json", "{");
+        ws.write("payloads/.cache/hidden.json", "{");
+        ws
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_with_stdin(args, "")
+    }
+
+    fn run_with_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        let output = cargo_bin_cmd!("agui-lint")
+            .args(args)
+            .current_dir(self.path())
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .write_stdin(stdin)
+            .output()
+            .expect("run agui-lint");
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Snapshot settings that hide this run's temporary path and the
+    /// crate's version, so snapshots survive both.
+    fn redactions(&self) -> insta::Settings {
+        let mut settings = insta::Settings::clone_current();
+        let mut paths = vec![self.path().display().to_string()];
+        if let Ok(real) = self.path().canonicalize() {
+            paths.push(real.display().to_string());
+        }
+        for path in paths {
+            settings.add_filter(&regex_escape(&path), "[TMP]");
+        }
+        let version = regex_escape(env!("CARGO_PKG_VERSION"));
+        settings.add_filter(
+            &format!(r#""version": ?"{version}""#),
+            r#""version": "[VERSION]""#,
+        );
+        settings
+    }
+}
+
+fn regex_escape(text: &str) -> String {
+    let mut escaped = String::new();
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+macro_rules! snapshot {
+    ($ws:expr, $name:expr, $args:expr) => {{
+        let run = $ws.run($args);
+        $ws.redactions()
+            .bind(|| insta::assert_snapshot!($name, run.transcript()));
+        run
+    }};
+}
+
+#[test]
+fn human_format_shows_source_line_caret_help_and_summary() {
+    let ws = Workspace::corpus();
+    let run = snapshot!(ws, "human", &["check", "payloads"]);
+    assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn human_format_in_colour_when_asked() {
+    let ws = Workspace::corpus();
+    let run = snapshot!(
+        ws,
+        "human_color",
+        &["check", "payloads/role-typo.json", "--color", "always"]
+    );
+    assert!(run.stdout.contains("\u{1b}[31m"), "{}", run.stdout);
+    // Piped output is plain by default, and NO_COLOR never matters then.
+    let plain = ws.run(&["check", "payloads/role-typo.json"]);
+    assert!(!plain.stdout.contains('\u{1b}'));
+}
+
+#[test]
+fn human_format_statistics_and_quiet() {
+    let ws = Workspace::corpus();
+    snapshot!(
+        ws,
+        "human_statistics",
+        &["check", "payloads", "--statistics"]
+    );
+    let quiet = snapshot!(ws, "human_quiet", &["check", "payloads", "--quiet"]);
+    assert!(!quiet.stdout.contains("documents checked"));
+}
+
+#[test]
+fn json_format_has_the_documented_shape() {
+    let ws = Workspace::corpus();
+    let run = snapshot!(ws, "json", &["check", "payloads", "--format", "json"]);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(report["summary"]["documents"], 7);
+    let run = snapshot!(
+        ws,
+        "json_statistics_quiet",
+        &[
+            "check",
+            "payloads",
+            "--format",
+            "json",
+            "--statistics",
+            "--quiet"
+        ]
+    );
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    // Quiet keeps only documents with findings; the summary counts all.
+    assert_eq!(report["documents"].as_array().map(Vec::len), Some(4));
+    assert_eq!(report["summary"]["documents"], 7);
+}
+
+#[test]
+fn jsonl_format_is_one_document_per_line() {
+    let ws = Workspace::corpus();
+    let run = snapshot!(
+        ws,
+        "jsonl",
+        &["check", "payloads", "--format", "jsonl", "--statistics"]
+    );
+    let lines: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 8, "seven documents and the statistics line");
+    assert!(lines[7]["statistics"].is_array());
+}
+
+#[test]
+fn sarif_github_and_junit_formats() {
+    let ws = Workspace::corpus();
+    // The rule descriptors (every rule's full docs) are checked in
+    // tests/sarif.rs; here they are cut down to their ids so the snapshot
+    // shows the results.
+    let sarif = ws.run(&["check", "payloads", "--format", "sarif"]);
+    let mut log: Value = serde_json::from_str(&sarif.stdout).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let rules = &mut log["runs"][0]["tool"]["driver"]["rules"];
+    let ids: Vec<Value> = rules
+        .as_array()
+        .expect("rules")
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    *rules = Value::Array(ids);
+    let shown = serde_json::to_string_pretty(&log).expect("JSON");
+    ws.redactions()
+        .bind(|| insta::assert_snapshot!("sarif", format!("exit: {:?}\n{shown}\n", sarif.code)));
+    snapshot!(ws, "github", &["check", "payloads", "--format", "github"]);
+    let junit = snapshot!(ws, "junit", &["check", "payloads", "--format", "junit"]);
+    assert!(junit.stdout.starts_with("<?xml"));
+    assert!(junit
+        .stdout
+        .contains(r#"<testsuite name="payloads/capture.jsonl" tests="4""#));
+}
+
+#[test]
+fn exit_codes_follow_errors_warnings_strict_and_exit_zero() {
+    let ws = Workspace::new();
+    ws.write("clean.json", r#"{"id":"m1","role":"user","content":"hi"}"#);
+    ws.write(
+        "warning.json",
+        r#"{"id":"m1","role":"user","content":"hi","timestamp":1}"#,
+    );
+    ws.write("error.json", ROLE_TYPO);
+    snapshot!(ws, "exit_clean", &["check", "clean.json"]);
+    let quiet = snapshot!(ws, "exit_clean_quiet", &["check", "clean.json", "--quiet"]);
+    assert_eq!((quiet.code, quiet.stdout.as_str()), (Some(0), ""));
+    let warning = snapshot!(ws, "exit_warning", &["check", "warning.json"]);
+    assert_eq!(warning.code, Some(0));
+    let strict = snapshot!(
+        ws,
+        "exit_warning_strict",
+        &["check", "warning.json", "--strict"]
+    );
+    assert_eq!(strict.code, Some(1));
+    let error = snapshot!(
+        ws,
+        "exit_error",
+        &["check", "error.json", "--format", "github"]
+    );
+    assert_eq!(error.code, Some(1));
+    let zero = snapshot!(
+        ws,
+        "exit_error_exit_zero",
+        &["check", "error.json", "--exit-zero", "-q"]
+    );
+    assert_eq!(zero.code, Some(0));
+}
+
+#[test]
+fn exit_2_when_the_tool_cannot_do_its_job() {
+    let ws = Workspace::new();
+    ws.write("error.json", ROLE_TYPO);
+    let missing = snapshot!(ws, "exit_missing_path", &["check", "no-such.json"]);
+    assert_eq!(missing.code, Some(2));
+    let glob = snapshot!(ws, "exit_bad_glob", &["check", ".", "--include", "a["]);
+    assert_eq!(glob.code, Some(2));
+    let flag = ws.run(&["check", "--no-such-flag", "."]);
+    assert_eq!(flag.code, Some(2));
+    assert!(flag.stderr.contains("--no-such-flag"), "{}", flag.stderr);
+    let rule = snapshot!(
+        ws,
+        "exit_unknown_rule",
+        &["check", ".", "--select", "invalid-valeu"]
+    );
+    assert_eq!(rule.code, Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_exits_2_even_with_exit_zero_and_the_rest_is_reported() {
+    let ws = Workspace::new();
+    ws.write("ok.json", r#"{"id":"m1","role":"user","content":"hi"}"#);
+    std::os::unix::fs::symlink(ws.path().join("gone.json"), ws.path().join("dangling.json"))
+        .expect("symlink");
+    let run = snapshot!(ws, "exit_unreadable", &["check", ".", "--exit-zero"]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stdout.contains("1 document checked"), "{}", run.stdout);
+    let sarif = ws.run(&["check", ".", "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("SARIF");
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    assert_eq!(
+        invocation["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]
+            ["artifactLocation"]["uri"],
+        "dangling.json"
+    );
+    let junit = ws.run(&["check", ".", "--format", "junit"]);
+    assert!(
+        junit.stdout.contains("<error message=\"cannot read"),
+        "{}",
+        junit.stdout
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_mixed_directory_reports_every_document() {
+    let ws = Workspace::corpus();
+    std::os::unix::fs::symlink(
+        ws.path().join("payloads/missing.json"),
+        ws.path().join("payloads/unreadable.json"),
+    )
+    .expect("symlink");
+    let run = ws.run(&["check", "payloads", "--format", "json"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("payloads/unreadable.json: cannot read"),
+        "{}",
+        run.stderr
+    );
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let seen: Vec<(String, Option<u64>, bool)> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().expect("path").to_string(),
+                d["record"].as_u64(),
+                d["valid"].as_bool().expect("valid"),
+            )
+        })
+        .collect();
+    let expected = [
+        ("payloads/capture.jsonl", Some(1), true),
+        ("payloads/capture.jsonl", Some(3), true),
+        ("payloads/capture.jsonl", Some(4), false),
+        ("payloads/capture.jsonl", Some(5), true),
+        ("payloads/notes.json", None, false),
+        ("payloads/role-typo.json", None, false),
+        ("payloads/valid.json", None, true),
+    ];
+    let expected: Vec<(String, Option<u64>, bool)> = expected
+        .iter()
+        .map(|(p, r, v)| (p.to_string(), *r, *v))
+        .collect();
+    assert_eq!(seen, expected);
+    let rules: Vec<&str> = report["documents"][4]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["rule"].as_str())
+        .collect();
+    assert_eq!(rules, ["invalid-json"]);
+}
+
+#[test]
+fn output_file_receives_the_report_and_stdout_stays_empty() {
+    let ws = Workspace::corpus();
+    let run = ws.run(&[
+        "check",
+        "payloads",
+        "--format",
+        "sarif",
+        "--output",
+        "report.sarif",
+    ]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stdout, "");
+    let written = std::fs::read_to_string(ws.path().join("report.sarif")).expect("report");
+    let direct = ws.run(&["check", "payloads", "--format", "sarif"]);
+    assert_eq!(written, direct.stdout);
+}
+
+#[test]
+fn stdin_named_as_jsonl_is_split_into_records() {
+    let ws = Workspace::new();
+    let run = ws.run_with_stdin(
+        &[
+            "check",
+            "-",
+            "--stdin-filename",
+            "traffic.jsonl",
+            "--format",
+            "jsonl",
+        ],
+        CAPTURE,
+    );
+    let records: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let numbers: Vec<u64> = records
+        .iter()
+        .filter_map(|r| r["record"].as_u64())
+        .collect();
+    assert_eq!(numbers, [1, 3, 4, 5]);
+    assert!(records.iter().all(|r| r["path"] == "traffic.jsonl"));
+    // Unnamed stdin is recognised as JSON Lines from its first line.
+    let unnamed = ws.run_with_stdin(&["check", "-", "--format", "jsonl"], CAPTURE);
+    assert_eq!(unnamed.stdout.lines().count(), 4, "{}", unnamed.stdout);
+}
+
+#[test]
+fn include_and_exclude_shape_the_walk() {
+    let ws = Workspace::corpus();
+    ws.write(
+        "payloads/extra.txt",
+        r#"{"id":"m1","role":"user","content":"hi"}"#,
+    );
+    let run = ws.run(&[
+        "check",
+        "payloads",
+        "--include",
+        "*.txt",
+        "--include",
+        "*.json",
+        "--exclude",
+        "notes.json",
+        "--format",
+        "jsonl",
+    ]);
+    let paths: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "\"payloads/extra.txt\"",
+            "\"payloads/role-typo.json\"",
+            "\"payloads/valid.json\""
+        ]
+    );
+}
+
+#[test]
+fn output_order_is_the_same_whatever_the_thread_count() {
+    let ws = Workspace::new();
+    for i in 0..120 {
+        let text = if i % 7 == 0 {
+            ROLE_TYPO.to_string()
+        } else {
+            format!(r#"{{"id":"m{i}","role":"user","content":"hi","extra{i}":1}}"#)
+        };
+        ws.write(&format!("many/{}/{i:03}.json", i % 5), &text);
+    }
+    let run_with = |threads: &str| {
+        cargo_bin_cmd!("agui-lint")
+            .args(["check", "many", "--format", "jsonl"])
+            .current_dir(ws.path())
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("run")
+    };
+    let one = run_with("1");
+    let four = run_with("4");
+    assert_eq!(one.stdout, four.stdout);
+    // Nothing on stderr: no progress bar outside a terminal.
+    assert!(
+        four.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&four.stderr)
+    );
+    let paths: Vec<String> = String::from_utf8_lossy(&one.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert_eq!(paths.len(), 120);
+}
+
+#[test]
+fn every_subcommand_help_shows_an_example_and_completions_are_generated() {
+    let ws = Workspace::new();
+    for command in ["check", "schema", "rule", "completions"] {
+        let help = ws.run(&[command, "--help"]);
+        assert_eq!(help.code, Some(0));
+        assert!(
+            help.stdout.contains("Examples:\n  agui-lint "),
+            "{command}: {}",
+            help.stdout
+        );
+    }
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = ws.run(&["completions", shell]);
+        assert_eq!(script.code, Some(0), "{shell}");
+        assert!(script.stdout.contains("exit-zero"), "{shell}");
+    }
+}
