@@ -1,5 +1,5 @@
 //! Output formats: one module per format, all over the same
-//! [`Outcome`](crate::check::Outcome).
+//! [`Outcome`] of a run.
 
 mod github;
 mod human;
