@@ -3,26 +3,42 @@
 //! finding points at).
 //!
 //! Sources are checked in parallel (rayon); the result keeps the sources'
-//! order, so output does not depend on scheduling.
+//! order, so output does not depend on scheduling. Within a source,
+//! records are read and checked one at a time: JSON Lines and SSE captures
+//! are never read whole, and the events of a stream go through one
+//! [`EventStream`], whose memory is bounded by what is open.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
+use std::io::{self, BufRead, Read};
 
 use rayon::prelude::*;
+use serde_json::Value;
 
-use crate::input::{records, Source};
-use crate::{Kind, Location, Report, Severity, Validator};
+use crate::input::har::{self, HarBody, HarEntry};
+use crate::input::sse::{LineOrigin, SseReader};
+use crate::input::{JsonLines, Layout, Source};
+use crate::locate;
+use crate::{rules, Diagnostic, EventStream, Kind, Location, Report, Severity, Validator};
 
 /// One checked document: where it came from and what was found.
 #[derive(Debug, Clone)]
 pub struct Checked {
     /// The path as shown to the user (`-` for stdin).
     pub path: String,
-    /// 1-based record number in a multi-document file; `None` for a file
-    /// that is one document.
+    /// 1-based record number in a multi-document file (the JSON Lines line,
+    /// the SSE event, the HAR entry); `None` for a file that is one
+    /// document.
     pub record: Option<usize>,
-    /// Lines of the file before the document's first line.
+    /// Where in a capture the document is, when the record number alone
+    /// does not say (`entry 2 (POST https://…), response event 4`).
+    pub context: Option<String>,
+    /// Lines of the file before the document's first line: locations are
+    /// within the document, and a file line is `line + line_offset`. Zero
+    /// for SSE and HAR documents, whose locations are file positions
+    /// already.
     pub line_offset: usize,
-    /// The findings, located within the document.
+    /// The findings.
     pub report: Report,
     /// The text of each file line a finding or its related notes point at,
     /// keyed by 1-based file line.
@@ -30,7 +46,7 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// Where a location within the document is in the file.
+    /// Where a finding's location is in the file.
     pub fn file_location(&self, location: Location) -> Location {
         Location {
             line: location.line + self.line_offset,
@@ -38,9 +54,31 @@ impl Checked {
         }
     }
 
+    /// Where a related note's location is in the file: in its own record
+    /// when it names one (an earlier line of a JSON Lines stream, whose
+    /// record number is its line number).
+    pub fn related_file_location(&self, related: &crate::Related) -> Option<Location> {
+        let location = related.location?;
+        Some(match related.record {
+            Some(record) => Location {
+                line: location.line + record.saturating_sub(1),
+                column: location.column,
+            },
+            None => self.file_location(location),
+        })
+    }
+
     /// The text of a 1-based file line, when a finding points at it.
     pub fn source_line(&self, line: usize) -> Option<&str> {
         self.source_lines.get(&line).map(String::as_str)
+    }
+
+    /// How the document is named after its path: its context, else its
+    /// record.
+    pub fn place(&self) -> Option<String> {
+        self.context
+            .clone()
+            .or_else(|| self.record.map(|r| format!("record {r}")))
     }
 
     /// Whether the document fails the run: any error, or under `strict`
@@ -65,7 +103,7 @@ pub struct Failure {
 pub struct Outcome {
     /// Every document of every readable source.
     pub documents: Vec<Checked>,
-    /// Sources that could not be read.
+    /// Sources that could not be read, or not to the end.
     pub failures: Vec<Failure>,
 }
 
@@ -85,93 +123,418 @@ pub fn check_sources(
     kind: Option<Kind>,
     progress: &(dyn Fn() + Sync),
 ) -> Outcome {
-    let results: Vec<Result<Vec<Checked>, Failure>> = sources
+    let results: Vec<(Vec<Checked>, Option<Failure>)> = sources
         .par_iter()
         .map(|source| {
-            let result = check_source(validator, source, kind);
+            let mut documents = Vec::new();
+            let failure = check_source(validator, source, kind, &mut |c| documents.push(c)).err();
             progress();
-            result
+            (documents, failure)
         })
         .collect();
     let mut outcome = Outcome::default();
-    for result in results {
-        match result {
-            Ok(documents) => outcome.documents.extend(documents),
-            Err(failure) => outcome.failures.push(failure),
-        }
+    for (documents, failure) in results {
+        outcome.documents.extend(documents);
+        outcome.failures.extend(failure);
     }
     outcome
 }
 
-/// Checks every document of `source`.
+/// Checks every document of `source`, handing each to `sink` as soon as it
+/// is checked (the last event of a stream once the stream has ended, since
+/// the end may add findings to it).
 ///
-/// A file that cannot be read is a [`Failure`]; a file that is not JSON is a
-/// finding, not a failure.
+/// A source that cannot be read is a [`Failure`] (documents read before the
+/// error have been handed over); a document that is not JSON is a finding.
 pub fn check_source(
     validator: &Validator,
     source: &Source,
     kind: Option<Kind>,
-) -> Result<Vec<Checked>, Failure> {
+    sink: &mut dyn FnMut(Checked),
+) -> Result<(), Failure> {
     let path = source.display_name();
-    let bytes = source.read().map_err(|e| Failure {
+    let failure = |e: io::Error| Failure {
         path: path.clone(),
         message: format!("cannot read: {e}"),
-    })?;
-    let layout = source.layout(&bytes);
-    Ok(records(layout, &bytes)
-        .into_iter()
-        .map(|record| {
-            let document = &bytes[record.range];
-            let report = match kind {
-                Some(kind) => validator.validate(kind, document),
-                None => validator.validate_detected(document),
-            };
-            let source_lines = lines_pointed_at(&report, document, record.line_offset);
-            Checked {
-                path: path.clone(),
-                record: record.record,
-                line_offset: record.line_offset,
-                report,
-                source_lines,
+    };
+    let mut reader = source.open().map_err(failure)?;
+    let layout = source.layout(reader.fill_buf().map_err(failure)?);
+    let file = File {
+        validator,
+        path: &path,
+        kind,
+    };
+    match layout {
+        Layout::Json => {
+            let bytes = read_all(reader).map_err(failure)?;
+            if kind.is_none() && may_be_har(&bytes) {
+                if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+                    if har::looks_like_har(&value) {
+                        file.har(&bytes, &value, sink);
+                        return Ok(());
+                    }
+                }
             }
-        })
-        .collect())
+            file.json(&bytes, sink);
+            Ok(())
+        }
+        Layout::Har => {
+            let bytes = read_all(reader).map_err(failure)?;
+            match serde_json::from_slice::<Value>(&bytes) {
+                Ok(value) => file.har(&bytes, &value, sink),
+                // Not JSON: the validator says where it breaks.
+                Err(_) => file.json(&bytes, sink),
+            }
+            Ok(())
+        }
+        Layout::JsonLines => file.json_lines(reader, sink).map_err(failure),
+        Layout::Sse => file.sse(reader, sink).map_err(failure),
+    }
 }
 
-/// The lines of `document` that findings point at, keyed by file line.
-/// Only documents with findings pay for this.
-fn lines_pointed_at(
-    report: &Report,
-    document: &[u8],
-    line_offset: usize,
-) -> BTreeMap<usize, String> {
-    let mut wanted: Vec<usize> = report
-        .diagnostics()
+fn read_all(mut reader: impl Read) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// A cheap look before parsing a `.json` file twice: a HAR export is an
+/// object with `log` and `entries` keys.
+fn may_be_har(bytes: &[u8]) -> bool {
+    let starts_as_object = bytes
         .iter()
-        .flat_map(|d| {
-            d.location
-                .into_iter()
-                .chain(d.related.iter().filter_map(|r| r.location))
-        })
-        .map(|l| l.line)
-        .collect();
-    if wanted.is_empty() {
-        return BTreeMap::new();
-    }
-    wanted.sort_unstable();
-    wanted.dedup();
-    let mut lines = BTreeMap::new();
-    let mut wanted = wanted.into_iter().peekable();
-    for (index, line) in document.split(|&b| b == b'\n').enumerate() {
-        let Some(&next) = wanted.peek() else { break };
-        if index + 1 == next {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            lines.insert(
-                next + line_offset,
-                String::from_utf8_lossy(line).into_owned(),
-            );
-            wanted.next();
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{');
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    starts_as_object && has(b"\"log\"") && has(b"\"entries\"")
+}
+
+/// One source being checked.
+struct File<'a> {
+    validator: &'a Validator,
+    path: &'a str,
+    kind: Option<Kind>,
+}
+
+impl File<'_> {
+    fn checked(&self, record: Option<usize>, context: Option<String>, report: Report) -> Checked {
+        Checked {
+            path: self.path.to_string(),
+            record,
+            context,
+            line_offset: 0,
+            report,
+            source_lines: BTreeMap::new(),
         }
     }
-    lines
+
+    /// A file that is one document.
+    fn json(&self, bytes: &[u8], sink: &mut dyn FnMut(Checked)) {
+        let report = match self.kind {
+            Some(kind) => self.validator.validate(kind, bytes),
+            None => self.validator.validate_detected(bytes),
+        };
+        let mut checked = self.checked(None, None, report);
+        fill_source_lines(&mut checked, |line| document_line(bytes, line));
+        sink(checked);
+    }
+
+    /// JSON Lines: each line a record, the events among them one stream.
+    fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+        let mut stream = EventStream::new();
+        let mut pending = Pending::default();
+        for line in JsonLines::new(reader) {
+            let line = line?;
+            let report = self.validator.validate_in_stream(
+                &mut stream,
+                self.kind,
+                &line.bytes,
+                Some(line.number),
+                Some(root_location(&line.bytes)),
+            );
+            let mut checked = self.checked(Some(line.number), None, report);
+            checked.line_offset = line.number - 1;
+            let text = Text::Line(line.bytes);
+            fill_source_lines(&mut checked, |l| text.line(l));
+            pending.push(checked, text, sink);
+        }
+        pending.finish(self.validator, &mut stream, sink, false);
+        Ok(())
+    }
+
+    /// An SSE capture: each event a record of one stream, located in the
+    /// file through the lines its data came from.
+    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+        let mut stream = EventStream::new();
+        let mut pending = Pending::default();
+        for event in SseReader::new(reader) {
+            let event = event?;
+            let origins = event.lines;
+            let root = relocate(&origins, root_location(&event.data));
+            let mut report = self.validator.validate_in_stream(
+                &mut stream,
+                self.kind.or(Some(Kind::Event)),
+                &event.data,
+                Some(event.index),
+                Some(root),
+            );
+            report.relocate(|d| to_file_positions(d, |l| relocate(&origins, l)));
+            let mut checked = self.checked(
+                Some(event.index),
+                Some(format!("event {}", event.index)),
+                report,
+            );
+            let text = Text::Sse {
+                data: event.data,
+                origins,
+            };
+            fill_source_lines(&mut checked, |l| text.line(l));
+            pending.push(checked, text, sink);
+        }
+        pending.finish(self.validator, &mut stream, sink, true);
+        Ok(())
+    }
+
+    /// An HTTP Archive: each entry whose request body is a RunAgentInput is
+    /// checked as one, and its response as an event stream.
+    fn har(&self, bytes: &[u8], value: &Value, sink: &mut dyn FnMut(Checked)) {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return self.json(bytes, sink);
+        };
+        let locator = locate::Locator::new(text);
+        let at = |pointer: &str| locator.locate(pointer, crate::Target::Value);
+        let line_of = |location: Location| document_line(bytes, location.line);
+        let entries = match har::entries(value) {
+            Ok(entries) => entries,
+            Err(error) => {
+                let location = at(&error.pointer);
+                let diagnostic = invalid_har(&error.pointer, error.message, location);
+                let mut checked = self.checked(None, None, Report::new(None, vec![diagnostic]));
+                fill_source_lines(&mut checked, |_| line_of(location));
+                return sink(checked);
+            }
+        };
+        for entry in entries {
+            match entry {
+                Ok(entry) => self.har_entry(&entry, &at, &line_of, sink),
+                Err(error) => {
+                    let location = at(&error.pointer);
+                    let record = entry_index(&error.pointer);
+                    let diagnostic = invalid_har(&error.pointer, error.message, location);
+                    let context = record.map(|r| format!("entry {r}"));
+                    let mut checked =
+                        self.checked(record, context, Report::new(None, vec![diagnostic]));
+                    fill_source_lines(&mut checked, |_| line_of(location));
+                    sink(checked);
+                }
+            }
+        }
+    }
+
+    fn har_entry(
+        &self,
+        entry: &HarEntry,
+        at: &dyn Fn(&str) -> Location,
+        line_of: &dyn Fn(Location) -> Option<String>,
+        sink: &mut dyn FnMut(Checked),
+    ) {
+        let Some(request) = &entry.request_body else {
+            return;
+        };
+        let is_run = serde_json::from_slice::<Value>(&request.bytes)
+            .is_ok_and(|v| Kind::detect(&v) == Ok(Kind::RunAgentInput));
+        if !is_run {
+            return;
+        }
+        let name = format!("entry {} ({} {})", entry.index, entry.method, entry.url);
+        let record = Some(entry.index);
+        // Findings inside a body point at the string that holds it.
+        let place = |body: &HarBody| at(&body.pointer);
+        let request_at = place(request);
+        let mut report = self.validator.validate(Kind::RunAgentInput, &request.bytes);
+        report.relocate(|d| to_file_positions(d, |_| request_at));
+        let mut checked = self.checked(record, Some(format!("{name}, request body")), report);
+        fill_source_lines(&mut checked, |_| line_of(request_at));
+        sink(checked);
+
+        let Some(response) = &entry.response_body else {
+            return;
+        };
+        let response_at = place(response);
+        let mut stream = EventStream::new();
+        let mut pending = Pending::default();
+        for event in SseReader::new(response.bytes.as_slice()) {
+            // Reading from memory cannot fail.
+            let Ok(event) = event else { break };
+            let mut report = self.validator.validate_in_stream(
+                &mut stream,
+                Some(Kind::Event),
+                &event.data,
+                record,
+                Some(response_at),
+            );
+            report.relocate(|d| to_file_positions(d, |_| response_at));
+            let context = format!("{name}, response event {}", event.index);
+            let mut checked = self.checked(record, Some(context), report);
+            fill_source_lines(&mut checked, |_| line_of(response_at));
+            pending.push(checked, Text::Fixed(line_of(response_at)), sink);
+        }
+        pending.finish(self.validator, &mut stream, sink, true);
+    }
+}
+
+fn invalid_har(pointer: &str, message: String, location: Location) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(
+        "invalid-har",
+        rules::default_severity("invalid-har"),
+        pointer,
+        message,
+    )
+    .with_help(
+        "export the capture again as HAR 1.2 (browser devtools: Save all as HAR with content)",
+    );
+    diagnostic.location = Some(location);
+    diagnostic
+}
+
+/// The 1-based entry number a HAR pointer (`/log/entries/3/...`) is in.
+fn entry_index(pointer: &str) -> Option<usize> {
+    pointer
+        .strip_prefix("/log/entries/")?
+        .split('/')
+        .next()?
+        .parse::<usize>()
+        .ok()
+        .map(|i| i + 1)
+}
+
+/// Where the document's value starts: its first non-blank character.
+fn root_location(bytes: &[u8]) -> Location {
+    let offset = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
+    locate::location_at(bytes, offset)
+}
+
+/// A location in an SSE event's data, as a position in the capture file.
+fn relocate(origins: &[LineOrigin], location: Location) -> Location {
+    match location.line.checked_sub(1).and_then(|i| origins.get(i)) {
+        Some(origin) => Location {
+            line: origin.line,
+            column: location.column + origin.column_shift,
+        },
+        None => location,
+    }
+}
+
+/// Moves a finding located in its document to file positions. Notes about
+/// other records were placed in file positions by the stream already, and
+/// lose their record number (which only says how to offset a JSON Lines
+/// line).
+fn to_file_positions(diagnostic: &mut Diagnostic, map: impl Fn(Location) -> Location) {
+    diagnostic.location = diagnostic.location.map(&map);
+    for related in &mut diagnostic.related {
+        if related.record.take().is_none() {
+            related.location = related.location.map(&map);
+        }
+    }
+}
+
+/// Line `line` (1-based) of a document's bytes.
+fn document_line(bytes: &[u8], line: usize) -> Option<String> {
+    let text = bytes.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    Some(String::from_utf8_lossy(text).into_owned())
+}
+
+/// Fills `checked.source_lines` with the file lines its findings point at
+/// (in its own record), asking `line` for each one's text.
+fn fill_source_lines(checked: &mut Checked, line: impl Fn(usize) -> Option<String>) {
+    let mut wanted = Vec::new();
+    for d in checked.report.diagnostics() {
+        wanted.extend(d.location.map(|l| checked.file_location(l).line));
+        for related in d.related.iter().filter(|r| r.record.is_none()) {
+            wanted.extend(related.location.map(|l| checked.file_location(l).line));
+        }
+    }
+    for file_line in wanted {
+        if let Entry::Vacant(entry) = checked.source_lines.entry(file_line) {
+            if let Some(text) = line(file_line) {
+                entry.insert(text);
+            }
+        }
+    }
+}
+
+/// What a pending record's source lines are read from.
+enum Text {
+    /// A JSON Lines record: the line itself, the only line its own
+    /// findings can point at.
+    Line(Vec<u8>),
+    /// An SSE event: its data lines, each at its origin.
+    Sse {
+        data: Vec<u8>,
+        origins: Vec<LineOrigin>,
+    },
+    /// A HAR body: every finding shows the one HAR line holding it.
+    Fixed(Option<String>),
+}
+
+impl Text {
+    /// The text of file line `line`, as far as this record holds it.
+    fn line(&self, line: usize) -> Option<String> {
+        match self {
+            Text::Line(bytes) => document_line(bytes, 1),
+            Text::Sse { data, origins } => {
+                let index = origins.iter().position(|o| o.line == line)?;
+                let origin = origins.get(index)?;
+                let value = data.split(|&b| b == b'\n').nth(index)?;
+                // The field name the shift stands for: `data:` and its space.
+                let field = format!("{:<width$}", "data:", width = origin.column_shift);
+                Some(format!("{field}{}", String::from_utf8_lossy(value)))
+            }
+            Text::Fixed(text) => text.clone(),
+        }
+    }
+}
+
+/// The last record of a stream, held back until the next arrives or the
+/// stream ends, because the end of a stream reports on its last event.
+#[derive(Default)]
+struct Pending {
+    last: Option<(Checked, Text)>,
+}
+
+impl Pending {
+    fn push(&mut self, checked: Checked, text: Text, sink: &mut dyn FnMut(Checked)) {
+        if let Some((previous, _)) = self.last.replace((checked, text)) {
+            sink(previous);
+        }
+    }
+
+    /// Ends the stream. With `file_positions`, the stream's places are file
+    /// positions already (SSE, HAR), so notes lose their record number as
+    /// in [`to_file_positions`].
+    fn finish(
+        &mut self,
+        validator: &Validator,
+        stream: &mut EventStream,
+        sink: &mut dyn FnMut(Checked),
+        file_positions: bool,
+    ) {
+        let mut ending = validator.finish_stream(stream);
+        if file_positions {
+            for related in ending.iter_mut().flat_map(|d| d.related.iter_mut()) {
+                related.record = None;
+            }
+        }
+        if let Some((mut checked, text)) = self.last.take() {
+            if !ending.is_empty() {
+                checked.report.extend(ending);
+                fill_source_lines(&mut checked, |l| text.line(l));
+            }
+            sink(checked);
+        }
+    }
 }

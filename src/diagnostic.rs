@@ -69,6 +69,11 @@ pub struct Related {
     pub pointer: String,
     /// What the other place has to do with the finding.
     pub message: String,
+    /// The record holding the other place, when it is another document of
+    /// the same file (an earlier event of a JSON Lines stream); its
+    /// `pointer` and `location` are then within that record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<usize>,
     /// Where the other place is in the source text, when known.
     #[serde(flatten, with = "optional_location")]
     pub location: Option<Location>,
@@ -143,6 +148,7 @@ impl Diagnostic {
         self.related.push(Related {
             pointer: pointer.into(),
             message: message.into(),
+            record: None,
             location: None,
             target: Target::Value,
         });

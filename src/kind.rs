@@ -27,6 +27,10 @@ pub enum Kind {
     InputContent,
     /// An `AgentCapabilities` declaration.
     Capabilities,
+    /// One event of an agent's stream.
+    Event,
+    /// An array of events, checked as one stream.
+    Events,
 }
 
 /// A kind name that agui-lint does not know.
@@ -44,7 +48,7 @@ pub struct Undetected {
 
 impl Kind {
     /// Every kind, in the order the schemas are listed.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 11] = [
         Kind::RunAgentInput,
         Kind::Message,
         Kind::Messages,
@@ -54,6 +58,8 @@ impl Kind {
         Kind::Context,
         Kind::InputContent,
         Kind::Capabilities,
+        Kind::Event,
+        Kind::Events,
     ];
 
     /// The kind's position in [`Kind::ALL`].
@@ -73,6 +79,8 @@ impl Kind {
             Kind::Context => "context",
             Kind::InputContent => "input-content",
             Kind::Capabilities => "capabilities",
+            Kind::Event => "event",
+            Kind::Events => "events",
         }
     }
 
@@ -98,6 +106,8 @@ impl Kind {
             Kind::Context => "Context",
             Kind::InputContent => "InputContent",
             Kind::Capabilities => "AgentCapabilities",
+            Kind::Event => "Event",
+            Kind::Events => "Event[]",
         }
     }
 
@@ -118,6 +128,7 @@ impl Kind {
                 Some(Value::Object(first)) => match detect_object(first) {
                     Ok(Kind::Message) => Ok(Kind::Messages),
                     Ok(Kind::Tool) => Ok(Kind::Tools),
+                    Ok(Kind::Event) => Ok(Kind::Events),
                     _ => Err(Undetected {
                         closest: vec![Kind::Messages, Kind::Tools],
                     }),
@@ -154,7 +165,26 @@ fn has_any(map: &Map<String, Value>, keys: &[&str]) -> bool {
     keys.iter().any(|k| map.contains_key(*k))
 }
 
+/// Whether `type` is written the way event types are (`RUN_STARTED`):
+/// upper-case words joined by `_`. Other kinds' `type`s (`"text"`,
+/// `"function"`) are lower-case, so a misspelled event type is still
+/// checked as an event and reported as such.
+fn is_event_type(value: &str) -> bool {
+    !value.is_empty()
+        && value.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        && value.chars().any(|c| c.is_ascii_uppercase())
+}
+
 fn detect_object(map: &Map<String, Value>) -> Result<Kind, Undetected> {
+    // Before the other kinds: RUN_STARTED carries `threadId` and `runId`
+    // like a RunAgentInput.
+    if map
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(is_event_type)
+    {
+        return Ok(Kind::Event);
+    }
     if has_any(
         map,
         &[
@@ -292,6 +322,12 @@ mod tests {
             (json!({"custom": {}}), Kind::Capabilities),
             (json!({}), Kind::Capabilities),
             (json!([]), Kind::Messages),
+            (
+                json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+                Kind::Event,
+            ),
+            (json!({"type": "TEXT_MESAGE_END"}), Kind::Event),
+            (json!([{"type": "RUN_ERROR", "message": "m"}]), Kind::Events),
         ];
         for (value, kind) in cases {
             assert_eq!(Kind::detect(&value), Ok(kind), "{value}");

@@ -41,4 +41,4 @@ pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
 pub use kind::{Kind, Undetected, UnknownKindName};
 pub use report::Report;
 pub use settings::{Settings, SettingsError};
-pub use validator::{BuildError, Validator};
+pub use validator::{BuildError, EventStream, Validator};

@@ -36,6 +36,26 @@ impl Report {
         self.diagnostics
     }
 
+    /// Adds findings (such as the end of a stream's) and keeps the order.
+    pub(crate) fn extend(&mut self, diagnostics: Vec<Diagnostic>) {
+        self.diagnostics.extend(diagnostics);
+        self.sort();
+    }
+
+    /// Rewrites every location (the finding's and its related notes') with
+    /// `relocate`, then restores the order.
+    pub(crate) fn relocate(&mut self, mut relocate: impl FnMut(&mut Diagnostic)) {
+        for diagnostic in &mut self.diagnostics {
+            relocate(diagnostic);
+        }
+        self.sort();
+    }
+
+    fn sort(&mut self) {
+        self.diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
+
     /// `true` when no error is left (warnings and infos allowed).
     pub fn is_valid(&self) -> bool {
         self.count(Severity::Error) == 0

@@ -4,11 +4,11 @@
 use jsonschema::Draft;
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Related, Target};
+use crate::diagnostic::{Diagnostic, Location, Related, Target};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::report::Report;
-use crate::rules;
+use crate::rules::{self, EventPlace, Sequence};
 use crate::schema;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
@@ -32,6 +32,46 @@ pub struct Validator {
 struct CompiledSchema {
     schema: Value,
     validator: jsonschema::Validator,
+}
+
+/// One stream of events being checked in order: what is open (the run,
+/// messages, tool calls, steps) and the state built so far. Memory grows
+/// with what is open, never with the number of events.
+#[derive(Debug, Default)]
+pub struct EventStream {
+    sequence: Sequence,
+    events: usize,
+    last: Option<EventPlace>,
+}
+
+impl EventStream {
+    /// A stream with no event yet.
+    pub fn new() -> Self {
+        EventStream::default()
+    }
+
+    /// How many events the stream has had.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    fn feed(
+        &mut self,
+        event: &Value,
+        record: Option<usize>,
+        location: Option<Location>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        self.events += 1;
+        let place = EventPlace {
+            index: self.events,
+            record,
+            pointer: String::new(),
+            location,
+        };
+        self.sequence.event(event, &place, out);
+        self.last = Some(place);
+    }
 }
 
 impl Validator {
@@ -106,6 +146,43 @@ impl Validator {
         }
     }
 
+    /// Checks one record of an event stream (a JSON Lines line, an SSE
+    /// event, a HAR response's event) as `kind`, or as detected when `None`.
+    /// When the record is an event it is also checked against the events
+    /// before it (the sequence rules).
+    ///
+    /// `record` and `location` say where the record's document starts, for
+    /// notes that later events make about this one: the record number and
+    /// the location of its first character, in the coordinates the caller
+    /// reports in.
+    pub fn validate_in_stream(
+        &self,
+        stream: &mut EventStream,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        record: Option<usize>,
+        location: Option<Location>,
+    ) -> Report {
+        self.check_bytes_in(kind, bytes, Some((stream, record, location)))
+            .0
+    }
+
+    /// Ends `stream`: findings about what is still open (a run never
+    /// finished, a message never ended), placed on the stream's last event
+    /// (at the location it was given) with the settings applied. Empty when
+    /// the stream had no event.
+    pub fn finish_stream(&self, stream: &mut EventStream) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        stream.sequence.finish(&mut diagnostics);
+        if let Some(last) = &stream.last {
+            for diagnostic in &mut diagnostics {
+                diagnostic.location = last.location;
+            }
+        }
+        self.settings.apply(&mut diagnostics);
+        diagnostics
+    }
+
     /// The report of `diagnostics` after the settings had their say.
     fn report(&self, kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Report {
         self.settings.apply(&mut diagnostics);
@@ -119,6 +196,17 @@ impl Validator {
 
     /// The whole check of one source text; also hands back the parsed value.
     fn check_bytes(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+        self.check_bytes_in(kind, bytes, None)
+    }
+
+    /// [`Self::check_bytes`], with the document fed to `stream` when it is an
+    /// event.
+    fn check_bytes_in(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream: Option<(&mut EventStream, Option<usize>, Option<Location>)>,
+    ) -> (Report, Option<Value>) {
         let Parsed {
             value,
             repeated_keys,
@@ -158,6 +246,7 @@ impl Validator {
                 diagnostic.related.push(Related {
                     pointer: at,
                     message: "first occurrence".into(),
+                    record: None,
                     location: None,
                     target: Target::RepeatedKey(0),
                 });
@@ -197,6 +286,9 @@ impl Validator {
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
                 diagnostics.extend(self.check_value(kind, &value));
+                if let (Kind::Event, Some((stream, record, location))) = (kind, stream) {
+                    stream.feed(&value, record, location, &mut diagnostics);
+                }
                 Some(kind)
             }
             Err(undetected) => {

@@ -1,14 +1,18 @@
 //! Snapshot of every fixture's diagnostics, and the corpus contract:
 //! `fixtures/<kind>/valid/*.json` has no error or warning, and
 //! `fixtures/<kind>/invalid/<rule>-*.json` reports `<rule>`. The folder
-//! `fixtures/auto/` is checked with the kind detected from each document.
+//! `fixtures/auto/` is checked with the kind detected from each document;
+//! `fixtures/streams/` holds captures (JSON Lines, SSE, HAR) checked as
+//! files, every record of one file counting together.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
+use agui_lint::check::{check_source, Checked};
+use agui_lint::input::Source;
 use agui_lint::rules;
-use agui_lint::{Kind, Report, Severity, Validator};
+use agui_lint::{Diagnostic, Kind, Report, Severity, Validator};
 
 /// The kind folder and the valid/invalid folder of a fixture.
 fn classify(path: &Path) -> (Option<Kind>, bool) {
@@ -23,7 +27,7 @@ fn classify(path: &Path) -> (Option<Kind>, bool) {
         .and_then(|n| n.to_str())
         .expect("kind folder");
     let kind = match kind_dir {
-        "auto" => None,
+        "auto" | "streams" => None,
         name => Some(
             name.parse()
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display())),
@@ -65,7 +69,12 @@ fn describe(report: &Report) -> String {
         report.kind().map_or("unknown", |k| k.as_str()),
         report.is_valid()
     );
-    for d in report.diagnostics() {
+    describe_diagnostics(&mut out, report.diagnostics());
+    out
+}
+
+fn describe_diagnostics(out: &mut String, diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
         let at = d
             .location
             .map_or("-".to_string(), |l| format!("{}:{}", l.line, l.column));
@@ -86,10 +95,58 @@ fn describe(report: &Report) -> String {
             let at = r
                 .location
                 .map_or("-".to_string(), |l| format!("{}:{}", l.line, l.column));
-            let _ = writeln!(out, "  related: {} {}: {}", r.pointer, at, r.message);
+            let record = r
+                .record
+                .map(|r| format!(" (record {r})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  related: {}{record} {}: {}",
+                r.pointer, at, r.message
+            );
         }
     }
+}
+
+/// Every record of a capture, with the file positions the CLI reports.
+fn describe_capture(documents: &[Checked]) -> String {
+    let mut out = String::new();
+    for document in documents {
+        let _ = writeln!(
+            out,
+            "{} kind: {} valid: {}",
+            document.place().unwrap_or_else(|| "document".into()),
+            document.report.kind().map_or("unknown", |k| k.as_str()),
+            document.report.is_valid()
+        );
+        let located: Vec<Diagnostic> = document
+            .report
+            .diagnostics()
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                d.location = d.location.map(|l| document.file_location(l));
+                for r in &mut d.related {
+                    r.location = document.related_file_location(r);
+                }
+                d
+            })
+            .collect();
+        describe_diagnostics(&mut out, &located);
+    }
     out
+}
+
+fn check_capture(validator: &Validator, path: &Path) -> Vec<Checked> {
+    let mut documents = Vec::new();
+    check_source(
+        validator,
+        &Source::File(path.to_path_buf()),
+        None,
+        &mut |c| documents.push(c),
+    )
+    .expect("fixture is readable");
+    documents
 }
 
 #[test]
@@ -122,6 +179,39 @@ fn fixture_snapshots() {
     });
 }
 
+#[test]
+fn capture_fixture_snapshots() {
+    let validator = Validator::new().expect("validator");
+    insta::glob!("../fixtures", "streams/**/*.{jsonl,sse,har}", |path| {
+        let documents = check_capture(&validator, path);
+        assert!(!documents.is_empty(), "{}: no document", path.display());
+        let diagnostics: Vec<&Diagnostic> = documents
+            .iter()
+            .flat_map(|d| d.report.diagnostics())
+            .collect();
+        if classify(path).1 {
+            let noisy: Vec<_> = diagnostics
+                .iter()
+                .filter(|d| d.severity >= Severity::Warning)
+                .collect();
+            assert!(
+                noisy.is_empty(),
+                "{}: valid capture reports {noisy:#?}",
+                path.display()
+            );
+        } else {
+            let rule = expected_rule(path);
+            assert!(
+                diagnostics.iter().any(|d| d.rule == rule),
+                "{}: expected rule {rule}, got\n{}",
+                path.display(),
+                describe_capture(&documents)
+            );
+        }
+        insta::assert_snapshot!(describe_capture(&documents));
+    });
+}
+
 /// Rules no fixture can trigger through the published schemas, with why.
 const WITHOUT_FIXTURE: &[(&str, &str)] = &[(
     "schema-violation",
@@ -137,7 +227,11 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
     for entry in walkdir::WalkDir::new(&root) {
         let entry = entry.expect("walk fixtures");
         let path = entry.path();
-        if path.extension().is_none_or(|e| e != "json") {
+        let is_fixture = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
+        if !is_fixture {
             continue;
         }
         count += 1;

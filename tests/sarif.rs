@@ -84,22 +84,37 @@ fn every_rule_is_described_and_every_result_references_one() {
     // The JSON report of the same run lists the same findings in the same
     // order: each result's rule and level must come from its diagnostic.
     let report = run("json");
-    let diagnostics: Vec<&Value> = report["documents"]
+    // JSON gives a JSON Lines record's positions within its line (DESIGN.md);
+    // SARIF gives file lines.
+    let diagnostics: Vec<(&Value, u64)> = report["documents"]
         .as_array()
         .expect("documents")
         .iter()
-        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .flat_map(|d| {
+            let path = d["path"].as_str().expect("path");
+            let offset = if path.ends_with(".jsonl") {
+                d["record"].as_u64().expect("record") - 1
+            } else {
+                0
+            };
+            d["diagnostics"]
+                .as_array()
+                .expect("diagnostics")
+                .iter()
+                .map(move |diagnostic| (diagnostic, offset))
+        })
         .collect();
     assert_eq!(results.len(), diagnostics.len());
     assert!(!results.is_empty());
-    for (result, diagnostic) in results.iter().zip(diagnostics) {
+    for (result, (diagnostic, offset)) in results.iter().zip(diagnostics) {
         let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
         assert_eq!(rules[index]["id"], result["ruleId"]);
         assert_eq!(result["ruleId"], diagnostic["rule"]);
         let severity = diagnostic["severity"].as_str().expect("severity");
         assert_eq!(result["level"], level_of(severity));
         let region = &result["locations"][0]["physicalLocation"]["region"];
-        assert_eq!(region["startLine"], diagnostic["line"]);
+        let line = diagnostic["line"].as_u64().expect("line") + offset;
+        assert_eq!(region["startLine"], line);
         assert_eq!(region["startColumn"], diagnostic["column"]);
     }
 }

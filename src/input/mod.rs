@@ -1,14 +1,18 @@
 //! Documents out of the paths given on the command line: files, directories
 //! (walked for `*.json`, `*.jsonl` and `*.ndjson`) and `-` for standard
-//! input, each split into the records it holds.
+//! input, each split into the records it holds: JSON files, JSON Lines,
+//! Server-Sent Events captures and HTTP Archives.
 
+pub mod har;
 mod records;
+pub mod sse;
 mod walk;
 
-use std::io::{self, Read};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-pub use records::{records, Layout, Record};
+pub use records::{JsonLines, Layout, Line};
 pub use walk::{collect_sources, Filter, InputError};
 
 /// Where a document's bytes come from.
@@ -38,23 +42,29 @@ impl Source {
         }
     }
 
-    /// How the source's bytes are split into documents: by extension, and
-    /// by looking at the bytes when the name says nothing.
-    pub fn layout(&self, bytes: &[u8]) -> Layout {
+    /// How the source holds its documents: by extension, and by looking at
+    /// its first bytes (`peek`) when the name says nothing.
+    pub fn layout(&self, peek: &[u8]) -> Layout {
         self.named_path()
             .and_then(Layout::from_path)
-            .unwrap_or_else(|| Layout::sniff(bytes))
+            .unwrap_or_else(|| Layout::sniff(peek))
     }
 
-    /// Reads the whole source.
-    pub fn read(&self) -> io::Result<Vec<u8>> {
+    /// Opens the source for reading, buffered.
+    pub fn open(&self) -> io::Result<Box<dyn BufRead + '_>> {
         match self {
-            Source::File(path) => std::fs::read(path),
-            Source::Stdin(_) => {
-                let mut bytes = Vec::new();
-                io::stdin().lock().read_to_end(&mut bytes)?;
-                Ok(bytes)
-            }
+            Source::File(path) => Ok(Box::new(BufReader::with_capacity(
+                READ_BUFFER,
+                File::open(path)?,
+            ))),
+            Source::Stdin(_) => Ok(Box::new(BufReader::with_capacity(
+                READ_BUFFER,
+                io::stdin().lock(),
+            ))),
         }
     }
 }
+
+/// Read buffer size; also how much of an unnamed source is looked at to
+/// tell its layout.
+const READ_BUFFER: usize = 64 * 1024;

@@ -1,8 +1,10 @@
-//! Splits a source's bytes into the documents it holds: a JSON file is one
-//! document, a JSON Lines file one per non-blank line.
+//! How a source holds its documents ([`Layout`]), and JSON Lines read one
+//! line at a time, so that a capture of any size is read in bounded memory.
 
-use std::ops::Range;
+use std::io::{self, BufRead};
 use std::path::Path;
+
+use super::sse::looks_like_sse;
 
 /// How a source holds its documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +13,10 @@ pub enum Layout {
     Json,
     /// One JSON document per line (`.jsonl`, `.ndjson`).
     JsonLines,
+    /// A Server-Sent Events capture, one event per `data:` block (`.sse`).
+    Sse,
+    /// An HTTP Archive of browser or proxy traffic (`.har`).
+    Har,
 }
 
 impl Layout {
@@ -19,20 +25,30 @@ impl Layout {
         match path.extension()?.to_str()? {
             "json" => Some(Layout::Json),
             "jsonl" | "ndjson" => Some(Layout::JsonLines),
+            "sse" => Some(Layout::Sse),
+            "har" => Some(Layout::Har),
             _ => None,
         }
     }
 
-    /// Tells the layout of unnamed bytes (stdin, an unknown extension): JSON
-    /// Lines when the first non-blank line is a complete JSON value by
+    /// Tells the layout of unnamed bytes (stdin, an unknown extension) from
+    /// their beginning: an event stream when the first line is an SSE field;
+    /// JSON Lines when the first non-blank line is a complete JSON value by
     /// itself and more follows; one JSON document otherwise, so that a
-    /// pretty-printed document (whose first line is `{`) stays whole.
+    /// pretty-printed document (whose first line is `{`) stays whole. (A
+    /// HAR export is JSON; it is recognised once parsed.)
     pub fn sniff(bytes: &[u8]) -> Layout {
-        let mut lines = lines(bytes).filter(|(_, range)| !is_blank(&bytes[range.clone()]));
-        let Some((_, first)) = lines.next() else {
+        if looks_like_sse(bytes) {
+            return Layout::Sse;
+        }
+        let mut lines = bytes
+            .split(|&b| b == b'\n')
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+            .filter(|l| !is_blank(l));
+        let Some(first) = lines.next() else {
             return Layout::Json;
         };
-        let first_is_whole = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes[first]).is_ok();
+        let first_is_whole = serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok();
         if first_is_whole && lines.next().is_some() {
             Layout::JsonLines
         } else {
@@ -41,64 +57,68 @@ impl Layout {
     }
 }
 
-/// One document inside a source.
+/// One non-blank line of a JSON Lines source.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    /// 1-based record number (the line number in JSON Lines); `None` when
-    /// the source is one document.
-    pub record: Option<usize>,
-    /// Lines of the source before the document's first line, to turn a
-    /// location in the document into one in the source.
-    pub line_offset: usize,
-    /// The document's bytes within the source.
-    pub range: Range<usize>,
+pub struct Line {
+    /// 1-based line number, the record number of the line's document.
+    pub number: usize,
+    /// The line without its `\n` or `\r\n`.
+    pub bytes: Vec<u8>,
 }
 
-/// The documents of `bytes` laid out as `layout`. Blank JSON Lines lines
-/// are not documents; every other line is one, including a final line
-/// without a newline and a line that is not JSON (its finding belongs to
-/// that record alone).
-pub fn records(layout: Layout, bytes: &[u8]) -> Vec<Record> {
-    match layout {
-        Layout::Json => vec![Record {
-            record: None,
-            line_offset: 0,
-            range: 0..bytes.len(),
-        }],
-        Layout::JsonLines => lines(bytes)
-            .filter(|(_, range)| !is_blank(&bytes[range.clone()]))
-            .map(|(index, range)| Record {
-                record: Some(index + 1),
-                line_offset: index,
-                range,
-            })
-            .collect(),
+/// Reads the non-blank lines of JSON Lines one at a time. Every other line
+/// is a record, including a final line without a newline and a line that is
+/// not JSON (its finding belongs to that record alone).
+pub struct JsonLines<R> {
+    reader: R,
+    number: usize,
+    failed: bool,
+}
+
+impl<R: BufRead> JsonLines<R> {
+    /// Lines of `reader`.
+    pub fn new(reader: R) -> Self {
+        JsonLines {
+            reader,
+            number: 0,
+            failed: false,
+        }
     }
 }
 
-/// Each line's 0-based index and byte range, without its `\n` or `\r\n`.
-fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
-    let mut start = 0;
-    let mut index = 0;
-    std::iter::from_fn(move || {
-        if start >= bytes.len() {
+impl<R: BufRead> Iterator for JsonLines<R> {
+    type Item = io::Result<Line>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
             return None;
         }
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| start + p);
-        let next = end + 1;
-        let content_end = if end > start && bytes[end - 1] == b'\r' {
-            end - 1
-        } else {
-            end
-        };
-        let line = (index, start..content_end);
-        start = next;
-        index += 1;
-        Some(line)
-    })
+        loop {
+            let mut bytes = Vec::new();
+            match self.reader.read_until(b'\n', &mut bytes) {
+                Ok(0) => return None,
+                Ok(_) => {
+                    self.number += 1;
+                    if bytes.last() == Some(&b'\n') {
+                        bytes.pop();
+                    }
+                    if bytes.last() == Some(&b'\r') {
+                        bytes.pop();
+                    }
+                    if !is_blank(&bytes) {
+                        return Some(Ok(Line {
+                            number: self.number,
+                            bytes,
+                        }));
+                    }
+                }
+                Err(error) => {
+                    self.failed = true;
+                    return Some(Err(error));
+                }
+            }
+        }
+    }
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -109,38 +129,27 @@ fn is_blank(line: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn texts(bytes: &[u8], layout: Layout) -> Vec<(Option<usize>, &str)> {
-        records(layout, bytes)
-            .into_iter()
-            .map(|r| {
-                (
-                    r.record,
-                    std::str::from_utf8(&bytes[r.range]).expect("utf-8"),
-                )
+    fn lines(bytes: &[u8]) -> Vec<(usize, String)> {
+        JsonLines::new(bytes)
+            .map(|l| {
+                let l = l.expect("line");
+                (l.number, String::from_utf8(l.bytes).expect("utf-8"))
             })
             .collect()
     }
 
     #[test]
     fn json_lines_are_numbered_by_line_skipping_blank_ones() {
-        let bytes = b"{\"a\":1}\r\n\n  \n{broken\n[]";
         assert_eq!(
-            texts(bytes, Layout::JsonLines),
+            lines(b"{\"a\":1}\r\n\n  \n{broken\n[]"),
             [
-                (Some(1), "{\"a\":1}"),
-                (Some(4), "{broken"),
-                (Some(5), "[]")
+                (1, "{\"a\":1}".to_string()),
+                (4, "{broken".to_string()),
+                (5, "[]".to_string())
             ]
         );
-        let last = &records(Layout::JsonLines, bytes)[2];
-        assert_eq!(last.line_offset, 4);
-    }
-
-    #[test]
-    fn a_json_file_is_one_record() {
-        assert_eq!(texts(b"{\n}\n", Layout::Json), [(None, "{\n}\n")]);
-        assert_eq!(texts(b"", Layout::Json), [(None, "")]);
-        assert!(records(Layout::JsonLines, b"\n\n").is_empty());
+        assert!(lines(b"\n\n").is_empty());
+        assert!(lines(b"").is_empty());
     }
 
     #[test]
@@ -154,15 +163,19 @@ mod tests {
             Layout::from_path(Path::new("b.jsonl")),
             Some(Layout::JsonLines)
         );
+        assert_eq!(Layout::from_path(Path::new("b.sse")), Some(Layout::Sse));
+        assert_eq!(Layout::from_path(Path::new("b.har")), Some(Layout::Har));
         assert_eq!(Layout::from_path(Path::new("b.txt")), None);
     }
 
     #[test]
-    fn sniffing_tells_json_lines_from_a_pretty_document() {
+    fn sniffing_tells_the_layouts_apart() {
         assert_eq!(Layout::sniff(b"{\"a\":1}\n{\"b\":2}\n"), Layout::JsonLines);
         assert_eq!(Layout::sniff(b"{\"a\":1}\nnot json\n"), Layout::JsonLines);
         assert_eq!(Layout::sniff(b"{\n  \"a\": 1\n}\n"), Layout::Json);
         assert_eq!(Layout::sniff(b"{\"a\":1}\n\n"), Layout::Json);
         assert_eq!(Layout::sniff(b""), Layout::Json);
+        assert_eq!(Layout::sniff(b"data: {}\n\n"), Layout::Sse);
+        assert_eq!(Layout::sniff(b": keep-alive\n\ndata: {}\n\n"), Layout::Sse);
     }
 }

@@ -23,8 +23,8 @@ pub fn render(outcome: &Outcome) -> String {
             let mut message = d.message.clone();
             if !d.pointer.is_empty() {
                 let _ = write!(message, "\nat {}", d.pointer);
-                if let Some(record) = document.record {
-                    let _ = write!(message, " in record {record}");
+                if let Some(place) = document.place() {
+                    let _ = write!(message, " in {place}");
                 }
             }
             if let Some(help) = &d.help {

@@ -145,8 +145,8 @@ fn finding(out: &mut String, document: &Checked, d: &Diagnostic, palette: &Palet
         }
     }
     let record = document
-        .record
-        .map(|r| format!(" in record {r}"))
+        .place()
+        .map(|place| format!(" in {place}"))
         .unwrap_or_default();
     if !d.pointer.is_empty() || !record.is_empty() {
         let pointer = if d.pointer.is_empty() {
@@ -160,19 +160,20 @@ fn finding(out: &mut String, document: &Checked, d: &Diagnostic, palette: &Palet
         let _ = writeln!(out, "  {} {help}", paint(palette.help, "help:"));
     }
     for related in &d.related {
-        let position = related
-            .location
-            .map(|l| document.file_location(l))
+        let position = document
+            .related_file_location(related)
             .map(|l| format!(" ({}:{})", l.line, l.column))
             .unwrap_or_default();
-        let pointer = if related.pointer.is_empty() {
-            "/"
-        } else {
-            &related.pointer
+        // An empty pointer in another record is that whole event: the
+        // message names it.
+        let pointer = match (related.pointer.as_str(), related.record) {
+            ("", Some(_)) => String::new(),
+            ("", None) => " at /".to_string(),
+            (pointer, _) => format!(" at {pointer}"),
         };
         let _ = writeln!(
             out,
-            "  {} {} at {pointer}{position}",
+            "  {} {}{pointer}{position}",
             paint(palette.note, "note:"),
             related.message
         );

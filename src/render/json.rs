@@ -21,6 +21,8 @@ struct Output<'a> {
 struct Document<'a> {
     path: &'a str,
     record: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<&'a str>,
     kind: Option<Kind>,
     valid: bool,
     diagnostics: &'a [Diagnostic],
@@ -31,6 +33,7 @@ impl<'a> Document<'a> {
         Document {
             path: &checked.path,
             record: checked.record,
+            context: checked.context.as_deref(),
             kind: checked.report.kind(),
             valid: checked.report.is_valid(),
             diagnostics: checked.report.diagnostics(),

@@ -36,10 +36,7 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
 }
 
 fn test_case(document: &Checked, options: &Options) -> TestCase {
-    let name = match document.record {
-        Some(record) => format!("record {record}"),
-        None => document.path.clone(),
-    };
+    let name = document.place().unwrap_or_else(|| document.path.clone());
     let findings = findings(document);
     let status = if document.fails(options.strict) {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);

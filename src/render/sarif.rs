@@ -155,11 +155,12 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
         .level(result_level(d.severity))
         .build();
     result.rule_index = index.and_then(|i| i64::try_from(i).ok());
-    let pointer_message = match document.record {
-        Some(record) => format!("{} in record {record}", pointer_text(&d.pointer)),
+    let pointer_message = match document.place() {
+        Some(place) => format!("{} in {place}", pointer_text(&d.pointer)),
         None => pointer_text(&d.pointer).to_string(),
     };
-    if let Some(location) = location(document, d.location, Some(pointer_message)) {
+    let position = d.location.map(|l| document.file_location(l));
+    if let Some(location) = location(document, position, Some(pointer_message)) {
         result.locations = Some(vec![location]);
     }
     let related: Vec<SarifLocation> = d
@@ -169,7 +170,7 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
         .filter_map(|(id, related)| {
             let mut location = location(
                 document,
-                related.location,
+                document.related_file_location(related),
                 Some(format!(
                     "{} at {}",
                     related.message,
@@ -194,8 +195,8 @@ fn pointer_text(pointer: &str) -> &str {
     }
 }
 
-/// A location in `document`'s file, or `None` for standard input (there is
-/// no file to point at).
+/// A location in `document`'s file at `position` (a file position), or
+/// `None` for standard input (there is no file to point at).
 fn location(
     document: &Checked,
     position: Option<Location>,
@@ -205,7 +206,7 @@ fn location(
     let mut physical = PhysicalLocation::builder()
         .artifact_location(artifact)
         .build();
-    if let Some(position) = position.map(|l| document.file_location(l)) {
+    if let Some(position) = position {
         physical.region = Some(
             Region::builder()
                 .start_line(i64::try_from(position.line).unwrap_or(i64::MAX))

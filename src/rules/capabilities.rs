@@ -321,6 +321,7 @@ fn check_contradictions<'a>(
             existing.related.push(Related {
                 pointer: related,
                 message: related_message,
+                record: None,
                 location: None,
                 target: Target::Value,
             });

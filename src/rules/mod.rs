@@ -10,12 +10,15 @@ mod content;
 mod interop;
 mod messages;
 mod schema;
+mod sequence;
 mod tools;
 mod walk;
 
 use std::sync::LazyLock;
 
 use serde_json::Value;
+
+pub(crate) use sequence::{EventPlace, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::Kind;
@@ -50,6 +53,7 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         content::RULES,
         capabilities::RULES,
         interop::RULES,
+        sequence::RULES,
     ]
     .concat()
 });
@@ -67,11 +71,52 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
 /// Runs every semantic rule family on a parsed document of `kind`.
 pub(crate) fn check(kind: Kind, value: &Value, out: &mut Vec<Diagnostic>) {
     let document = walk::Document { kind, root: value };
-    messages::check(&document, out);
-    tools::check(&document, out);
-    content::check(&document, out);
-    capabilities::check(&document, out);
+    check_types(&document, out);
     interop::check(&document, out);
+    if matches!(kind, Kind::Event | Kind::Events) {
+        for (kind, payload, at) in document.embedded() {
+            let embedded = walk::Document {
+                kind,
+                root: payload.value,
+            };
+            let start = out.len();
+            check_types(&embedded, out);
+            for diagnostic in &mut out[start..] {
+                diagnostic.pointer.insert_str(0, &at);
+                for related in &mut diagnostic.related {
+                    related.pointer.insert_str(0, &at);
+                }
+            }
+        }
+    }
+    if kind == Kind::Events {
+        check_sequence(value, out);
+    }
+}
+
+/// The families that check the protocol's types wherever they appear.
+/// (Interoperability rules walk the whole document once, embedded payloads
+/// included.)
+fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
+    messages::check(document, out);
+    tools::check(document, out);
+    content::check(document, out);
+    capabilities::check(document, out);
+}
+
+/// An events array is one stream.
+fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
+    let mut sequence = Sequence::new();
+    for (i, event) in events.as_array().into_iter().flatten().enumerate() {
+        let place = EventPlace {
+            index: i + 1,
+            record: None,
+            pointer: format!("/{i}"),
+            location: None,
+        };
+        sequence.event(event, &place, out);
+    }
+    sequence.finish(out);
 }
 
 /// The default severity of the rule named `name`.

@@ -8,6 +8,7 @@ use crate::diagnostic::Severity;
 /// The rules of the parse and schema layers, in documentation order.
 pub(super) const RULES: &[Rule] = &[
     INVALID_JSON,
+    INVALID_HAR,
     DUPLICATE_KEY,
     UNKNOWN_KIND,
     MISSING_FIELD,
@@ -38,6 +39,37 @@ Neither SDK can read the payload at all; nothing else in it can be checked.
 ## Valid
 ```json
 {"threadId": "t", "runId": "r"}
+```
+"#,
+};
+
+pub(super) const INVALID_HAR: Rule = Rule {
+    name: "invalid-har",
+    severity: Severity::Error,
+    summary: "An HTTP Archive, or one of its entries, cannot be read",
+    docs: r#"## What it checks
+That a `.har` file is an HTTP Archive (HAR 1.2): a `log` object with an
+`entries` array, each entry with a `request` and a `response` whose bodies
+are strings (`postData.text`, `content.text`), base64 when `encoding` says
+so. An entry that cannot be read is reported and the others are still
+checked.
+
+## Why it matters
+The AG-UI traffic inside cannot be found or decoded, so it would go
+unchecked.
+
+## Invalid
+```json
+{"log": {"entries": [{"request": {"method": "POST", "url": "https://agent.example/run"},
+  "response": {"content": {"text": "not base64!", "encoding": "base64"}}}]}}
+```
+
+## Valid
+```json
+{"log": {"entries": [{"request": {"method": "POST", "url": "https://agent.example/run"},
+  "response": {"content": {"mimeType": "text/event-stream", "text": "data: {}
+
+"}}}]}}
 ```
 "#,
 };

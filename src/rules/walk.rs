@@ -151,6 +151,31 @@ impl<'a> Document<'a> {
             .collect()
     }
 
+    /// Payloads carried inside events, as (kind, node, pointer of the
+    /// node): `RUN_STARTED.input` is a RunAgentInput, `MESSAGES_SNAPSHOT`'s
+    /// `messages` a conversation.
+    pub fn embedded(&self) -> Vec<(Kind, Node<'a>, String)> {
+        let root = self.root_node();
+        let events = match self.kind {
+            Kind::Event => vec![root],
+            Kind::Events => root.elements(),
+            _ => Vec::new(),
+        };
+        let mut found = Vec::new();
+        for event in events {
+            let (kind, key) = match event.str("type") {
+                Some("RUN_STARTED") => (Kind::RunAgentInput, "input"),
+                Some("MESSAGES_SNAPSHOT") => (Kind::Messages, "messages"),
+                _ => continue,
+            };
+            if let Some(payload) = event.child(key) {
+                let at = payload.pointer.clone();
+                found.push((kind, payload, at));
+            }
+        }
+        found
+    }
+
     /// The capabilities declaration, when the document is one.
     pub fn capabilities(&self) -> Option<Node<'a>> {
         (self.kind == Kind::Capabilities && self.root.is_object()).then(|| self.root_node())

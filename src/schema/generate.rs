@@ -10,7 +10,7 @@ use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
 use crate::types::{
-    AgentCapabilities, Context, InputContent, Message, RunAgentInput, Tool, ToolCall,
+    AgentCapabilities, Context, Event, InputContent, Message, RunAgentInput, Tool, ToolCall,
 };
 use crate::Kind;
 
@@ -26,22 +26,22 @@ pub fn generate(kind: Kind) -> Value {
         Kind::Context => schema_for::<Context>(),
         Kind::InputContent => schema_for::<InputContent>(),
         Kind::Capabilities => schema_for::<AgentCapabilities>(),
+        Kind::Event => schema_for::<Event>(),
+        Kind::Events => schema_for::<Vec<Event>>(),
     };
     let mut value = schema.to_value();
     if let Value::Object(map) = &mut value {
         // Array kinds get schemars' generic title ("Array_of_Message"); give
         // every schema a title and description that say what the file is.
         map.insert("title".into(), Value::String(kind.type_name().into()));
-        if matches!(kind, Kind::Messages | Kind::Tools) {
-            let what = if kind == Kind::Messages {
-                "messages"
-            } else {
-                "tools"
-            };
-            map.insert(
-                "description".into(),
-                Value::String(format!("An array of AG-UI {what}.")),
-            );
+        let description = match kind {
+            Kind::Messages => Some("An array of AG-UI messages."),
+            Kind::Tools => Some("An array of AG-UI tools."),
+            Kind::Events => Some("An array of AG-UI events, in the order they were sent."),
+            _ => None,
+        };
+        if let Some(description) = description {
+            map.insert("description".into(), Value::String(description.into()));
         }
     }
     canonical_order(&mut value);

@@ -15,6 +15,11 @@ use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
+use crate::types::DEPRECATED_EVENT_TYPES;
+
+/// Lists longer than this are summed up in help texts rather than spelled
+/// out.
+const MAX_LISTED_VALUES: usize = 10;
 
 /// Maps schema errors of `instance`, validated against `schema`, to
 /// diagnostics.
@@ -174,17 +179,33 @@ impl Refiner<'_> {
                     }
                     None => {
                         let pointer = pointer::push(at, tag_key);
+                        let replacement = DEPRECATED_EVENT_TYPES
+                            .iter()
+                            .find(|(old, _)| tag_key == "type" && old == tag);
                         let mut diagnostic = Diagnostic::new(
                             "invalid-value",
                             Severity::Error,
                             pointer,
-                            format!("unknown {tag_key} '{tag}'"),
+                            match replacement {
+                                Some(_) => format!("event type '{tag}' is deprecated"),
+                                None => format!("unknown {tag_key} '{tag}'"),
+                            },
                         );
-                        diagnostic = match suggest::closest(tag, allowed.iter().copied()) {
-                            Some(best) => diagnostic.with_help(format!(
-                                "did you mean '{best}'? expected one of {list}"
+                        // A long list (28 event types) buries the advice;
+                        // the schema lists them for whoever needs all.
+                        let expected = if allowed.len() > MAX_LISTED_VALUES {
+                            format!("one of the {} {tag_key}s the schema lists", allowed.len())
+                        } else {
+                            format!("one of {list}")
+                        };
+                        diagnostic = match (replacement, suggest::closest(tag, allowed.iter().copied())) {
+                            (Some((_, new)), _) => diagnostic.with_help(format!(
+                                "use '{new}' instead: the THINKING_* events are replaced by REASONING_* ones and go away in protocol 1.0.0"
                             )),
-                            None => diagnostic.with_help(format!("expected one of {list}")),
+                            (None, Some(best)) => diagnostic.with_help(format!(
+                                "did you mean '{best}'? expected {expected}"
+                            )),
+                            (None, None) => diagnostic.with_help(format!("expected {expected}")),
                         };
                         out.push(diagnostic);
                     }

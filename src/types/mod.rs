@@ -1,5 +1,6 @@
-//! Rust types for every type in the AG-UI type reference (`spec/types.md`) and
-//! the capability categories (`spec/concepts-capabilities.md`).
+//! Rust types for every type in the AG-UI type reference (`spec/types.md`),
+//! the capability categories (`spec/concepts-capabilities.md`) and the
+//! events (`spec/events.md`).
 //!
 //! Each type derives serde (camelCase wire names) and schemars; its doc
 //! comments become the descriptions of the published JSON Schemas under
@@ -13,6 +14,7 @@
 
 mod capabilities;
 mod content;
+mod event;
 mod message;
 mod run;
 mod tool;
@@ -27,6 +29,17 @@ pub use content::{
     AudioInputContent, DocumentInputContent, ImageInputContent, InputContent,
     InputContentDataSource, InputContentSource, InputContentUrlSource, TextInputContent,
     VideoInputContent,
+};
+pub use event::{
+    ActivityDeltaEvent, ActivitySnapshotEvent, CustomEvent, EncryptedValueSubtype, Event,
+    MessagesSnapshotEvent, RawEvent, ReasoningEncryptedValueEvent, ReasoningEndEvent,
+    ReasoningMessageChunkEvent, ReasoningMessageContentEvent, ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent, ReasoningRole, ReasoningStartEvent, RunErrorEvent,
+    RunFinishedEvent, RunStartedEvent, StateDeltaEvent, StateSnapshotEvent, StepFinishedEvent,
+    StepStartedEvent, TextMessageChunkEvent, TextMessageContentEvent, TextMessageEndEvent,
+    TextMessageRole, TextMessageStartEvent, ToolCallArgsEvent, ToolCallChunkEvent,
+    ToolCallEndEvent, ToolCallResultEvent, ToolCallStartEvent, ToolRole, DEPRECATED_EVENT_TYPES,
+    EVENT_TYPES,
 };
 pub use message::{
     ActivityMessage, AssistantMessage, DeveloperMessage, Message, ReasoningMessage, Role,

@@ -1,0 +1,464 @@
+//! Server-Sent Events captures: the events of a stream, located in the file.
+//!
+//! Owns the event-stream grammar (WHATWG HTML, "Interpreting an event
+//! stream"): splitting lines on CRLF, LF or a lone CR, fields, comments and
+//! dispatch on blank lines, plus where each data line sits in the capture so
+//! that a finding inside an event's JSON can point back into the file. It
+//! knows nothing about AG-UI: events come out as bytes.
+
+use std::io::{self, BufRead};
+
+/// The UTF-8 byte order mark, which the event-stream grammar allows (and
+/// drops) at the very start of a stream.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where one line of an event's data sits in the capture file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineOrigin {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// Characters (Unicode scalar values) before the value on that line,
+    /// e.g. 6 for `data: `, 5 for `data:`.
+    pub column_shift: usize,
+}
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// 1-based index among the emitted events of the stream.
+    pub index: usize,
+    /// The data lines joined with "\n" (bytes as in the file; invalid UTF-8
+    /// is kept, not replaced).
+    pub data: Vec<u8>,
+    /// The `event:` field, if any (an empty value counts as none, as it
+    /// means the default type to a browser).
+    pub event: Option<String>,
+    /// The last `id:` field seen (ids persist across events per WHATWG), if
+    /// any; an empty `id:` clears it.
+    pub id: Option<String>,
+    /// For each line of `data` (data.split('\n')), where it is in the file.
+    /// Same length as the number of data lines.
+    pub lines: Vec<LineOrigin>,
+    /// 1-based file line of the event's first field line (its first `data:`
+    /// or `event:`/`id:` line).
+    pub first_line: usize,
+}
+
+/// Reads events one at a time from a buffered reader, holding at most one
+/// event (and one line) in memory, so a capture of any size is read in
+/// bounded memory.
+pub struct SseReader<R> {
+    reader: R,
+    /// The line being read, reused from line to line.
+    line: Vec<u8>,
+    /// 1-based number of the last line read; 0 before the first.
+    line_number: usize,
+    /// The previous line ended with a CR, so an LF at the start of the next
+    /// read belongs to that break. Remembered rather than peeked at so that
+    /// a live stream's line is handled without waiting for the next byte.
+    skip_lf: bool,
+    /// The event being built.
+    pending: Pending,
+    /// The last event ID buffer, which outlives events.
+    id: Option<String>,
+    /// Events emitted so far.
+    emitted: usize,
+    /// End of input or an I/O error was reached: nothing more comes.
+    finished: bool,
+}
+
+/// The buffers of the event not yet dispatched.
+#[derive(Debug, Default)]
+struct Pending {
+    data: Vec<u8>,
+    event: Option<String>,
+    lines: Vec<LineOrigin>,
+    first_line: Option<usize>,
+}
+
+impl<R: BufRead> SseReader<R> {
+    /// A reader of the events in `reader`, from its first byte.
+    pub fn new(reader: R) -> Self {
+        SseReader {
+            reader,
+            line: Vec::new(),
+            line_number: 0,
+            skip_lf: false,
+            pending: Pending::default(),
+            id: None,
+            emitted: 0,
+            finished: false,
+        }
+    }
+
+    /// Reads the next line into `self.line`, without its line break.
+    /// Returns `false` at end of input when no byte of a new line was read,
+    /// so that a final line without a break is still a line.
+    fn read_line(&mut self) -> io::Result<bool> {
+        self.line.clear();
+        let mut started = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if buf.is_empty() {
+                self.skip_lf = false;
+                if started {
+                    self.line_number += 1;
+                }
+                return Ok(started);
+            }
+            if self.skip_lf {
+                self.skip_lf = false;
+                if buf.first() == Some(&b'\n') {
+                    self.reader.consume(1);
+                    continue;
+                }
+            }
+            started = true;
+            let (used, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(at) => {
+                    let (content, rest) = buf.split_at(at);
+                    self.line.extend_from_slice(content);
+                    self.skip_lf = rest.first() == Some(&b'\r');
+                    (at + 1, true)
+                }
+                None => {
+                    self.line.extend_from_slice(buf);
+                    (buf.len(), false)
+                }
+            };
+            self.reader.consume(used);
+            if ended {
+                self.line_number += 1;
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Interprets the line just read; returns the event a blank line
+    /// dispatches.
+    fn process_line(&mut self) -> Option<SseEvent> {
+        let mut line = self.line.as_slice();
+        if self.line_number == 1 {
+            line = line.strip_prefix(BOM).unwrap_or(line);
+        }
+        if line.is_empty() {
+            return self.dispatch();
+        }
+        if line.first() == Some(&b':') {
+            return None;
+        }
+        let (name, value, prefix_len) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let (name, rest) = line.split_at(colon);
+                let rest = rest.get(1..).unwrap_or_default();
+                let value = rest.strip_prefix(b" ").unwrap_or(rest);
+                (name, value, line.len() - value.len())
+            }
+            None => (line, &[][..], line.len()),
+        };
+        let line_number = self.line_number;
+        match name {
+            b"data" => {
+                let column_shift = char_count(line.get(..prefix_len).unwrap_or_default());
+                if !self.pending.lines.is_empty() {
+                    self.pending.data.push(b'\n');
+                }
+                self.pending.data.extend_from_slice(value);
+                self.pending.lines.push(LineOrigin {
+                    line: line_number,
+                    column_shift,
+                });
+            }
+            b"event" => {
+                self.pending.event = non_empty(value);
+            }
+            b"id" => {
+                // WHATWG ignores an id with NUL (it could not be sent back
+                // in a `Last-Event-ID` header).
+                if value.contains(&0) {
+                    return None;
+                }
+                self.id = non_empty(value);
+            }
+            // `retry` only steers reconnection; unknown fields are ignored
+            // by the grammar, and neither marks where an event starts.
+            _ => return None,
+        }
+        self.pending.first_line.get_or_insert(line_number);
+        None
+    }
+
+    /// Ends the pending event: emitted when it has data, dropped otherwise.
+    fn dispatch(&mut self) -> Option<SseEvent> {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.lines.is_empty() {
+            return None;
+        }
+        self.emitted += 1;
+        Some(SseEvent {
+            index: self.emitted,
+            data: pending.data,
+            event: pending.event,
+            id: self.id.clone(),
+            first_line: pending.first_line.unwrap_or(self.line_number),
+            lines: pending.lines,
+        })
+    }
+}
+
+impl<R: BufRead> Iterator for SseReader<R> {
+    type Item = io::Result<SseEvent>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.finished {
+            match self.read_line() {
+                Ok(true) => {
+                    if let Some(event) = self.process_line() {
+                        return Some(Ok(event));
+                    }
+                }
+                Ok(false) => {
+                    self.finished = true;
+                    // Unlike a browser, a capture cut before its final blank
+                    // line still shows its last event.
+                    return self.dispatch().map(Ok);
+                }
+                Err(error) => {
+                    self.finished = true;
+                    return Some(Err(error));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Whether unnamed bytes look like an event stream: after an optional BOM
+/// and blank lines, the first non-blank line starts with `data:`, `event:`,
+/// `id:`, `retry:` or `:`.
+pub fn looks_like_sse(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let start = bytes
+        .iter()
+        .position(|&b| b != b'\n' && b != b'\r')
+        .unwrap_or(bytes.len());
+    let first = bytes.get(start..).unwrap_or_default();
+    [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
+        .iter()
+        .any(|prefix| first.starts_with(prefix))
+}
+
+/// Characters in `bytes`, an invalid UTF-8 sequence counting as one (as an
+/// editor showing a replacement character would).
+fn char_count(bytes: &[u8]) -> usize {
+    String::from_utf8_lossy(bytes).chars().count()
+}
+
+/// A field value as text, `None` when empty.
+fn non_empty(value: &[u8]) -> Option<String> {
+    (!value.is_empty()).then(|| String::from_utf8_lossy(value).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Cursor, Read};
+
+    fn events(input: &[u8]) -> Vec<SseEvent> {
+        SseReader::new(Cursor::new(input.to_vec()))
+            .collect::<io::Result<Vec<_>>>()
+            .expect("reading from memory does not fail")
+    }
+
+    fn origin(line: usize, column_shift: usize) -> LineOrigin {
+        LineOrigin { line, column_shift }
+    }
+
+    #[test]
+    fn two_events_separated_by_blank_lines() {
+        let got = events(b"data: {\"a\":1}\n\ndata: {\"b\":2}\n\n");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].index, 1);
+        assert_eq!(got[0].data, b"{\"a\":1}");
+        assert_eq!(got[0].lines, vec![origin(1, 6)]);
+        assert_eq!(got[0].first_line, 1);
+        assert_eq!(got[1].index, 2);
+        assert_eq!(got[1].data, b"{\"b\":2}");
+        assert_eq!(got[1].lines, vec![origin(3, 6)]);
+        assert_eq!(got[1].first_line, 3);
+        assert_eq!(got[0].event, None);
+        assert_eq!(got[0].id, None);
+    }
+
+    #[test]
+    fn multi_line_data_is_joined_and_located() {
+        let got = events(b"\nevent: e\ndata: {\ndata:\"a\":1\ndata:  }\n\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].data, b"{\n\"a\":1\n }");
+        assert_eq!(got[0].lines, vec![origin(3, 6), origin(4, 5), origin(5, 6)]);
+        assert_eq!(got[0].first_line, 2);
+    }
+
+    #[test]
+    fn comments_are_ignored() {
+        let got = events(b": keep-alive\ndata: x\n:another\n\n: ping\n\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].data, b"x");
+        assert_eq!(got[0].first_line, 2);
+    }
+
+    #[test]
+    fn event_and_id_are_captured_and_id_persists() {
+        let got = events(b"event: RUN_STARTED\nid: 7\ndata: a\n\ndata: b\n\nid\ndata: c\n\n");
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0].event.as_deref(), Some("RUN_STARTED"));
+        assert_eq!(got[0].id.as_deref(), Some("7"));
+        assert_eq!(got[0].first_line, 1);
+        assert_eq!(got[1].event, None);
+        assert_eq!(got[1].id.as_deref(), Some("7"));
+        assert_eq!(got[2].id, None);
+    }
+
+    #[test]
+    fn id_with_nul_is_ignored() {
+        let got = events(b"id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n");
+        assert_eq!(got[1].id.as_deref(), Some("1"));
+        assert_eq!(got[1].first_line, 5);
+    }
+
+    #[test]
+    fn retry_and_unknown_fields_are_ignored() {
+        let got = events(b"retry: 1000\nfoo: bar\ndata: a\n\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].data, b"a");
+        assert_eq!(got[0].first_line, 3);
+    }
+
+    #[test]
+    fn crlf_and_lone_cr_read_like_lf() {
+        let lf = events(b"event: e\ndata: a\ndata:b\n\n: c\ndata: d\n\n");
+        let crlf = events(b"event: e\r\ndata: a\r\ndata:b\r\n\r\n: c\r\ndata: d\r\n\r\n");
+        let cr = events(b"event: e\rdata: a\rdata:b\r\r: c\rdata: d\r\r");
+        assert_eq!(lf.len(), 2);
+        assert_eq!(lf[0].lines, vec![origin(2, 6), origin(3, 5)]);
+        assert_eq!(lf[1].lines, vec![origin(6, 6)]);
+        assert_eq!(crlf, lf);
+        assert_eq!(cr, lf);
+    }
+
+    #[test]
+    fn crlf_split_across_buffer_refills() {
+        let input = b"data: a\r\n\r\ndata: b\r\n\r\n";
+        let expected = events(input);
+        // A one-byte buffer puts every CR at the end of a chunk, its LF at
+        // the start of the next.
+        let reader = BufReader::with_capacity(1, Cursor::new(input.to_vec()));
+        let got = SseReader::new(reader)
+            .collect::<io::Result<Vec<_>>>()
+            .expect("reading from memory does not fail");
+        assert_eq!(got, expected);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].lines, vec![origin(3, 6)]);
+    }
+
+    #[test]
+    fn missing_final_blank_line_still_emits() {
+        let got = events(b"data: a\n\ndata: b\ndata: c");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].data, b"b\nc");
+        assert_eq!(got[1].lines, vec![origin(3, 6), origin(4, 6)]);
+        let got = events(b"data: a\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].data, b"a");
+    }
+
+    #[test]
+    fn dispatch_without_data_emits_nothing() {
+        assert!(events(b"\n\n\n").is_empty());
+        assert!(events(b"").is_empty());
+        let got = events(b"event: ignored\n\ndata: a\n\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].index, 1);
+        assert_eq!(got[0].event, None);
+        assert_eq!(got[0].first_line, 3);
+    }
+
+    #[test]
+    fn bom_is_skipped_without_shifting_columns() {
+        let got = events(b"\xEF\xBB\xBFdata: a\n\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].data, b"a");
+        assert_eq!(got[0].lines, vec![origin(1, 6)]);
+        // Only at the very start: a BOM later is part of the field name.
+        assert!(events(b"\n\xEF\xBB\xBFdata: a\n\n").is_empty());
+    }
+
+    #[test]
+    fn empty_data_value_is_an_empty_line() {
+        let got = events(b"data:\n\ndata\n\ndata\ndata: x\n\n");
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0].data, b"");
+        assert_eq!(got[0].lines, vec![origin(1, 5)]);
+        assert_eq!(got[1].data, b"");
+        assert_eq!(got[1].lines, vec![origin(3, 4)]);
+        assert_eq!(got[2].data, b"\nx");
+        assert_eq!(got[2].lines, vec![origin(5, 4), origin(6, 6)]);
+    }
+
+    #[test]
+    fn only_one_leading_space_is_removed() {
+        let got = events(b"data:  a \n\n");
+        assert_eq!(got[0].data, b" a ");
+        assert_eq!(got[0].lines, vec![origin(1, 6)]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_preserved() {
+        let got = events(b"data: \xFF\xFEok\n\n");
+        assert_eq!(got[0].data, b"\xFF\xFEok");
+    }
+
+    #[test]
+    fn io_error_is_returned_once() {
+        struct Failing(bool);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 {
+                    return Err(io::Error::other("boom"));
+                }
+                self.0 = true;
+                let chunk = b"data: a\n\ndata: b\n";
+                let n = chunk.len().min(buf.len());
+                buf[..n].copy_from_slice(&chunk[..n]);
+                Ok(n)
+            }
+        }
+        let mut reader = SseReader::new(BufReader::new(Failing(false)));
+        let first = reader.next().expect("an event").expect("no error yet");
+        assert_eq!(first.data, b"a");
+        assert!(matches!(reader.next(), Some(Err(_))));
+        assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn looks_like_sse_accepts_event_streams() {
+        assert!(looks_like_sse(b"data: {}\n\n"));
+        assert!(looks_like_sse(b"\xEF\xBB\xBF\r\n\nevent: x\ndata: {}\n\n"));
+        assert!(looks_like_sse(b"id:1\n"));
+        assert!(looks_like_sse(b"retry: 10\n"));
+        assert!(looks_like_sse(b": comment\n"));
+    }
+
+    #[test]
+    fn looks_like_sse_rejects_json() {
+        assert!(!looks_like_sse(b"{\"a\":1}"));
+        assert!(!looks_like_sse(b"{\"a\":1}\n{\"b\":2}\n"));
+        assert!(!looks_like_sse(b""));
+        assert!(!looks_like_sse(b"\n\n"));
+        assert!(!looks_like_sse(b"database: x\n"));
+    }
+}

@@ -1,0 +1,1639 @@
+//! Sequence rules: how the events of a stream must follow each other
+//! (`spec/concepts-events.md`, and the state and reasoning pages).
+//!
+//! A stream is checked in one pass. [`Sequence`] keeps only what is open (the
+//! run, messages, tool calls with their argument text, steps, reasoning
+//! blocks) and the state built from snapshots and deltas, so memory is
+//! bounded by that open state and never by the length of the capture.
+//!
+//! Findings about an event point at it; the earlier event involved (the
+//! start that was never ended, the run that is still active) is a related
+//! note, located in the same document or, for a stream of separate
+//! documents, in the record that holds it.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Related, Severity, Target};
+use crate::Location;
+
+/// The rules of this family, in documentation order.
+pub(super) const RULES: &[Rule] = &[
+    EVENT_BEFORE_RUN_STARTED,
+    RUN_STARTED_WHILE_ACTIVE,
+    EVENT_AFTER_RUN_ERROR,
+    EVENT_AFTER_RUN_FINISHED,
+    RUN_FINISHED_ID_MISMATCH,
+    RUN_FINISHED_WHILE_OPEN,
+    STREAM_TRUNCATED,
+    EVENT_WITHOUT_START,
+    DUPLICATE_START,
+    NEVER_ENDED,
+    TOOL_CALL_ARGS_NOT_JSON,
+    TOOL_CALL_RESULT_WITHOUT_START,
+    STEP_FINISHED_WITHOUT_START,
+    STEP_STARTED_TWICE,
+    STEP_NEVER_FINISHED,
+    FIRST_CHUNK_WITHOUT_ID,
+    STATE_DELTA_INVALID_PATCH,
+    STATE_DELTA_NOT_APPLICABLE,
+    STATE_DELTA_BEFORE_SNAPSHOT,
+];
+
+const EVENT_BEFORE_RUN_STARTED: Rule = Rule {
+    name: "event-before-run-started",
+    severity: Severity::Error,
+    summary: "A stream's first event is not RUN_STARTED (or RUN_ERROR)",
+    docs: r#"## What it checks
+That a stream begins with `RUN_STARTED`. `RUN_ERROR` may come first too: an
+agent that fails before starting reports it that way. Only the first event
+out of place is reported.
+
+## Why it matters
+Clients create the run's context (its ids, loading state) on
+`RUN_STARTED`; events before it belong to no run and clients drop or
+misattribute them.
+
+## Invalid
+```json
+[{"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}]
+```
+"#,
+};
+
+const RUN_STARTED_WHILE_ACTIVE: Rule = Rule {
+    name: "run-started-while-active",
+    severity: Severity::Error,
+    summary: "RUN_STARTED arrives while a run is still active",
+    docs: r#"## What it checks
+That a run ends (`RUN_FINISHED` or `RUN_ERROR`) before the next
+`RUN_STARTED`. The finding names the run that is still active.
+
+## Why it matters
+Runs do not nest: every run is bounded by its start and its end. A second
+start leaves the first run without an end, and clients mix up the events
+of both.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2"}]
+```
+"#,
+};
+
+const EVENT_AFTER_RUN_ERROR: Rule = Rule {
+    name: "event-after-run-error",
+    severity: Severity::Error,
+    summary: "An event follows RUN_ERROR",
+    docs: r#"## What it checks
+That nothing follows `RUN_ERROR`: "after a RunError event, no further
+processing will occur". Only the first event after it is reported.
+
+## Why it matters
+Clients tear the run down on `RUN_ERROR`; what follows is lost or, worse,
+applied to the next run.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_ERROR", "message": "model unavailable"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_ERROR", "message": "model unavailable"}]
+```
+"#,
+};
+
+const EVENT_AFTER_RUN_FINISHED: Rule = Rule {
+    name: "event-after-run-finished",
+    severity: Severity::Error,
+    summary: "An event other than RUN_STARTED follows RUN_FINISHED",
+    docs: r#"## What it checks
+That after `RUN_FINISHED` the only event is a new `RUN_STARTED`. Only the
+first event out of place after each finished run is reported.
+
+## Why it matters
+`RUN_FINISHED` closes the run's context; later events belong to no run.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+ {"type": "STATE_SNAPSHOT", "snapshot": {}}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STATE_SNAPSHOT", "snapshot": {}},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+const RUN_FINISHED_ID_MISMATCH: Rule = Rule {
+    name: "run-finished-id-mismatch",
+    severity: Severity::Error,
+    summary: "RUN_FINISHED names another thread or run than its RUN_STARTED",
+    docs: r#"## What it checks
+That `RUN_FINISHED` carries the `threadId` and `runId` of the
+`RUN_STARTED` it ends.
+
+## Why it matters
+Clients match the end to the start by these ids; a mismatch leaves the
+started run open and finishes one that does not exist.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+const RUN_FINISHED_WHILE_OPEN: Rule = Rule {
+    name: "run-finished-while-open",
+    severity: Severity::Error,
+    summary: "RUN_FINISHED arrives while a message, tool call, step or reasoning block is open",
+    docs: r#"## What it checks
+That every text message, tool call, step, reasoning phase and reasoning
+message started in a run has ended when `RUN_FINISHED` arrives. One
+finding per open item, naming where it started. (`RUN_ERROR` may end a run
+with items open: the error explains why.)
+
+## Why it matters
+A successful run that leaves a message open shows a message that never
+stops loading; a tool call left open is never executed or answered.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+const STREAM_TRUNCATED: Rule = Rule {
+    name: "stream-truncated",
+    severity: Severity::Error,
+    summary: "The stream ends while a run is active",
+    docs: r#"## What it checks
+That the last run of a stream has ended (`RUN_FINISHED` or `RUN_ERROR`)
+when the stream ends. The finding is on the last event and names the run's
+`RUN_STARTED`.
+
+## Why it matters
+A stream cut off mid-run (a proxy timeout, a crashed agent, a capture
+stopped early) leaves the client waiting forever; `RUN_ERROR` is how an
+agent says it cannot go on.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"},
+ {"type": "STEP_FINISHED", "stepName": "plan"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"},
+ {"type": "STEP_FINISHED", "stepName": "plan"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+const EVENT_WITHOUT_START: Rule = Rule {
+    name: "event-without-start",
+    severity: Severity::Error,
+    summary: "A content, arguments or end event names a message, tool call or reasoning block that is not open",
+    docs: r#"## What it checks
+That `TEXT_MESSAGE_CONTENT`/`TEXT_MESSAGE_END`, `TOOL_CALL_ARGS`/
+`TOOL_CALL_END`, `REASONING_MESSAGE_CONTENT`/`REASONING_MESSAGE_END` and
+`REASONING_END` name an id whose start event came before and whose end
+has not.
+
+## Why it matters
+Clients look the id up among open messages and tool calls; content for an
+unknown id is dropped (or throws in the TypeScript client), and an end
+for one already ended says the agent lost track of its own stream.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hello"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hello"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"}]
+```
+"#,
+};
+
+const DUPLICATE_START: Rule = Rule {
+    name: "duplicate-start",
+    severity: Severity::Error,
+    summary: "A start event names a message, tool call or reasoning block that is already open",
+    docs: r#"## What it checks
+That `TEXT_MESSAGE_START`, `TOOL_CALL_START`, `REASONING_START` and
+`REASONING_MESSAGE_START` do not name an id that is open already. The
+finding names the first start.
+
+## Why it matters
+Two streams under one id interleave into one garbled message or one
+tool call with two argument texts run together.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "search"}]
+```
+"#,
+};
+
+const NEVER_ENDED: Rule = Rule {
+    name: "never-ended",
+    severity: Severity::Error,
+    summary: "A message, tool call or reasoning block is still open when the stream ends",
+    docs: r#"## What it checks
+That every text message, tool call, reasoning phase and reasoning message
+started in the stream has ended when the stream ends: in practice, a stream
+cut off mid-message (which is also `stream-truncated`). Chunk events close
+themselves, and `RUN_ERROR` ends a run with whatever is open, so neither
+is reported. The finding is on the last event and names the start.
+
+## Why it matters
+The client keeps showing the message as in progress and never runs the
+tool call.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hel"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hel"},
+ {"type": "RUN_ERROR", "message": "cancelled"}]
+```
+"#,
+};
+
+const TOOL_CALL_ARGS_NOT_JSON: Rule = Rule {
+    name: "tool-call-args-not-json",
+    severity: Severity::Error,
+    summary: "A tool call's streamed arguments do not concatenate to JSON",
+    docs: r#"## What it checks
+That the `delta`s of a tool call's `TOOL_CALL_ARGS` (or `TOOL_CALL_CHUNK`)
+events, concatenated in order, parse as JSON when the call ends. A call
+with no argument chunks at all is accepted.
+
+## Why it matters
+Clients parse the concatenation to run the tool; text that is not JSON
+fails there, after the stream has been shown as fine.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"q\": \"wea"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"q\": \"wea"},
+ {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "ther\"}"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"}]
+```
+"#,
+};
+
+const TOOL_CALL_RESULT_WITHOUT_START: Rule = Rule {
+    name: "tool-call-result-without-start",
+    severity: Severity::Error,
+    summary: "TOOL_CALL_RESULT answers a tool call the stream never started",
+    docs: r#"## What it checks
+That the `toolCallId` of a `TOOL_CALL_RESULT` was started earlier in the
+stream, by `TOOL_CALL_START` or a `TOOL_CALL_CHUNK`. A stream that starts
+with a `MESSAGES_SNAPSHOT` counts the tool calls of its assistant messages
+as started too.
+
+## Why it matters
+The result becomes a tool message answering no call, which model
+providers reject on the next run (see `tool-result-without-call`).
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_RESULT", "messageId": "m2", "toolCallId": "c9", "content": "18°C"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c9", "toolCallName": "weather"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c9"},
+ {"type": "TOOL_CALL_RESULT", "messageId": "m2", "toolCallId": "c9", "content": "18°C"}]
+```
+"#,
+};
+
+const STEP_FINISHED_WITHOUT_START: Rule = Rule {
+    name: "step-finished-without-start",
+    severity: Severity::Error,
+    summary: "STEP_FINISHED names a step that is not running",
+    docs: r#"## What it checks
+That `STEP_FINISHED` names a step whose `STEP_STARTED` came before and
+that has not finished yet: "the `stepName` must match the corresponding
+`StepStarted` event".
+
+## Why it matters
+Progress UIs pair starts and ends by name; an end without its start
+finishes nothing, and the real step stays shown as running.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"},
+ {"type": "STEP_FINISHED", "stepName": "planning"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"},
+ {"type": "STEP_FINISHED", "stepName": "plan"}]
+```
+"#,
+};
+
+const STEP_STARTED_TWICE: Rule = Rule {
+    name: "step-started-twice",
+    severity: Severity::Error,
+    summary: "STEP_STARTED names a step that is already running",
+    docs: r#"## What it checks
+That a step is not started again before it finishes. The finding names
+the first start.
+
+## Why it matters
+Steps are paired by name; with two starts open, one `STEP_FINISHED` leaves
+the UI unsure which ended, and one of them never does.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "search"},
+ {"type": "STEP_STARTED", "stepName": "search"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "search"},
+ {"type": "STEP_FINISHED", "stepName": "search"},
+ {"type": "STEP_STARTED", "stepName": "search"}]
+```
+"#,
+};
+
+const STEP_NEVER_FINISHED: Rule = Rule {
+    name: "step-never-finished",
+    severity: Severity::Warning,
+    summary: "A step is still running when the stream ends",
+    docs: r#"## What it checks
+That every `STEP_STARTED` is followed by its `STEP_FINISHED` before the
+stream ends (a stream cut off mid-step). A step open at `RUN_FINISHED` is
+`run-finished-while-open`; `RUN_ERROR` ends a run with whatever is open.
+A warning: steps are optional progress information.
+
+## Why it matters
+The progress UI shows the step as running forever.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STEP_STARTED", "stepName": "plan"},
+ {"type": "STEP_FINISHED", "stepName": "plan"}]
+```
+"#,
+};
+
+const FIRST_CHUNK_WITHOUT_ID: Rule = Rule {
+    name: "first-chunk-without-id",
+    severity: Severity::Error,
+    summary: "The first chunk of a message or tool call lacks its id (or a tool call its name)",
+    docs: r#"## What it checks
+That the first `TEXT_MESSAGE_CHUNK` and `REASONING_MESSAGE_CHUNK` of a
+message carry `messageId`, and the first `TOOL_CALL_CHUNK` of a tool call
+carries both `toolCallId` and `toolCallName`. Later chunks may leave them
+out and continue the current message or call.
+
+## Why it matters
+The client expands the first chunk into a start event, which needs the id
+(and the tool's name); without them it cannot start anything and drops
+the chunk.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "delta": "{}"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "search", "delta": "{"},
+ {"type": "TOOL_CALL_CHUNK", "delta": "}"}]
+```
+"#,
+};
+
+const STATE_DELTA_INVALID_PATCH: Rule = Rule {
+    name: "state-delta-invalid-patch",
+    severity: Severity::Error,
+    summary: "A STATE_DELTA's delta is not a valid JSON Patch (RFC 6902)",
+    docs: r#"## What it checks
+That every operation of a `STATE_DELTA`'s `delta` is an RFC 6902 JSON
+Patch operation: an `op` among `add`, `remove`, `replace`, `move`, `copy`
+and `test`, a `path` that is a JSON Pointer, a `from` for `move` and
+`copy`, a `value` for `add`, `replace` and `test`.
+
+## Why it matters
+Clients apply the patch with a JSON Patch library, which rejects the whole
+delta; the client's state silently stops following the agent's.
+
+## Invalid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"count": 1}},
+ {"type": "STATE_DELTA", "delta": [{"op": "set", "path": "/count", "value": 2}]}]
+```
+
+## Valid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"count": 1}},
+ {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": 2}]}]
+```
+"#,
+};
+
+const STATE_DELTA_NOT_APPLICABLE: Rule = Rule {
+    name: "state-delta-not-applicable",
+    severity: Severity::Error,
+    summary: "A STATE_DELTA does not apply to the state built so far",
+    docs: r#"## What it checks
+That each `STATE_DELTA` applies to the state built from the last
+`STATE_SNAPSHOT` (or the `state` of `RUN_STARTED.input`) and the deltas
+since: paths exist where they must, `test` operations hold. After a delta
+that does not apply, the state is unknown until the next snapshot, so
+nothing more is reported about it.
+
+## Why it matters
+The client's patch fails and its state diverges from the agent's; the
+spec's remedy is a fresh `STATE_SNAPSHOT`.
+
+## Invalid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"items": []}},
+ {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": 2}]}]
+```
+
+## Valid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"items": []}},
+ {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/-", "value": "a"}]}]
+```
+"#,
+};
+
+const STATE_DELTA_BEFORE_SNAPSHOT: Rule = Rule {
+    name: "state-delta-before-snapshot",
+    severity: Severity::Info,
+    summary: "A STATE_DELTA comes before any state snapshot in the stream",
+    docs: r#"## What it checks
+Whether a `STATE_DELTA` arrives before the stream gave a base state (a
+`STATE_SNAPSHOT`, or `RUN_STARTED.input.state`). An info: the client may
+hold the state from an earlier run, but agui-lint cannot check the delta.
+
+## Why it matters
+A client that joins here (a reload, a second tab) has nothing to apply
+the delta to; sending a snapshot first makes the stream self-contained.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/count", "value": 1}]}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "STATE_SNAPSHOT", "snapshot": {}},
+ {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/count", "value": 1}]}]
+```
+"#,
+};
+
+/// Where an event is: for findings about it, and for notes that point back
+/// at it from later events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventPlace {
+    /// 1-based position of the event in its stream.
+    pub index: usize,
+    /// The record holding the event when the stream's events are separate
+    /// documents (JSON Lines, SSE); `None` when they are elements of one
+    /// array.
+    pub record: Option<usize>,
+    /// The event's pointer in its document: `""` for an event that is a
+    /// document, `/3` for an element of an events array.
+    pub pointer: String,
+    /// Where the event starts, for notes from other records; `None` lets the
+    /// validator locate the pointer in the same document.
+    pub location: Option<Location>,
+}
+
+/// What kind of thing is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Opened {
+    TextMessage,
+    ToolCall,
+    ReasoningPhase,
+    ReasoningMessage,
+    Step,
+}
+
+impl Opened {
+    fn describe(self, id: &str) -> String {
+        match self {
+            Opened::TextMessage => format!("text message '{id}'"),
+            Opened::ToolCall => format!("tool call '{id}'"),
+            Opened::ReasoningPhase => format!("reasoning phase '{id}'"),
+            Opened::ReasoningMessage => format!("reasoning message '{id}'"),
+            Opened::Step => format!("step '{id}'"),
+        }
+    }
+
+    /// The event that would have ended it.
+    fn end_event(self) -> &'static str {
+        match self {
+            Opened::TextMessage => "TEXT_MESSAGE_END",
+            Opened::ToolCall => "TOOL_CALL_END",
+            Opened::ReasoningPhase => "REASONING_END",
+            Opened::ReasoningMessage => "REASONING_MESSAGE_END",
+            Opened::Step => "STEP_FINISHED",
+        }
+    }
+}
+
+/// Something open, and the event that opened it.
+#[derive(Debug, Clone)]
+struct Open {
+    kind: Opened,
+    id: String,
+    start: EventPlace,
+    start_type: String,
+    /// Argument text of a tool call, concatenated so far.
+    arguments: String,
+    /// Whether any argument chunk arrived.
+    has_arguments: bool,
+}
+
+/// Where the stream's runs are.
+#[derive(Debug, Clone)]
+enum Run {
+    /// No event yet.
+    Empty,
+    /// Events came, none of them started a run.
+    NotStarted,
+    Active {
+        thread_id: Option<String>,
+        run_id: Option<String>,
+        start: EventPlace,
+    },
+    Finished {
+        end: EventPlace,
+        reported: bool,
+    },
+    Errored {
+        end: EventPlace,
+        reported: bool,
+    },
+}
+
+/// The open state of one event stream, fed event by event.
+#[derive(Debug)]
+pub struct Sequence {
+    run: Run,
+    /// Open items by kind and id, in the order they opened (for reports).
+    open: Vec<Open>,
+    index: HashMap<(Opened, String), usize>,
+    /// Every tool call id started in the stream, for TOOL_CALL_RESULT.
+    started_calls: HashSet<String>,
+    /// The message or tool call that chunk events currently continue.
+    text_chunk: Option<String>,
+    reasoning_chunk: Option<String>,
+    tool_chunk: Option<Open>,
+    /// The state as built from snapshots and deltas; `None` when unknown.
+    state: Option<Value>,
+    /// Whether any base state was ever given.
+    had_state: bool,
+    last: Option<EventPlace>,
+}
+
+impl Default for Sequence {
+    fn default() -> Self {
+        Sequence::new()
+    }
+}
+
+impl Sequence {
+    /// An empty stream.
+    pub fn new() -> Self {
+        Sequence {
+            run: Run::Empty,
+            open: Vec::new(),
+            index: HashMap::new(),
+            started_calls: HashSet::new(),
+            text_chunk: None,
+            reasoning_chunk: None,
+            tool_chunk: None,
+            state: None,
+            had_state: false,
+            last: None,
+        }
+    }
+
+    /// Checks one event against those before it. Events that are not
+    /// objects with a string `type` are skipped: the schema reports them.
+    pub fn event(&mut self, event: &Value, place: &EventPlace, out: &mut Vec<Diagnostic>) {
+        let Some(kind) = event.get("type").and_then(Value::as_str) else {
+            return;
+        };
+        let at = Here { event, place };
+        self.check_run(kind, &at, out);
+        match kind {
+            "TEXT_MESSAGE_START" => self.start(Opened::TextMessage, "messageId", kind, &at, out),
+            "TEXT_MESSAGE_CONTENT" => self.touch(Opened::TextMessage, "messageId", kind, &at, out),
+            "TEXT_MESSAGE_END" => {
+                self.end(Opened::TextMessage, "messageId", kind, &at, out);
+            }
+            "TOOL_CALL_START" => {
+                if let Some(id) = at.str("toolCallId") {
+                    self.started_calls.insert(id.to_string());
+                }
+                self.start(Opened::ToolCall, "toolCallId", kind, &at, out);
+            }
+            "TOOL_CALL_ARGS" => self.touch(Opened::ToolCall, "toolCallId", kind, &at, out),
+            "TOOL_CALL_END" => {
+                if let Some(call) = self.end(Opened::ToolCall, "toolCallId", kind, &at, out) {
+                    check_arguments(&call, &at, out);
+                }
+            }
+            "REASONING_START" => self.start(Opened::ReasoningPhase, "messageId", kind, &at, out),
+            "REASONING_END" => {
+                self.end(Opened::ReasoningPhase, "messageId", kind, &at, out);
+            }
+            "REASONING_MESSAGE_START" => {
+                self.start(Opened::ReasoningMessage, "messageId", kind, &at, out);
+            }
+            "REASONING_MESSAGE_CONTENT" => {
+                self.touch(Opened::ReasoningMessage, "messageId", kind, &at, out);
+            }
+            "REASONING_MESSAGE_END" => {
+                self.end(Opened::ReasoningMessage, "messageId", kind, &at, out);
+            }
+            "STEP_STARTED" => self.start(Opened::Step, "stepName", kind, &at, out),
+            "STEP_FINISHED" => {
+                self.end(Opened::Step, "stepName", kind, &at, out);
+            }
+            "TEXT_MESSAGE_CHUNK" => text_chunk(&mut self.text_chunk, &at, out),
+            "REASONING_MESSAGE_CHUNK" => reasoning_chunk(&mut self.reasoning_chunk, &at, out),
+            "TOOL_CALL_CHUNK" => self.tool_chunk(&at, out),
+            "TOOL_CALL_RESULT" => self.tool_result(&at, out),
+            "MESSAGES_SNAPSHOT" => self.messages_snapshot(&at),
+            "STATE_SNAPSHOT" => {
+                self.state = event.get("snapshot").cloned();
+                self.had_state = true;
+            }
+            "STATE_DELTA" => self.state_delta(&at, out),
+            _ => {}
+        }
+        self.last = Some(place.clone());
+    }
+
+    /// Ends the stream: what is still open is reported on the last event.
+    pub fn finish(&mut self, out: &mut Vec<Diagnostic>) {
+        let Some(last) = self.last.clone() else {
+            return;
+        };
+        let at = Here {
+            event: &Value::Null,
+            place: &last,
+        };
+        self.close_tool_chunk(&at, out);
+        if let Run::Active { start, .. } = &self.run {
+            out.push(
+                at.finding(
+                    &STREAM_TRUNCATED,
+                    "",
+                    "the stream ends while a run is active",
+                )
+                .with_help("end every run with RUN_FINISHED, or RUN_ERROR when it cannot finish")
+                .with_related_place(start, "the run started here"),
+            );
+        }
+        for open in std::mem::take(&mut self.open) {
+            let (rule, help) = if open.kind == Opened::Step {
+                (
+                    &STEP_NEVER_FINISHED,
+                    "send STEP_FINISHED with the same stepName",
+                )
+            } else {
+                (&NEVER_ENDED, "")
+            };
+            let mut finding = at.finding(
+                rule,
+                "",
+                format!(
+                    "{} is never ended: the stream ends first",
+                    open.kind.describe(&open.id)
+                ),
+            );
+            finding = if help.is_empty() {
+                finding.with_help(format!(
+                    "send {} before the stream ends",
+                    open.kind.end_event()
+                ))
+            } else {
+                finding.with_help(help)
+            };
+            out.push(finding.with_related_place(&open.start, format!("{} here", open.start_type)));
+        }
+        self.index.clear();
+    }
+
+    /// Run boundaries: what may come first, after an error, after a finish.
+    fn check_run(&mut self, kind: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        match (&mut self.run, kind) {
+            (Run::Empty, "RUN_STARTED") | (Run::NotStarted, "RUN_STARTED") => {
+                self.start_run(at);
+            }
+            (Run::Empty, "RUN_ERROR") => {
+                self.run = Run::Errored {
+                    end: at.place.clone(),
+                    reported: false,
+                };
+            }
+            (Run::Empty, _) => {
+                out.push(
+                    at.finding(
+                        &EVENT_BEFORE_RUN_STARTED,
+                        "/type",
+                        format!("the stream starts with {kind}, not RUN_STARTED"),
+                    )
+                    .with_help("start every run with RUN_STARTED (threadId, runId)"),
+                );
+                self.run = Run::NotStarted;
+            }
+            (Run::NotStarted, _) => {}
+            (Run::Active { start, .. }, "RUN_STARTED") => {
+                let start = start.clone();
+                out.push(
+                    at.finding(
+                        &RUN_STARTED_WHILE_ACTIVE,
+                        "/type",
+                        "RUN_STARTED while the run before it is still active",
+                    )
+                    .with_help(
+                        "end the run with RUN_FINISHED or RUN_ERROR before starting the next",
+                    )
+                    .with_related_place(&start, "the active run started here"),
+                );
+                self.start_run(at);
+            }
+            (Run::Active { .. }, "RUN_FINISHED") => self.finish_run(at, out),
+            (Run::Active { .. }, "RUN_ERROR") => {
+                self.clear_open();
+                self.run = Run::Errored {
+                    end: at.place.clone(),
+                    reported: false,
+                };
+            }
+            (Run::Active { .. }, _) => {}
+            (Run::Finished { .. }, "RUN_STARTED") => self.start_run(at),
+            (Run::Finished { end, reported }, _) => {
+                if !*reported {
+                    *reported = true;
+                    let end = end.clone();
+                    out.push(
+                        at.finding(
+                            &EVENT_AFTER_RUN_FINISHED,
+                            "/type",
+                            format!("{kind} after RUN_FINISHED"),
+                        )
+                        .with_help("after RUN_FINISHED only a new RUN_STARTED may follow")
+                        .with_related_place(&end, "the run finished here"),
+                    );
+                }
+            }
+            (Run::Errored { end, reported }, _) => {
+                if !*reported {
+                    *reported = true;
+                    let end = end.clone();
+                    out.push(
+                        at.finding(
+                            &EVENT_AFTER_RUN_ERROR,
+                            "/type",
+                            format!("{kind} after RUN_ERROR"),
+                        )
+                        .with_help("RUN_ERROR ends the run: nothing may follow it")
+                        .with_related_place(&end, "the run ended with an error here"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn start_run(&mut self, at: &Here<'_>) {
+        self.clear_open();
+        self.run = Run::Active {
+            thread_id: at.str("threadId").map(str::to_string),
+            run_id: at.str("runId").map(str::to_string),
+            start: at.place.clone(),
+        };
+        // The run's input carries the state the run starts from.
+        if let Some(state) = at.event.get("input").and_then(|i| i.get("state")) {
+            self.state = Some(state.clone());
+            self.had_state = true;
+        }
+        if let Some(messages) = at.event.get("input").and_then(|i| i.get("messages")) {
+            self.remember_calls(messages);
+        }
+    }
+
+    fn finish_run(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let Run::Active {
+            thread_id,
+            run_id,
+            start,
+        } = &self.run
+        else {
+            return;
+        };
+        for (key, expected) in [("threadId", thread_id), ("runId", run_id)] {
+            let (Some(expected), Some(found)) = (expected, at.str(key)) else {
+                continue;
+            };
+            if expected != found {
+                out.push(
+                    at.finding(
+                        &RUN_FINISHED_ID_MISMATCH,
+                        &format!("/{key}"),
+                        format!("RUN_FINISHED has {key} '{found}', its RUN_STARTED '{expected}'"),
+                    )
+                    .with_help(format!("end the run with the {key} it started with"))
+                    .with_related_place(start, "the run started here"),
+                );
+            }
+        }
+        self.close_tool_chunk(at, out);
+        for open in std::mem::take(&mut self.open) {
+            out.push(
+                at.finding(
+                    &RUN_FINISHED_WHILE_OPEN,
+                    "/type",
+                    format!(
+                        "RUN_FINISHED while {} is open",
+                        open.kind.describe(&open.id)
+                    ),
+                )
+                .with_help(format!(
+                    "send {} before RUN_FINISHED",
+                    open.kind.end_event()
+                ))
+                .with_related_place(&open.start, format!("{} here", open.start_type)),
+            );
+        }
+        self.clear_open();
+        self.run = Run::Finished {
+            end: at.place.clone(),
+            reported: false,
+        };
+    }
+
+    /// Forgets what is open: a run ended, or a new one started.
+    fn clear_open(&mut self) {
+        self.open.clear();
+        self.index.clear();
+        self.text_chunk = None;
+        self.reasoning_chunk = None;
+        self.tool_chunk = None;
+    }
+
+    fn start(
+        &mut self,
+        kind: Opened,
+        key: &str,
+        type_: &str,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let Some(id) = at.str(key) else {
+            return;
+        };
+        if let Some(&i) = self.index.get(&(kind, id.to_string())) {
+            let (rule, message) = if kind == Opened::Step {
+                (
+                    &STEP_STARTED_TWICE,
+                    format!("step '{id}' is started again while it runs"),
+                )
+            } else {
+                (
+                    &DUPLICATE_START,
+                    format!("{type_} for {}, which is already open", kind.describe(id)),
+                )
+            };
+            if let Some(first) = self.open.get(i) {
+                out.push(
+                    at.finding(rule, &format!("/{key}"), message)
+                        .with_help(format!(
+                            "end it with {} first, or use another id",
+                            kind.end_event()
+                        ))
+                        .with_related_place(&first.start, format!("{} here", first.start_type)),
+                );
+            }
+            return;
+        }
+        self.index.insert((kind, id.to_string()), self.open.len());
+        self.open.push(Open {
+            kind,
+            id: id.to_string(),
+            start: at.place.clone(),
+            start_type: type_.to_string(),
+            arguments: String::new(),
+            has_arguments: false,
+        });
+    }
+
+    /// A content or arguments event: its id must be open.
+    fn touch(
+        &mut self,
+        kind: Opened,
+        key: &str,
+        type_: &str,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let Some(id) = at.str(key) else {
+            return;
+        };
+        match self.index.get(&(kind, id.to_string())) {
+            Some(&i) => {
+                if let (Some(open), Some(delta)) = (self.open.get_mut(i), at.str("delta")) {
+                    if kind == Opened::ToolCall {
+                        open.arguments.push_str(delta);
+                        open.has_arguments = true;
+                    }
+                }
+            }
+            None => out.push(not_open(kind, key, type_, id, at)),
+        }
+    }
+
+    /// An end event: its id must be open; hands back what it closed.
+    fn end(
+        &mut self,
+        kind: Opened,
+        key: &str,
+        type_: &str,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Open> {
+        let id = at.str(key)?;
+        let Some(i) = self.index.remove(&(kind, id.to_string())) else {
+            out.push(not_open(kind, key, type_, id, at));
+            return None;
+        };
+        let closed = self.open.remove(i);
+        // Positions after the removed entry shift down by one.
+        for position in self.index.values_mut() {
+            if *position > i {
+                *position -= 1;
+            }
+        }
+        Some(closed)
+    }
+
+    fn tool_chunk(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let id = at.str("toolCallId");
+        let continues = match (&self.tool_chunk, id) {
+            (Some(current), Some(id)) => current.id == id,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if !continues {
+            self.close_tool_chunk(at, out);
+            let name = at.str("toolCallName");
+            let Some(id) = id.filter(|_| name.is_some()) else {
+                let missing = match (id, name) {
+                    (None, None) => "toolCallId and toolCallName",
+                    (None, Some(_)) => "toolCallId",
+                    _ => "toolCallName",
+                };
+                out.push(
+                    at.finding(
+                        &FIRST_CHUNK_WITHOUT_ID,
+                        "",
+                        format!("the first TOOL_CALL_CHUNK of a tool call has no {missing}"),
+                    )
+                    .with_help(
+                        "give the first chunk of each tool call its toolCallId and toolCallName",
+                    ),
+                );
+                return;
+            };
+            self.started_calls.insert(id.to_string());
+            self.tool_chunk = Some(Open {
+                kind: Opened::ToolCall,
+                id: id.to_string(),
+                start: at.place.clone(),
+                start_type: "TOOL_CALL_CHUNK".into(),
+                arguments: String::new(),
+                has_arguments: false,
+            });
+        }
+        if let (Some(call), Some(delta)) = (&mut self.tool_chunk, at.str("delta")) {
+            call.arguments.push_str(delta);
+            call.has_arguments = true;
+        }
+    }
+
+    /// The current chunked tool call ends (another starts, the run or the
+    /// stream ends): its arguments must be JSON by now.
+    fn close_tool_chunk(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        if let Some(call) = self.tool_chunk.take() {
+            check_arguments(&call, at, out);
+        }
+    }
+
+    fn tool_result(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let Some(id) = at.str("toolCallId") else {
+            return;
+        };
+        if !self.started_calls.contains(id) {
+            out.push(
+                at.finding(
+                    &TOOL_CALL_RESULT_WITHOUT_START,
+                    "/toolCallId",
+                    format!(
+                        "TOOL_CALL_RESULT for tool call '{id}', which the stream never started"
+                    ),
+                )
+                .with_help(
+                    "send TOOL_CALL_START (or a TOOL_CALL_CHUNK) for the call before its result",
+                ),
+            );
+        }
+    }
+
+    /// A snapshot of the conversation makes its tool calls known.
+    fn messages_snapshot(&mut self, at: &Here<'_>) {
+        if let Some(messages) = at.event.get("messages") {
+            self.remember_calls(messages);
+        }
+    }
+
+    fn remember_calls(&mut self, messages: &Value) {
+        let calls = messages
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|c| c.get("id").and_then(Value::as_str));
+        for id in calls {
+            self.started_calls.insert(id.to_string());
+        }
+    }
+
+    fn state_delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let Some(operations) = at.event.get("delta").and_then(Value::as_array) else {
+            return;
+        };
+        let mut patch = Vec::with_capacity(operations.len());
+        for (i, operation) in operations.iter().enumerate() {
+            match serde_json::from_value::<json_patch::PatchOperation>(operation.clone()) {
+                Ok(op) => patch.push(op),
+                Err(error) => {
+                    out.push(
+                        at.finding(
+                            &STATE_DELTA_INVALID_PATCH,
+                            &format!("/delta/{i}"),
+                            format!("operation {i} is not a JSON Patch operation: {error}"),
+                        )
+                        .with_help(
+                            "each operation is {\"op\": add|remove|replace|move|copy|test, \"path\": \"/json/pointer\", ...} (RFC 6902)",
+                        ),
+                    );
+                    // The client rejects the whole delta; its state is no
+                    // longer known.
+                    self.state = None;
+                    return;
+                }
+            }
+        }
+        let Some(state) = &mut self.state else {
+            if !self.had_state {
+                out.push(
+                    at.finding(
+                        &STATE_DELTA_BEFORE_SNAPSHOT,
+                        "/delta",
+                        "STATE_DELTA before any STATE_SNAPSHOT: there is no state to apply it to",
+                    )
+                    .with_help(
+                        "send a STATE_SNAPSHOT first, so a client joining here has a base state",
+                    ),
+                );
+                // Reported once: later deltas go unchecked until a snapshot.
+                self.had_state = true;
+            }
+            return;
+        };
+        if let Err(error) = json_patch::patch(state, &patch) {
+            out.push(
+                at.finding(
+                    &STATE_DELTA_NOT_APPLICABLE,
+                    &format!("/delta/{}", error.operation),
+                    format!(
+                        "operation {} does not apply to the state built so far: {}",
+                        error.operation, error.kind
+                    ),
+                )
+                .with_help("the client's patch fails and its state diverges; send a STATE_SNAPSHOT to resynchronise"),
+            );
+            self.state = None;
+        }
+    }
+}
+
+fn text_chunk(current: &mut Option<String>, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    match (at.str("messageId"), current.as_ref()) {
+        (Some(id), _) => *current = Some(id.to_string()),
+        (None, Some(_)) => {}
+        (None, None) => out.push(
+            at.finding(
+                &FIRST_CHUNK_WITHOUT_ID,
+                "",
+                "the first TEXT_MESSAGE_CHUNK of a message has no messageId",
+            )
+            .with_help("give the first chunk of each message its messageId"),
+        ),
+    }
+}
+
+fn reasoning_chunk(current: &mut Option<String>, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    match (at.str("messageId"), current.as_ref()) {
+        (Some(id), _) => *current = Some(id.to_string()),
+        (None, Some(_)) => {}
+        (None, None) => out.push(
+            at.finding(
+                &FIRST_CHUNK_WITHOUT_ID,
+                "",
+                "the first REASONING_MESSAGE_CHUNK of a message has no messageId",
+            )
+            .with_help("give the first chunk of each reasoning message its messageId"),
+        ),
+    }
+    // "An empty delta ... implicitly closes the message."
+    if at.str("delta") == Some("") {
+        *current = None;
+    }
+}
+
+fn not_open(kind: Opened, key: &str, type_: &str, id: &str, at: &Here<'_>) -> Diagnostic {
+    let start = match kind {
+        Opened::TextMessage => "TEXT_MESSAGE_START",
+        Opened::ToolCall => "TOOL_CALL_START",
+        Opened::ReasoningPhase => "REASONING_START",
+        Opened::ReasoningMessage => "REASONING_MESSAGE_START",
+        Opened::Step => "STEP_STARTED",
+    };
+    let (rule, message) = if kind == Opened::Step {
+        (
+            &STEP_FINISHED_WITHOUT_START,
+            format!("STEP_FINISHED for step '{id}', which is not running"),
+        )
+    } else {
+        (
+            &EVENT_WITHOUT_START,
+            format!("{type_} for {}, which is not open", kind.describe(id)),
+        )
+    };
+    at.finding(rule, &format!("/{key}"), message)
+        .with_help(format!(
+            "send {start} first; an id stays open until its {}",
+            kind.end_event()
+        ))
+}
+
+/// The concatenated arguments of a closed tool call must be JSON.
+fn check_arguments(call: &Open, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    if !call.has_arguments {
+        return;
+    }
+    if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(&call.arguments) {
+        out.push(
+            at.finding(
+                &TOOL_CALL_ARGS_NOT_JSON,
+                "",
+                format!(
+                    "the arguments of tool call '{}' are not JSON: {error}",
+                    call.id
+                ),
+            )
+            .with_help(format!(
+                "the argument deltas concatenate to {}",
+                crate::text::excerpt(&call.arguments)
+            ))
+            .with_related_place(&call.start, format!("{} here", call.start_type)),
+        );
+    }
+}
+
+/// The event being checked, with its place.
+struct Here<'a> {
+    event: &'a Value,
+    place: &'a EventPlace,
+}
+
+impl Here<'_> {
+    fn str(&self, key: &str) -> Option<&str> {
+        self.event.get(key).and_then(Value::as_str)
+    }
+
+    /// A finding of `rule` at `suffix` within this event.
+    fn finding(&self, rule: &Rule, suffix: &str, message: impl Into<String>) -> Diagnostic {
+        let at = if suffix.is_empty() {
+            self.place.pointer.clone()
+        } else {
+            format!("{}{suffix}", self.place.pointer)
+        };
+        let mut diagnostic = rule.diagnostic(at, message);
+        if suffix.is_empty() {
+            diagnostic = diagnostic.at(Target::Value);
+        }
+        diagnostic
+    }
+}
+
+/// Related notes that point at another event.
+trait RelatedPlace {
+    fn with_related_place(self, place: &EventPlace, what: impl Into<String>) -> Self;
+}
+
+impl RelatedPlace for Diagnostic {
+    fn with_related_place(mut self, place: &EventPlace, what: impl Into<String>) -> Self {
+        self.related.push(Related {
+            pointer: place.pointer.clone(),
+            message: format!("{} (event {})", what.into(), place.index),
+            record: place.record,
+            location: place.location,
+            target: Target::Value,
+        });
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::pointer;
+
+    fn element(index: usize) -> String {
+        pointer::push("", &index.to_string())
+    }
+
+    /// Runs an events array through the sequence rules.
+    fn rules_fired(events: Value) -> Vec<(String, String)> {
+        let mut sequence = Sequence::new();
+        let mut out = Vec::new();
+        for (i, event) in events.as_array().expect("array").iter().enumerate() {
+            let place = EventPlace {
+                index: i + 1,
+                record: None,
+                pointer: element(i),
+                location: None,
+            };
+            sequence.event(event, &place, &mut out);
+        }
+        sequence.finish(&mut out);
+        out.into_iter().map(|d| (d.rule, d.pointer)).collect()
+    }
+
+    fn fired(events: Value) -> Vec<String> {
+        rules_fired(events).into_iter().map(|(r, _)| r).collect()
+    }
+
+    #[test]
+    fn a_clean_run_reports_nothing() {
+        let events = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "STEP_STARTED", "stepName": "s"},
+            {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi"},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"a\":"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "1}"},
+            {"type": "TOOL_CALL_END", "toolCallId": "c"},
+            {"type": "TOOL_CALL_RESULT", "messageId": "m2", "toolCallId": "c", "content": "ok"},
+            {"type": "STATE_SNAPSHOT", "snapshot": {"n": 1}},
+            {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/n", "value": 2}]},
+            {"type": "STATE_DELTA", "delta": [{"op": "test", "path": "/n", "value": 2}]},
+            {"type": "STEP_FINISHED", "stepName": "s"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2"},
+            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "delta": "a"},
+            {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c2", "toolCallName": "f", "delta": "{"},
+            {"type": "TOOL_CALL_CHUNK", "delta": "}"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2"}
+        ]);
+        assert_eq!(rules_fired(events), []);
+    }
+
+    #[test]
+    fn run_boundaries() {
+        assert_eq!(
+            fired(json!([{"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}])),
+            ["event-before-run-started", "never-ended"]
+        );
+        assert_eq!(
+            fired(json!([{"type": "RUN_ERROR", "message": "x"}])),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_ERROR", "message": "x"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+            ])),
+            ["event-after-run-error"]
+        );
+        assert_eq!(
+            rules_fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r2"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                (
+                    "run-started-while-active".to_string(),
+                    "/1/type".to_string()
+                ),
+                (
+                    "run-finished-id-mismatch".to_string(),
+                    "/2/runId".to_string()
+                )
+            ]
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+                {"type": "CUSTOM", "name": "n", "value": 1},
+                {"type": "CUSTOM", "name": "n", "value": 2}
+            ])),
+            ["event-after-run-finished"]
+        );
+        assert_eq!(
+            fired(json!([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])),
+            ["stream-truncated"]
+        );
+    }
+
+    #[test]
+    fn open_and_close() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "STEP_STARTED", "stepName": "s"},
+                {"type": "STEP_STARTED", "stepName": "s"},
+                {"type": "STEP_FINISHED", "stepName": "x"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                "event-without-start",
+                "duplicate-start",
+                "step-started-twice",
+                "step-finished-without-start",
+                "run-finished-while-open",
+                "run-finished-while-open"
+            ]
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "REASONING_START", "messageId": "p"},
+                {"type": "STEP_STARTED", "stepName": "s"}
+            ])),
+            ["stream-truncated", "never-ended", "step-never-finished"]
+        );
+    }
+
+    #[test]
+    fn tool_calls_and_chunks() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"a\""},
+                {"type": "TOOL_CALL_END", "toolCallId": "c"},
+                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "zz", "content": ""},
+                {"type": "TOOL_CALL_CHUNK", "toolCallId": "d", "delta": "{}"},
+                {"type": "TEXT_MESSAGE_CHUNK", "delta": "x"},
+                {"type": "TOOL_CALL_CHUNK", "toolCallId": "e", "toolCallName": "f", "delta": "nope"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                "tool-call-args-not-json",
+                "tool-call-result-without-start",
+                "first-chunk-without-id",
+                "first-chunk-without-id",
+                "tool-call-args-not-json"
+            ]
+        );
+    }
+
+    #[test]
+    fn results_for_calls_of_a_messages_snapshot_are_known() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "assistant",
+                    "toolCalls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]},
+                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "c", "content": ""},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn state_deltas() {
+        assert_eq!(
+            rules_fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
+                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "set", "path": "/a"}]},
+                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "remove", "path": "/b"}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/c"}]},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                (
+                    "state-delta-before-snapshot".to_string(),
+                    "/1/delta".to_string()
+                ),
+                (
+                    "state-delta-invalid-patch".to_string(),
+                    "/4/delta/1".to_string()
+                ),
+                (
+                    "state-delta-not-applicable".to_string(),
+                    "/6/delta/1".to_string()
+                )
+            ]
+        );
+        // The input's state is a base too.
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": {"state": {"n": 1}}},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            ["state-delta-not-applicable"]
+        );
+    }
+
+    /// The JSON block under `heading` in a rule's docs.
+    fn example(docs: &str, heading: &str) -> Value {
+        let section = docs.split(heading).nth(1).expect("section");
+        let block = section.split("```json").nth(1).expect("code block");
+        let json = block.split("```").next().expect("block end");
+        serde_json::from_str(json).expect("example is JSON")
+    }
+
+    #[test]
+    fn every_rule_fires_on_its_invalid_example_and_not_on_its_valid_one() {
+        for rule in RULES {
+            let invalid = fired(example(rule.docs, "## Invalid"));
+            assert!(
+                invalid.contains(&rule.name.to_string()),
+                "{}: {invalid:?}",
+                rule.name
+            );
+            let valid = fired(example(rule.docs, "## Valid"));
+            assert!(
+                !valid.contains(&rule.name.to_string()),
+                "{}: {valid:?}",
+                rule.name
+            );
+        }
+    }
+
+    #[test]
+    fn related_notes_name_the_earlier_event() {
+        let mut sequence = Sequence::new();
+        let mut out = Vec::new();
+        let first = EventPlace {
+            index: 1,
+            record: Some(3),
+            pointer: String::new(),
+            location: Some(Location { line: 1, column: 1 }),
+        };
+        sequence.event(
+            &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            &first,
+            &mut out,
+        );
+        sequence.finish(&mut out);
+        assert_eq!(out.len(), 1);
+        let related = &out[0].related[0];
+        assert_eq!(related.record, Some(3));
+        assert_eq!(related.location, Some(Location { line: 1, column: 1 }));
+        assert_eq!(related.message, "the run started here (event 1)");
+    }
+}
