@@ -12,7 +12,7 @@ use crate::Severity;
 /// The workflow commands for every finding and unreadable file.
 pub fn render(outcome: &Outcome) -> String {
     let mut out = String::new();
-    for document in &outcome.documents {
+    for document in outcome.with_findings() {
         for d in document.report.diagnostics() {
             let mut properties = file_property(&document.path);
             if let Some(location) = d.location.map(|l| document.file_location(l)) {

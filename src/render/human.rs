@@ -65,7 +65,7 @@ fn paint(style: Style, text: impl std::fmt::Display) -> String {
 pub fn render(outcome: &Outcome, options: &Options) -> String {
     let palette = Palette::new(options.color);
     let mut out = String::new();
-    for document in &outcome.documents {
+    for document in outcome.with_findings() {
         for d in document.report.diagnostics() {
             finding(&mut out, document, d, &palette);
         }
@@ -80,7 +80,7 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         );
     }
     if options.statistics {
-        for count in statistics(&outcome.documents) {
+        for count in statistics(outcome) {
             let _ = writeln!(
                 out,
                 "{:>6}  {}  {}",
@@ -93,7 +93,7 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
             );
         }
     }
-    let s = Summary::of(&outcome.documents);
+    let s = Summary::of(outcome);
     let clean = s.errors + s.warnings + s.infos == 0 && outcome.failures.is_empty();
     if options.quiet {
         return out;

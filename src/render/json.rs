@@ -1,6 +1,14 @@
 //! `--format json` and `--format jsonl`: the document shape DESIGN.md fixes;
 //! CI scripts and servers parse it, so it stays stable.
+//!
+//! Documents are serialized as they are rebuilt from the outcome, never
+//! gathered first, so a capture of millions of clean events is written
+//! without holding a copy of each.
 
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
 use super::{statistics, Options, RuleCount, Summary};
@@ -11,7 +19,7 @@ use crate::{Diagnostic, Kind};
 struct Output<'a> {
     tool: &'static str,
     version: &'static str,
-    documents: Vec<Document<'a>>,
+    documents: Documents<'a>,
     summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     statistics: Option<Vec<RuleCount>>,
@@ -22,7 +30,7 @@ struct Document<'a> {
     path: &'a str,
     record: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    context: Option<&'a str>,
+    context: Option<String>,
     kind: Option<Kind>,
     valid: bool,
     diagnostics: &'a [Diagnostic],
@@ -33,7 +41,7 @@ impl<'a> Document<'a> {
         Document {
             path: &checked.path,
             record: checked.record,
-            context: checked.context.as_deref(),
+            context: checked.context.as_ref().map(ToString::to_string),
             kind: checked.report.kind(),
             valid: checked.report.is_valid(),
             diagnostics: checked.report.diagnostics(),
@@ -43,12 +51,28 @@ impl<'a> Document<'a> {
 
 /// The documents shown: all of them, or under `--quiet` those with
 /// findings.
-fn shown<'a>(outcome: &'a Outcome, options: &Options) -> impl Iterator<Item = &'a Checked> {
-    let quiet = options.quiet;
-    outcome
-        .documents
-        .iter()
-        .filter(move |d| !quiet || !d.report.diagnostics().is_empty())
+fn shown<'a>(
+    outcome: &'a Outcome,
+    options: &Options,
+) -> Box<dyn Iterator<Item = Cow<'a, Checked>> + 'a> {
+    if options.quiet {
+        Box::new(outcome.with_findings().map(Cow::Borrowed))
+    } else {
+        Box::new(outcome.documents())
+    }
+}
+
+/// The `documents` array, serialized from an iterator.
+struct Documents<'a>(RefCell<Box<dyn Iterator<Item = Cow<'a, Checked>> + 'a>>);
+
+impl Serialize for Documents<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        for checked in self.0.borrow_mut().by_ref() {
+            seq.serialize_element(&Document::of(&checked))?;
+        }
+        seq.end()
+    }
 }
 
 /// The JSON report, pretty-printed, with a trailing newline. The summary
@@ -57,9 +81,9 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
     let output = Output {
         tool: "agui-lint",
         version: env!("CARGO_PKG_VERSION"),
-        documents: shown(outcome, options).map(Document::of).collect(),
-        summary: Summary::of(&outcome.documents),
-        statistics: options.statistics.then(|| statistics(&outcome.documents)),
+        documents: Documents(RefCell::new(shown(outcome, options))),
+        summary: Summary::of(outcome),
+        statistics: options.statistics.then(|| statistics(outcome)),
     };
     let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
     text.push('\n');
@@ -71,11 +95,11 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
 pub fn render_lines(outcome: &Outcome, options: &Options) -> String {
     let mut text = String::new();
     for checked in shown(outcome, options) {
-        text.push_str(&serde_json::to_string(&Document::of(checked)).unwrap_or_default());
+        text.push_str(&serde_json::to_string(&Document::of(&checked)).unwrap_or_default());
         text.push('\n');
     }
     if options.statistics {
-        let line = serde_json::json!({ "statistics": statistics(&outcome.documents) });
+        let line = serde_json::json!({ "statistics": statistics(outcome) });
         text.push_str(&line.to_string());
         text.push('\n');
     }

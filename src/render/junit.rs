@@ -14,12 +14,12 @@ use crate::Severity;
 /// has an `error`.
 pub fn render(outcome: &Outcome, options: &Options) -> String {
     let mut report = Report::new("agui-lint");
-    let mut documents = outcome.documents.iter().peekable();
+    let mut documents = outcome.documents().peekable();
     while let Some(first) = documents.next() {
-        let mut suite = TestSuite::new(first.path.as_str());
-        suite.add_test_case(test_case(first, options));
+        let mut suite = TestSuite::new(&*first.path);
+        suite.add_test_case(test_case(&first, options));
         while let Some(next) = documents.next_if(|d| d.path == first.path) {
-            suite.add_test_case(test_case(next, options));
+            suite.add_test_case(test_case(&next, options));
         }
         report.add_test_suite(suite);
     }
@@ -36,7 +36,9 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
 }
 
 fn test_case(document: &Checked, options: &Options) -> TestCase {
-    let name = document.place().unwrap_or_else(|| document.path.clone());
+    let name = document
+        .place()
+        .unwrap_or_else(|| document.path.to_string());
     let findings = findings(document);
     let status = if document.fails(options.strict) {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -56,7 +58,7 @@ fn test_case(document: &Checked, options: &Options) -> TestCase {
         TestCaseStatus::success()
     };
     let mut case = TestCase::new(name, status);
-    case.set_classname(document.path.as_str());
+    case.set_classname(&*document.path);
     if !document.fails(options.strict) && !findings.is_empty() {
         case.set_system_out(findings);
     }

@@ -9,7 +9,7 @@ mod sarif;
 
 use std::collections::BTreeMap;
 
-use crate::check::{Checked, Outcome};
+use crate::check::Outcome;
 use crate::Severity;
 
 /// The output formats of `agui-lint check`.
@@ -70,12 +70,15 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Adds up `documents`.
-    pub fn of(documents: &[Checked]) -> Self {
-        let mut summary = Summary::default();
-        for document in documents {
-            summary.documents += 1;
-            summary.valid += usize::from(document.report.is_valid());
+    /// Adds up what `outcome` found.
+    pub fn of(outcome: &Outcome) -> Self {
+        let mut summary = Summary {
+            documents: outcome.len(),
+            valid: outcome.len(),
+            ..Summary::default()
+        };
+        for document in outcome.with_findings() {
+            summary.valid -= usize::from(!document.report.is_valid());
             summary.errors += document.report.count(Severity::Error);
             summary.warnings += document.report.count(Severity::Warning);
             summary.infos += document.report.count(Severity::Info);
@@ -95,10 +98,11 @@ pub struct RuleCount {
     pub count: usize,
 }
 
-/// Per-rule counts over `documents`, most frequent first, then by name.
-pub fn statistics(documents: &[Checked]) -> Vec<RuleCount> {
+/// Per-rule counts over what `outcome` found, most frequent first, then by
+/// name.
+pub fn statistics(outcome: &Outcome) -> Vec<RuleCount> {
     let mut counts: BTreeMap<(&str, Severity), usize> = BTreeMap::new();
-    for document in documents {
+    for document in outcome.with_findings() {
         for d in document.report.diagnostics() {
             *counts.entry((&d.rule, d.severity)).or_default() += 1;
         }

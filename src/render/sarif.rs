@@ -53,7 +53,7 @@ pub fn render(outcome: &Outcome) -> String {
         .rules(descriptors)
         .build();
     let mut results = Vec::new();
-    for document in &outcome.documents {
+    for document in outcome.with_findings() {
         for d in document.report.diagnostics() {
             let index = rules.iter().position(|r| r.name == d.rule);
             results.push(result(document, d, index));

@@ -11,108 +11,22 @@
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read};
+use std::sync::Arc;
 
 use rayon::prelude::*;
+
+mod checked;
+mod outcome;
+
+pub use checked::{Checked, Context, Failure};
+pub use outcome::Outcome;
 use serde_json::Value;
 
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::{LineOrigin, SseReader};
 use crate::input::{JsonLines, Layout, Source};
 use crate::locate;
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Report, Severity, Validator};
-
-/// One checked document: where it came from and what was found.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    /// The path as shown to the user (`-` for stdin).
-    pub path: String,
-    /// 1-based record number in a multi-document file (the JSON Lines line,
-    /// the SSE event, the HAR entry); `None` for a file that is one
-    /// document.
-    pub record: Option<usize>,
-    /// Where in a capture the document is, when the record number alone
-    /// does not say (`entry 2 (POST https://…), response event 4`).
-    pub context: Option<String>,
-    /// Lines of the file before the document's first line: locations are
-    /// within the document, and a file line is `line + line_offset`. Zero
-    /// for SSE and HAR documents, whose locations are file positions
-    /// already.
-    pub line_offset: usize,
-    /// The findings.
-    pub report: Report,
-    /// The text of each file line a finding or its related notes point at,
-    /// keyed by 1-based file line.
-    pub source_lines: BTreeMap<usize, String>,
-}
-
-impl Checked {
-    /// Where a finding's location is in the file.
-    pub fn file_location(&self, location: Location) -> Location {
-        Location {
-            line: location.line + self.line_offset,
-            column: location.column,
-        }
-    }
-
-    /// Where a related note's location is in the file: in its own record
-    /// when it names one (an earlier line of a JSON Lines stream, whose
-    /// record number is its line number).
-    pub fn related_file_location(&self, related: &crate::Related) -> Option<Location> {
-        let location = related.location?;
-        Some(match related.record {
-            Some(record) => Location {
-                line: location.line + record.saturating_sub(1),
-                column: location.column,
-            },
-            None => self.file_location(location),
-        })
-    }
-
-    /// The text of a 1-based file line, when a finding points at it.
-    pub fn source_line(&self, line: usize) -> Option<&str> {
-        self.source_lines.get(&line).map(String::as_str)
-    }
-
-    /// How the document is named after its path: its context, else its
-    /// record.
-    pub fn place(&self) -> Option<String> {
-        self.context
-            .clone()
-            .or_else(|| self.record.map(|r| format!("record {r}")))
-    }
-
-    /// Whether the document fails the run: any error, or under `strict`
-    /// any warning.
-    pub fn fails(&self, strict: bool) -> bool {
-        !self.report.is_valid() || (strict && self.report.count(Severity::Warning) > 0)
-    }
-}
-
-/// A source that could not be checked at all, such as an unreadable file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// The path as shown to the user.
-    pub path: String,
-    /// What went wrong.
-    pub message: String,
-}
-
-/// Everything a run found: the checked documents in source order, and the
-/// sources that could not be read.
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    /// Every document of every readable source.
-    pub documents: Vec<Checked>,
-    /// Sources that could not be read, or not to the end.
-    pub failures: Vec<Failure>,
-}
-
-impl Outcome {
-    /// Whether any document fails (see [`Checked::fails`]).
-    pub fn has_failing_document(&self, strict: bool) -> bool {
-        self.documents.iter().any(|d| d.fails(strict))
-    }
-}
+use crate::{rules, Diagnostic, EventStream, Kind, Location, Report, Validator};
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
 /// calling `progress` after each source. Documents come out in the order of
@@ -123,19 +37,20 @@ pub fn check_sources(
     kind: Option<Kind>,
     progress: &(dyn Fn() + Sync),
 ) -> Outcome {
-    let results: Vec<(Vec<Checked>, Option<Failure>)> = sources
+    let results: Vec<Outcome> = sources
         .par_iter()
         .map(|source| {
-            let mut documents = Vec::new();
-            let failure = check_source(validator, source, kind, &mut |c| documents.push(c)).err();
+            let mut outcome = Outcome::default();
+            if let Err(failure) = check_source(validator, source, kind, &mut |c| outcome.push(c)) {
+                outcome.failures.push(failure);
+            }
             progress();
-            (documents, failure)
+            outcome
         })
         .collect();
     let mut outcome = Outcome::default();
-    for (documents, failure) in results {
-        outcome.documents.extend(documents);
-        outcome.failures.extend(failure);
+    for part in results {
+        outcome.append(part);
     }
     outcome
 }
@@ -161,7 +76,7 @@ pub fn check_source(
     let layout = source.layout(reader.fill_buf().map_err(failure)?);
     let file = File {
         validator,
-        path: &path,
+        path: Arc::from(path.as_str()),
         kind,
     };
     match layout {
@@ -212,14 +127,14 @@ fn may_be_har(bytes: &[u8]) -> bool {
 /// One source being checked.
 struct File<'a> {
     validator: &'a Validator,
-    path: &'a str,
+    path: Arc<str>,
     kind: Option<Kind>,
 }
 
 impl File<'_> {
-    fn checked(&self, record: Option<usize>, context: Option<String>, report: Report) -> Checked {
+    fn checked(&self, record: Option<usize>, context: Option<Context>, report: Report) -> Checked {
         Checked {
-            path: self.path.to_string(),
+            path: self.path.clone(),
             record,
             context,
             line_offset: 0,
@@ -279,11 +194,8 @@ impl File<'_> {
                 Some(root),
             );
             report.relocate(|d| to_file_positions(d, |l| relocate(&origins, l)));
-            let mut checked = self.checked(
-                Some(event.index),
-                Some(format!("event {}", event.index)),
-                report,
-            );
+            let mut checked =
+                self.checked(Some(event.index), Some(Context::Event(event.index)), report);
             let text = Text::Sse {
                 data: event.data,
                 origins,
@@ -321,7 +233,7 @@ impl File<'_> {
                     let location = at(&error.pointer);
                     let record = entry_index(&error.pointer);
                     let diagnostic = invalid_har(&error.pointer, error.message, location);
-                    let context = record.map(|r| format!("entry {r}"));
+                    let context = record.map(Context::HarEntry);
                     let mut checked =
                         self.checked(record, context, Report::new(None, vec![diagnostic]));
                     fill_source_lines(&mut checked, |_| line_of(location));
@@ -346,14 +258,17 @@ impl File<'_> {
         if !is_run {
             return;
         }
-        let name = format!("entry {} ({} {})", entry.index, entry.method, entry.url);
+        let label: Arc<str> = Arc::from(format!(
+            "entry {} ({} {})",
+            entry.index, entry.method, entry.url
+        ));
         let record = Some(entry.index);
         // Findings inside a body point at the string that holds it.
         let place = |body: &HarBody| at(&body.pointer);
         let request_at = place(request);
         let mut report = self.validator.validate(Kind::RunAgentInput, &request.bytes);
         report.relocate(|d| to_file_positions(d, |_| request_at));
-        let mut checked = self.checked(record, Some(format!("{name}, request body")), report);
+        let mut checked = self.checked(record, Some(Context::HarRequest(label.clone())), report);
         fill_source_lines(&mut checked, |_| line_of(request_at));
         sink(checked);
 
@@ -374,7 +289,7 @@ impl File<'_> {
                 Some(response_at),
             );
             report.relocate(|d| to_file_positions(d, |_| response_at));
-            let context = format!("{name}, response event {}", event.index);
+            let context = Context::HarEvent(label.clone(), event.index);
             let mut checked = self.checked(record, Some(context), report);
             fill_source_lines(&mut checked, |_| line_of(response_at));
             pending.push(checked, Text::Fixed(line_of(response_at)), sink);

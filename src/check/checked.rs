@@ -1,0 +1,131 @@
+//! One checked document as the renderers see it: where it is (path,
+//! record, place in a capture), what was found, and the source lines the
+//! findings point at.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::{Location, Related, Report, Severity};
+
+/// Where a document sits in a capture, when its record number alone does
+/// not say. Kept structured (no text per document) so that a capture of
+/// millions of events costs little to hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Context {
+    /// The `n`-th event of a Server-Sent Events capture.
+    Event(usize),
+    /// A HAR entry that could not be read.
+    HarEntry(usize),
+    /// The request body of a HAR entry, named by its label
+    /// (`entry 2 (POST https://…)`).
+    HarRequest(Arc<str>),
+    /// The `n`-th event of a HAR entry's response.
+    HarEvent(Arc<str>, usize),
+}
+
+impl Context {
+    /// The context of the document `k` events further on in the same
+    /// stream.
+    pub(crate) fn advanced(&self, k: usize) -> Context {
+        match self {
+            Context::Event(n) => Context::Event(n + k),
+            Context::HarEvent(label, n) => Context::HarEvent(label.clone(), n + k),
+            other => other.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Context::Event(n) => write!(f, "event {n}"),
+            Context::HarEntry(n) => write!(f, "entry {n}"),
+            Context::HarRequest(label) => write!(f, "{label}, request body"),
+            Context::HarEvent(label, n) => write!(f, "{label}, response event {n}"),
+        }
+    }
+}
+
+/// One checked document: where it came from and what was found.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The path as shown to the user (`-` for stdin), shared by the
+    /// documents of one source.
+    pub path: Arc<str>,
+    /// 1-based record number in a multi-document file (the JSON Lines line,
+    /// the SSE event, the HAR entry); `None` for a file that is one
+    /// document.
+    pub record: Option<usize>,
+    /// Where in a capture the document is, when the record number alone
+    /// does not say.
+    pub context: Option<Context>,
+    /// Lines of the file before the document's first line: locations are
+    /// within the document, and a file line is `line + line_offset`. Zero
+    /// for SSE and HAR documents, whose locations are file positions
+    /// already.
+    pub line_offset: usize,
+    /// The findings.
+    pub report: Report,
+    /// The text of each file line a finding or its related notes point at,
+    /// keyed by 1-based file line.
+    pub source_lines: BTreeMap<usize, String>,
+}
+
+impl Checked {
+    /// Where a finding's location is in the file.
+    pub fn file_location(&self, location: Location) -> Location {
+        Location {
+            line: location.line + self.line_offset,
+            column: location.column,
+        }
+    }
+
+    /// Where a related note's location is in the file: in its own record
+    /// when it names one (an earlier line of a JSON Lines stream, whose
+    /// record number is its line number).
+    pub fn related_file_location(&self, related: &Related) -> Option<Location> {
+        let location = related.location?;
+        Some(match related.record {
+            Some(record) => Location {
+                line: location.line + record.saturating_sub(1),
+                column: location.column,
+            },
+            None => self.file_location(location),
+        })
+    }
+
+    /// The text of a 1-based file line, when a finding points at it.
+    pub fn source_line(&self, line: usize) -> Option<&str> {
+        self.source_lines.get(&line).map(String::as_str)
+    }
+
+    /// How the document is named after its path: its context, else its
+    /// record.
+    pub fn place(&self) -> Option<String> {
+        match &self.context {
+            Some(context) => Some(context.to_string()),
+            None => self.record.map(|r| format!("record {r}")),
+        }
+    }
+
+    /// Whether the document fails the run: any error, or under `strict`
+    /// any warning.
+    pub fn fails(&self, strict: bool) -> bool {
+        !self.report.is_valid() || (strict && self.report.count(Severity::Warning) > 0)
+    }
+
+    /// Whether the document has nothing to report.
+    pub fn is_clean(&self) -> bool {
+        self.report.diagnostics().is_empty()
+    }
+}
+
+/// A source that could not be checked at all, such as an unreadable file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The path as shown to the user.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}

@@ -1,0 +1,196 @@
+//! Everything a run found, held compactly: a run of consecutive clean
+//! documents of one stream is kept as its first document and a count, so
+//! that a capture of millions of clean events costs a few bytes, not a
+//! document each.
+
+use std::borrow::Cow;
+
+use super::checked::{Checked, Failure};
+
+/// Documents as stored: one with findings, or a run of clean ones.
+#[derive(Debug, Clone)]
+enum Entry {
+    /// A document, kept whole.
+    One(Checked),
+    /// `first` and the `more` clean documents that follow it, each one
+    /// record (or one event of the same HAR entry) further.
+    CleanRun { first: Checked, more: usize },
+}
+
+/// Everything a run found: the checked documents in source order, and the
+/// sources that could not be read.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    entries: Vec<Entry>,
+    count: usize,
+    /// Sources that could not be read, or not to the end.
+    pub failures: Vec<Failure>,
+}
+
+impl Outcome {
+    /// Adds the next document.
+    pub fn push(&mut self, checked: Checked) {
+        self.count += 1;
+        if checked.is_clean() {
+            if let Some(last) = self.entries.last_mut() {
+                if let Some(run) = extend_run(last, &checked) {
+                    *last = run;
+                    return;
+                }
+            }
+        }
+        self.entries.push(Entry::One(checked));
+    }
+
+    /// Adds everything `other` found after what this one has.
+    pub fn append(&mut self, other: Outcome) {
+        self.count += other.count;
+        self.entries.extend(other.entries);
+        self.failures.extend(other.failures);
+    }
+
+    /// How many documents were checked.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no document was checked.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Every document, in order; the clean ones of a run are rebuilt one at
+    /// a time.
+    pub fn documents(&self) -> impl Iterator<Item = Cow<'_, Checked>> + '_ {
+        self.entries.iter().flat_map(|entry| {
+            let (first, more) = match entry {
+                Entry::One(checked) => (checked, 0),
+                Entry::CleanRun { first, more } => (first, *more),
+            };
+            (0..=more).map(move |k| {
+                if k == 0 {
+                    Cow::Borrowed(first)
+                } else {
+                    Cow::Owned(advanced(first, k))
+                }
+            })
+        })
+    }
+
+    /// The documents with findings, in order (clean ones skipped without
+    /// being rebuilt).
+    pub fn with_findings(&self) -> impl Iterator<Item = &Checked> + '_ {
+        self.entries.iter().filter_map(|entry| match entry {
+            Entry::One(checked) if !checked.is_clean() => Some(checked),
+            _ => None,
+        })
+    }
+
+    /// Whether any document fails (see [`Checked::fails`]).
+    pub fn has_failing_document(&self, strict: bool) -> bool {
+        self.with_findings().any(|d| d.fails(strict))
+    }
+}
+
+/// The document `k` steps after `first` in its stream.
+fn advanced(first: &Checked, k: usize) -> Checked {
+    let mut next = first.clone();
+    match &first.context {
+        // The events of one HAR response share their entry's record.
+        Some(super::Context::HarEvent(..)) => {}
+        _ => next.record = first.record.map(|r| r + k),
+    }
+    next.context = first.context.as_ref().map(|c| c.advanced(k));
+    next
+}
+
+/// `last` grown by `next` when `next` is the clean document right after it.
+fn extend_run(last: &Entry, next: &Checked) -> Option<Entry> {
+    let (first, more) = match last {
+        Entry::One(checked) if checked.is_clean() => (checked, 0),
+        Entry::CleanRun { first, more } => (first, *more),
+        Entry::One(_) => return None,
+    };
+    let expected = advanced(first, more + 1);
+    let follows = first.path == next.path
+        && first.report.kind() == next.report.kind()
+        && expected.record == next.record
+        && expected.context == next.context
+        && next.record.is_some();
+    follows.then(|| Entry::CleanRun {
+        first: first.clone(),
+        more: more + 1,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::check::Context;
+    use crate::{Diagnostic, Kind, Report, Severity};
+
+    fn event(path: &Arc<str>, n: usize, findings: usize) -> Checked {
+        let diagnostics = (0..findings)
+            .map(|_| Diagnostic::new("never-ended", Severity::Error, "", "open"))
+            .collect();
+        Checked {
+            path: path.clone(),
+            record: Some(n),
+            context: Some(Context::Event(n)),
+            line_offset: 0,
+            report: Report::new(Some(Kind::Event), diagnostics),
+            source_lines: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn clean_runs_are_stored_once_and_rebuilt_in_order() {
+        let path: Arc<str> = Arc::from("a.sse");
+        let mut outcome = Outcome::default();
+        for n in 1..=1000 {
+            outcome.push(event(&path, n, usize::from(n == 500)));
+        }
+        assert_eq!(outcome.len(), 1000);
+        assert_eq!(outcome.entries.len(), 3, "run, finding, run");
+        let rebuilt: Vec<(Option<usize>, String, usize)> = outcome
+            .documents()
+            .map(|d| {
+                (
+                    d.record,
+                    d.place().unwrap_or_default(),
+                    d.report.diagnostics().len(),
+                )
+            })
+            .collect();
+        let expected: Vec<(Option<usize>, String, usize)> = (1..=1000)
+            .map(|n| (Some(n), format!("event {n}"), usize::from(n == 500)))
+            .collect();
+        assert_eq!(rebuilt, expected);
+        assert_eq!(outcome.with_findings().count(), 1);
+    }
+
+    #[test]
+    fn har_events_run_within_their_entry() {
+        let path: Arc<str> = Arc::from("a.har");
+        let label: Arc<str> = Arc::from("entry 2 (POST u)");
+        let mut outcome = Outcome::default();
+        for n in 1..=3 {
+            let mut checked = event(&path, 2, 0);
+            checked.context = Some(Context::HarEvent(label.clone(), n));
+            outcome.push(checked);
+        }
+        assert_eq!(outcome.entries.len(), 1);
+        let places: Vec<String> = outcome.documents().filter_map(|d| d.place()).collect();
+        assert_eq!(
+            places,
+            [
+                "entry 2 (POST u), response event 1",
+                "entry 2 (POST u), response event 2",
+                "entry 2 (POST u), response event 3"
+            ]
+        );
+    }
+}
