@@ -49,6 +49,12 @@ impl<'t> Locator<'t> {
         location_at(self.text.as_bytes(), offset)
     }
 
+    /// The byte offset where the node at `pointer` starts (see
+    /// [`Self::locate`]).
+    pub fn offset(&self, at: &str, target: Target) -> usize {
+        self.offset_of(at, target).unwrap_or(0)
+    }
+
     fn offset_of(&self, at: &str, target: Target) -> Option<usize> {
         let mut node = self.root.as_ref()?;
         let tokens: Vec<String> = pointer::tokens(at).collect();

@@ -223,6 +223,8 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut fired = BTreeSet::new();
     let mut valid_kinds = BTreeSet::new();
+    let mut stream_rules = BTreeSet::new();
+    let mut valid_stream_names = BTreeSet::new();
     let mut count = 0;
     for entry in walkdir::WalkDir::new(&root) {
         let entry = entry.expect("walk fixtures");
@@ -236,10 +238,18 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
         }
         count += 1;
         let (kind, valid) = classify(path);
+        let is_capture = path.components().any(|c| c.as_os_str() == "streams");
         if valid {
             valid_kinds.extend(kind);
+            if is_capture {
+                let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
+                valid_stream_names.insert(stem.to_string());
+            }
         } else {
             fired.insert(expected_rule(path));
+            if is_capture {
+                stream_rules.insert(expected_rule(path));
+            }
         }
     }
     assert!(count >= 60, "only {count} fixtures");
@@ -251,6 +261,16 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
             fired.contains(rule.name),
             "no invalid fixture is named after rule {}",
             rule.name
+        );
+    }
+    // A rule about streams shows its correct form next to its violation.
+    for rule in stream_rules {
+        if rule.starts_with("invalid-") {
+            continue;
+        }
+        assert!(
+            valid_stream_names.contains(rule),
+            "no valid capture fixtures/streams/valid/{rule}.* shows the correct form of {rule}"
         );
     }
     for kind in Kind::ALL {

@@ -16,17 +16,18 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 mod checked;
+mod har;
 mod outcome;
 
 pub use checked::{Checked, Context, Failure};
 pub use outcome::Outcome;
 use serde_json::Value;
 
-use crate::input::har::{self, HarBody, HarEntry};
+use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseReader};
 use crate::input::{JsonLines, Layout, Source};
 use crate::locate;
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Report, Validator};
+use crate::{Diagnostic, EventStream, Kind, Location, Report, Validator};
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
 /// calling `progress` after each source. Documents come out in the order of
@@ -84,7 +85,7 @@ pub fn check_source(
             let bytes = read_all(reader).map_err(failure)?;
             if kind.is_none() && may_be_har(&bytes) {
                 if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
-                    if har::looks_like_har(&value) {
+                    if looks_like_har(&value) {
                         file.har(&bytes, &value, sink);
                         return Ok(());
                     }
@@ -206,121 +207,6 @@ impl File<'_> {
         pending.finish(self.validator, &mut stream, sink, true);
         Ok(())
     }
-
-    /// An HTTP Archive: each entry whose request body is a RunAgentInput is
-    /// checked as one, and its response as an event stream.
-    fn har(&self, bytes: &[u8], value: &Value, sink: &mut dyn FnMut(Checked)) {
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            return self.json(bytes, sink);
-        };
-        let locator = locate::Locator::new(text);
-        let at = |pointer: &str| locator.locate(pointer, crate::Target::Value);
-        let line_of = |location: Location| document_line(bytes, location.line);
-        let entries = match har::entries(value) {
-            Ok(entries) => entries,
-            Err(error) => {
-                let location = at(&error.pointer);
-                let diagnostic = invalid_har(&error.pointer, error.message, location);
-                let mut checked = self.checked(None, None, Report::new(None, vec![diagnostic]));
-                fill_source_lines(&mut checked, |_| line_of(location));
-                return sink(checked);
-            }
-        };
-        for entry in entries {
-            match entry {
-                Ok(entry) => self.har_entry(&entry, &at, &line_of, sink),
-                Err(error) => {
-                    let location = at(&error.pointer);
-                    let record = entry_index(&error.pointer);
-                    let diagnostic = invalid_har(&error.pointer, error.message, location);
-                    let context = record.map(Context::HarEntry);
-                    let mut checked =
-                        self.checked(record, context, Report::new(None, vec![diagnostic]));
-                    fill_source_lines(&mut checked, |_| line_of(location));
-                    sink(checked);
-                }
-            }
-        }
-    }
-
-    fn har_entry(
-        &self,
-        entry: &HarEntry,
-        at: &dyn Fn(&str) -> Location,
-        line_of: &dyn Fn(Location) -> Option<String>,
-        sink: &mut dyn FnMut(Checked),
-    ) {
-        let Some(request) = &entry.request_body else {
-            return;
-        };
-        let is_run = serde_json::from_slice::<Value>(&request.bytes)
-            .is_ok_and(|v| Kind::detect(&v) == Ok(Kind::RunAgentInput));
-        if !is_run {
-            return;
-        }
-        let label: Arc<str> = Arc::from(format!(
-            "entry {} ({} {})",
-            entry.index, entry.method, entry.url
-        ));
-        let record = Some(entry.index);
-        // Findings inside a body point at the string that holds it.
-        let place = |body: &HarBody| at(&body.pointer);
-        let request_at = place(request);
-        let mut report = self.validator.validate(Kind::RunAgentInput, &request.bytes);
-        report.relocate(|d| to_file_positions(d, |_| request_at));
-        let mut checked = self.checked(record, Some(Context::HarRequest(label.clone())), report);
-        fill_source_lines(&mut checked, |_| line_of(request_at));
-        sink(checked);
-
-        let Some(response) = &entry.response_body else {
-            return;
-        };
-        let response_at = place(response);
-        let mut stream = EventStream::new();
-        let mut pending = Pending::default();
-        for event in SseReader::new(response.bytes.as_slice()) {
-            // Reading from memory cannot fail.
-            let Ok(event) = event else { break };
-            let mut report = self.validator.validate_in_stream(
-                &mut stream,
-                Some(Kind::Event),
-                &event.data,
-                record,
-                Some(response_at),
-            );
-            report.relocate(|d| to_file_positions(d, |_| response_at));
-            let context = Context::HarEvent(label.clone(), event.index);
-            let mut checked = self.checked(record, Some(context), report);
-            fill_source_lines(&mut checked, |_| line_of(response_at));
-            pending.push(checked, Text::Fixed(line_of(response_at)), sink);
-        }
-        pending.finish(self.validator, &mut stream, sink, true);
-    }
-}
-
-fn invalid_har(pointer: &str, message: String, location: Location) -> Diagnostic {
-    let mut diagnostic = Diagnostic::new(
-        "invalid-har",
-        rules::default_severity("invalid-har"),
-        pointer,
-        message,
-    )
-    .with_help(
-        "export the capture again as HAR 1.2 (browser devtools: Save all as HAR with content)",
-    );
-    diagnostic.location = Some(location);
-    diagnostic
-}
-
-/// The 1-based entry number a HAR pointer (`/log/entries/3/...`) is in.
-fn entry_index(pointer: &str) -> Option<usize> {
-    pointer
-        .strip_prefix("/log/entries/")?
-        .split('/')
-        .next()?
-        .parse::<usize>()
-        .ok()
-        .map(|i| i + 1)
 }
 
 /// Where the document's value starts: its first non-blank character.
@@ -392,8 +278,8 @@ enum Text {
         data: Vec<u8>,
         origins: Vec<LineOrigin>,
     },
-    /// A HAR body: every finding shows the one HAR line holding it.
-    Fixed(Option<String>),
+    /// One known line (of a HAR file) and its text.
+    Fixed(usize, Option<String>),
 }
 
 impl Text {
@@ -409,7 +295,7 @@ impl Text {
                 let field = format!("{:<width$}", "data:", width = origin.column_shift);
                 Some(format!("{field}{}", String::from_utf8_lossy(value)))
             }
-            Text::Fixed(text) => text.clone(),
+            Text::Fixed(known, text) => text.clone().filter(|_| *known == line),
         }
     }
 }
