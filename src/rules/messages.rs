@@ -605,7 +605,8 @@ fn check_against_parameters(
     tools: &[Node<'_>],
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut compiled: HashMap<&str, Option<jsonschema::Validator>> = HashMap::new();
+    let mut compiled: HashMap<&str, Option<std::sync::Arc<super::tools::Compiled>>> =
+        HashMap::new();
     for (call, parsed) in calls.iter().zip(arguments) {
         let Some(parsed) = parsed else { continue };
         let Some(function) = call.node.child("function") else {
@@ -617,12 +618,14 @@ fn check_against_parameters(
         let Some(tool) = tools.iter().find(|t| t.str("name") == Some(name)) else {
             continue;
         };
-        let validator = compiled.entry(name).or_insert_with(|| {
+        let entry = compiled.entry(name).or_insert_with(|| {
             tool.value
                 .get("parameters")
-                .and_then(super::tools::arguments_validator)
+                .map(super::tools::cached_arguments_validator)
         });
-        let Some(validator) = validator else { continue };
+        let Some(Some(validator)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
+            continue;
+        };
         let at = crate::pointer::push(&function.pointer, "arguments");
         for error in validator.iter_errors(parsed) {
             let inside = error.instance_path().as_str();

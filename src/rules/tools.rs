@@ -6,11 +6,13 @@
 //! [`names`], the `parameters` schema in [`parameters`], whose references
 //! are found by [`references`].
 
+mod cache;
 mod names;
 mod parameters;
 mod references;
 
-pub(super) use parameters::arguments_validator;
+pub(super) use cache::Compiled;
+pub(super) use parameters::cached_arguments_validator;
 
 use super::walk::Document;
 use super::Rule;

@@ -24,6 +24,7 @@ use jsonschema::{Draft, PatternOptions, ReferencingError, ValidationError};
 use serde_json::{json, Value};
 use url::Url;
 
+use super::cache;
 use super::references::{self, Outside, Reference, Target};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer;
@@ -232,14 +233,54 @@ enum MetaSchema {
     Unknown,
 }
 
-/// Checks the `parameters` of `tool`.
+/// Checks the `parameters` of `tool`: once per distinct schema, whose
+/// findings are then placed under this tool's pointer.
 pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
     let Some(parameters) = tool.child("parameters") else {
         return;
     };
-    let schema = parameters.value;
     let base = parameters.pointer.as_str();
+    // Cloning, comparing and dropping a schema recurses: one too deep for
+    // that is checked (and refused) without the cache.
+    if deeper_than(parameters.value, MAX_DEPTH) {
+        return check_schema(parameters.value, base, out);
+    }
+    let compiled = cache::lookup(parameters.value);
+    let findings = compiled.findings.get_or_init(|| {
+        let mut findings = Vec::new();
+        check_schema(parameters.value, "", &mut findings);
+        findings
+    });
+    out.extend(findings.iter().map(|finding| {
+        let mut finding = finding.clone();
+        finding.pointer.insert_str(0, base);
+        for related in &mut finding.related {
+            related.pointer.insert_str(0, base);
+        }
+        finding
+    }));
+}
 
+/// The compiled validator for arguments of a tool with `schema` as its
+/// `parameters`, shared with every other tool of the same schema.
+pub(in crate::rules) fn cached_arguments_validator(
+    schema: &Value,
+) -> std::sync::Arc<super::cache::Compiled> {
+    if deeper_than(schema, MAX_DEPTH) {
+        // Never compiled (see `arguments_validator`), and not cached.
+        let compiled = super::cache::Compiled::default();
+        compiled.arguments.get_or_init(|| None);
+        return std::sync::Arc::new(compiled);
+    }
+    let compiled = cache::lookup(schema);
+    compiled
+        .arguments
+        .get_or_init(|| arguments_validator(schema));
+    compiled
+}
+
+/// Checks the `parameters` schema `schema`, whose pointer is `base`.
+fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
     let root_meta = match schema.get("$schema") {
         Some(value) => {
             let meta = classify(value);
@@ -751,7 +792,7 @@ fn compile(schema: &Value, draft: Draft, engine: Engine) -> Result<(), Validatio
 /// `parameters` is not a schema that compiles offline (the rules of this
 /// module then say why). Patterns use the linear-time engine, as the
 /// arguments are matched against them.
-pub(in crate::rules) fn arguments_validator(schema: &Value) -> Option<jsonschema::Validator> {
+fn arguments_validator(schema: &Value) -> Option<jsonschema::Validator> {
     let draft = match schema.get("$schema").map(classify) {
         None => DEFAULT_DRAFT,
         Some(MetaSchema::Draft(draft)) => draft,

@@ -1,0 +1,185 @@
+//! Deterministic AG-UI payloads for the benchmarks: the same bytes on every
+//! run and machine, generated rather than committed.
+
+use base64::Engine;
+use serde_json::{json, Value};
+
+/// A tiny linear congruential generator: deterministic, dependency-free.
+pub struct Lcg(u64);
+
+impl Lcg {
+    pub fn new(seed: u64) -> Self {
+        Lcg(seed)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const WORDS: [&str; 16] = [
+    "weather", "forecast", "the", "agent", "tool", "result", "Oslo", "tomorrow", "rain", "please",
+    "check", "calendar", "meeting", "summary", "report", "status",
+];
+
+fn sentence(rng: &mut Lcg, words: usize) -> String {
+    (0..words)
+        .map(|_| WORDS[rng.below(WORDS.len() as u64) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A tool whose parameters schema has an `options` object nested `depth`
+/// levels deep next to the arguments [`arguments`] gives.
+fn tool(i: usize, depth: usize) -> Value {
+    let mut options = json!({
+        "type": "object",
+        "properties": {"verbose": {"type": "boolean"}, "lang": {"type": "string", "pattern": "^[a-z]{2}$"}},
+        "additionalProperties": false
+    });
+    for level in 0..depth {
+        options = json!({
+            "type": "object",
+            "description": format!("Options, level {level}"),
+            "properties": {"nested": options, "flag": {"type": "boolean"}},
+            "additionalProperties": false
+        });
+    }
+    json!({
+        "name": format!("tool_{i}"),
+        "description": format!("Tool number {i}, which looks things up"),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "What to look up", "minLength": 1},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                "units": {"type": "string", "enum": ["metric", "imperial"]},
+                "options": options
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        }
+    })
+}
+
+/// Arguments that satisfy [`tool`]'s schema at depth 0.
+fn arguments(rng: &mut Lcg) -> String {
+    json!({"query": sentence(rng, 3), "limit": 1 + rng.below(100), "units": "metric"}).to_string()
+}
+
+/// A RunAgentInput of `turns` user/assistant/tool rounds over `tools` tools,
+/// with `images` base64 images of `image_bytes` each and url parts every
+/// `url_every` turns (0: none).
+pub fn run_agent_input(
+    seed: u64,
+    turns: usize,
+    tools: usize,
+    depth: usize,
+    images: usize,
+    image_bytes: usize,
+    url_every: usize,
+) -> Value {
+    let mut rng = Lcg::new(seed);
+    let mut messages =
+        vec![json!({"id": "sys", "role": "system", "content": "You are a helpful agent."})];
+    for turn in 0..turns {
+        let user_content = if url_every > 0 && turn % url_every == 0 {
+            json!([
+                {"type": "text", "text": sentence(&mut rng, 40)},
+                {"type": "image", "source": {"type": "url", "value": format!("https://cdn.example.com/img/{turn}.png"), "mimeType": "image/png"}}
+            ])
+        } else {
+            Value::String(sentence(&mut rng, 40))
+        };
+        messages.push(json!({"id": format!("u{turn}"), "role": "user", "content": user_content}));
+        let call = format!("call_{turn}");
+        let name = format!("tool_{}", turn % tools.max(1));
+        messages.push(json!({
+            "id": format!("a{turn}"), "role": "assistant", "content": sentence(&mut rng, 30),
+            "toolCalls": [{"id": call, "type": "function", "function": {"name": name, "arguments": arguments(&mut rng)}}]
+        }));
+        messages.push(json!({"id": format!("t{turn}"), "role": "tool", "toolCallId": call, "content": sentence(&mut rng, 200)}));
+    }
+    for i in 0..images {
+        let data: Vec<u8> = (0..image_bytes).map(|_| rng.below(256) as u8).collect();
+        messages.push(json!({
+            "id": format!("img{i}"), "role": "user",
+            "content": [{"type": "image", "source": {"type": "data", "value": base64::engine::general_purpose::STANDARD.encode(&data), "mimeType": "image/png"}}]
+        }));
+    }
+    json!({
+        "threadId": "thread-1",
+        "runId": format!("run-{seed}"),
+        "state": {"step": 3, "items": ["a", "b"]},
+        "messages": messages,
+        "tools": (0..tools).map(|i| tool(i, depth)).collect::<Vec<_>>(),
+        "context": [{"description": "user timezone", "value": "Europe/Oslo"}],
+        "forwardedProps": {}
+    })
+}
+
+/// The same payload with one error: its last message reuses the first
+/// message's id (`duplicate-message-id`, found by a rule, located with its
+/// related first occurrence).
+pub fn with_one_error(mut payload: Value) -> Value {
+    if let Some(last) = payload["messages"]
+        .as_array_mut()
+        .and_then(|m| m.last_mut())
+    {
+        last["id"] = Value::from("sys");
+    }
+    payload
+}
+
+pub fn bytes(value: &Value) -> Vec<u8> {
+    serde_json::to_vec(value).expect("serialize")
+}
+
+/// ~2 KB: 4 messages, 2 tools.
+pub fn small() -> Value {
+    run_agent_input(1, 1, 2, 0, 0, 0, 0)
+}
+
+/// ~64 KB: 60 messages with tool calls and results, 10 tools with nested
+/// parameter schemas, some url content parts.
+pub fn medium() -> Value {
+    run_agent_input(2, 20, 10, 9, 0, 0, 5)
+}
+
+/// ~2 MB: 400 messages, 30 tools, several ~100 KB base64 images.
+pub fn large() -> Value {
+    run_agent_input(3, 133, 30, 2, 12, 100 * 1024, 10)
+}
+
+/// ~100 MB of JSON Lines: 5,000 mixed payloads, ~1% of them invalid
+/// (a broken line, or a payload with an error).
+pub fn capture() -> Vec<u8> {
+    let mut rng = Lcg::new(7);
+    let mut out = Vec::new();
+    for i in 0..5000u64 {
+        let payload = match rng.below(10) {
+            0..=6 => run_agent_input(i, 1 + rng.below(4) as usize, 2, 0, 0, 0, 0),
+            _ => run_agent_input(i, 20, 10, 9, 0, 0, 5),
+        };
+        let mut line = match rng.below(100) {
+            0 => bytes(&with_one_error(payload)),
+            1 => {
+                let mut b = bytes(&payload);
+                b.truncate(b.len() / 2);
+                b
+            }
+            _ => bytes(&payload),
+        };
+        line.push(b'\n');
+        out.extend_from_slice(&line);
+    }
+    out
+}

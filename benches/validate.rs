@@ -1,0 +1,208 @@
+//! `cargo bench`: agui-lint's full check against `serde_json::from_slice::<Value>`
+//! on the same bytes (the baseline), for generated payloads of every size,
+//! valid and with one error; then the CLI over a ~100 MB JSON Lines capture
+//! against a single-threaded `Value` parse of the same file.
+//!
+//! Criterion measures each case; the table at the end gives both
+//! throughputs and their ratio from that same run.
+
+mod payloads;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use agui_lint::{Kind, Validator};
+use criterion::{Criterion, Throughput};
+use serde_json::Value;
+
+struct Case {
+    name: &'static str,
+    bytes: Vec<u8>,
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (name, error_name, payload) in [
+        ("small/valid", "small/one-error", payloads::small()),
+        ("medium/valid", "medium/one-error", payloads::medium()),
+        ("large/valid", "large/one-error", payloads::large()),
+    ] {
+        cases.push(Case {
+            name,
+            bytes: payloads::bytes(&payload),
+        });
+        cases.push(Case {
+            name: error_name,
+            bytes: payloads::bytes(&payloads::with_one_error(payload)),
+        });
+    }
+    cases
+}
+
+fn criterion_dir() -> PathBuf {
+    std::env::temp_dir().join("agui-lint-criterion")
+}
+
+/// Median time of one iteration of `group/function`, from criterion's files.
+fn median_ns(group: &str, function: &str) -> Option<f64> {
+    let path = criterion_dir()
+        .join(group.replace('/', "_"))
+        .join(function)
+        .join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let estimates: Value = serde_json::from_str(&text).ok()?;
+    estimates["median"]["point_estimate"].as_f64()
+}
+
+fn mb_per_s(bytes: usize, ns: f64) -> f64 {
+    bytes as f64 / (ns / 1e9) / 1e6
+}
+
+fn main() {
+    let validator = Validator::new().expect("validator");
+    let cases = cases();
+    let mut criterion = Criterion::default()
+        .output_directory(&criterion_dir())
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    for case in &cases {
+        // The check must do what the case says.
+        let report = validator.validate(Kind::RunAgentInput, &case.bytes);
+        assert_eq!(
+            report.diagnostics().is_empty(),
+            case.name.ends_with("valid"),
+            "{}: {:?}",
+            case.name,
+            report.diagnostics().first()
+        );
+        let mut group = criterion.benchmark_group(case.name.replace('/', "_"));
+        group.throughput(Throughput::Bytes(case.bytes.len() as u64));
+        if case.bytes.len() > 1_000_000 {
+            group.sample_size(20);
+        }
+        group.bench_function("baseline", |b| {
+            b.iter(|| {
+                serde_json::from_slice::<Value>(black_box(&case.bytes)).map(|v| v.is_object())
+            })
+        });
+        group.bench_function("agui-lint", |b| {
+            b.iter(|| validator.validate(Kind::RunAgentInput, black_box(&case.bytes)))
+        });
+        group.finish();
+    }
+    criterion.final_summary();
+
+    println!();
+    println!(
+        "{:<18} {:>10} {:>16} {:>16} {:>8}",
+        "case", "bytes", "baseline MB/s", "agui-lint MB/s", "ratio"
+    );
+    for case in &cases {
+        let group = case.name.replace('/', "_");
+        let (Some(base), Some(ours)) = (
+            median_ns(&group, "baseline"),
+            median_ns(&group, "agui-lint"),
+        ) else {
+            println!("{:<18} (not measured in this run)", case.name);
+            continue;
+        };
+        let n = case.bytes.len();
+        println!(
+            "{:<18} {:>10} {:>16.0} {:>16.0} {:>7.2}x",
+            case.name,
+            n,
+            mb_per_s(n, base),
+            mb_per_s(n, ours),
+            base / ours
+        );
+    }
+    cli_capture();
+}
+
+/// The CLI over the ~100 MB capture on every core, against one thread
+/// parsing each line into a `Value`: wall time ratio and peak memory.
+fn cli_capture() {
+    let dir = std::env::temp_dir().join("agui-lint-bench-capture");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("capture.jsonl");
+    let bytes = payloads::capture();
+    std::fs::write(&path, &bytes).expect("write capture");
+    let largest = bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+
+    let baseline = median_of(3, || {
+        let text = std::fs::read(&path).expect("read");
+        for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let _ = black_box(serde_json::from_slice::<Value>(line).map(|v| v.is_object()));
+        }
+    });
+    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
+    let cli = median_of(3, || {
+        let status = Command::new(binary)
+            .args(["check", "--quiet", "--format", "jsonl", "--output"])
+            .arg(dir.join("report.jsonl"))
+            .arg(&path)
+            .status()
+            .expect("run agui-lint");
+        assert_eq!(status.code(), Some(1), "the capture has invalid records");
+    });
+    let peak_kb = children_peak_rss_kb();
+    println!();
+    println!(
+        "capture.jsonl: {:.0} MB, 5000 records, largest {} KB",
+        bytes.len() as f64 / 1e6,
+        largest / 1024
+    );
+    println!(
+        "  single-threaded Value parse: {:.2} s; agui-lint check (all cores): {:.2} s; ratio {:.2} (target <= 0.70)",
+        baseline.as_secs_f64(),
+        cli.as_secs_f64(),
+        cli.as_secs_f64() / baseline.as_secs_f64()
+    );
+    if let Some(kb) = peak_kb {
+        let budget_kb = 32 * 1024 + 3 * largest as u64 / 1024;
+        println!(
+            "  agui-lint peak RSS: {} MB (target <= {} MB)",
+            kb / 1024,
+            budget_kb / 1024
+        );
+    }
+}
+
+fn median_of(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+/// The largest peak resident set of the children this process waited for.
+#[cfg(unix)]
+fn children_peak_rss_kb() -> Option<u64> {
+    // SAFETY: getrusage writes into the zeroed struct we pass and nothing
+    // else; RUSAGE_CHILDREN is a valid `who`.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+            return None;
+        }
+        usage
+    };
+    u64::try_from(usage.ru_maxrss).ok()
+}
+
+#[cfg(not(unix))]
+fn children_peak_rss_kb() -> Option<u64> {
+    None
+}
