@@ -9,6 +9,7 @@
 mod payloads;
 
 use std::hint::black_box;
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -128,18 +129,20 @@ fn cli_capture() {
     let dir = std::env::temp_dir().join("agui-lint-bench-capture");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("capture.jsonl");
-    let bytes = payloads::capture();
-    std::fs::write(&path, &bytes).expect("write capture");
-    let largest = bytes
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::len)
-        .max()
-        .unwrap_or(0);
+    // Written and read a line at a time: this process stays small, since a
+    // spawned child's peak memory starts from its parent's.
+    let mut file = BufWriter::new(std::fs::File::create(&path).expect("create capture"));
+    let (size, largest) = payloads::capture(&mut file).expect("write capture");
+    file.flush().expect("flush capture");
+    drop(file);
 
     let baseline = median_of(3, || {
-        let text = std::fs::read(&path).expect("read");
-        for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-            let _ = black_box(serde_json::from_slice::<Value>(line).map(|v| v.is_object()));
+        let reader = BufReader::new(std::fs::File::open(&path).expect("open"));
+        for line in reader.split(b'\n') {
+            let line = line.expect("read");
+            if !line.is_empty() {
+                let _ = black_box(serde_json::from_slice::<Value>(&line).map(|v| v.is_object()));
+            }
         }
     });
     let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
@@ -156,7 +159,7 @@ fn cli_capture() {
     println!();
     println!(
         "capture.jsonl: {:.0} MB, 5000 records, largest {} KB",
-        bytes.len() as f64 / 1e6,
+        size as f64 / 1e6,
         largest / 1024
     );
     println!(

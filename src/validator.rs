@@ -167,6 +167,35 @@ impl Validator {
             .0
     }
 
+    /// The first half of [`Self::validate_in_stream`], which may run on any
+    /// thread: the record's own check, and its parsed value when it is an
+    /// event (for [`Self::continue_stream`], in stream order).
+    pub(crate) fn check_record(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+        let (report, value) = self.check_bytes(kind, bytes);
+        let value = value.filter(|_| report.kind() == Some(Kind::Event));
+        (report, value)
+    }
+
+    /// The second half of [`Self::validate_in_stream`], in stream order: the
+    /// sequence findings of `event` (parsed from `bytes`), located in
+    /// `bytes`, with the settings applied.
+    pub(crate) fn continue_stream(
+        &self,
+        stream: &mut EventStream,
+        event: &Value,
+        bytes: &[u8],
+        record: Option<usize>,
+        location: Option<Location>,
+    ) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        stream.feed(event, record, location, &mut diagnostics);
+        self.settings.apply(&mut diagnostics);
+        if !diagnostics.is_empty() {
+            locate_all(bytes, &mut diagnostics);
+        }
+        diagnostics
+    }
+
     /// Ends `stream`: findings about what is still open (a run never
     /// finished, a message never ended), placed on the stream's last event
     /// (at the location it was given) with the settings applied. Empty when

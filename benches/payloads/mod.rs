@@ -160,10 +160,11 @@ pub fn large() -> Value {
 }
 
 /// ~100 MB of JSON Lines: 5,000 mixed payloads, ~1% of them invalid
-/// (a broken line, or a payload with an error).
-pub fn capture() -> Vec<u8> {
+/// (a broken line, or a payload with an error), written to `out` one line
+/// at a time. Returns the bytes written and the largest line's length.
+pub fn capture(out: &mut impl std::io::Write) -> std::io::Result<(usize, usize)> {
     let mut rng = Lcg::new(7);
-    let mut out = Vec::new();
+    let (mut total, mut largest) = (0, 0);
     for i in 0..5000u64 {
         let payload = match rng.below(10) {
             0..=6 => run_agent_input(i, 1 + rng.below(4) as usize, 2, 0, 0, 0, 0),
@@ -178,8 +179,10 @@ pub fn capture() -> Vec<u8> {
             }
             _ => bytes(&payload),
         };
+        largest = largest.max(line.len());
         line.push(b'\n');
-        out.extend_from_slice(&line);
+        total += line.len();
+        out.write_all(&line)?;
     }
-    out
+    Ok((total, largest))
 }

@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseReader};
-use crate::input::{JsonLines, Layout, Source};
+use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
 use crate::{Diagnostic, EventStream, Kind, Location, Report, Validator};
 
@@ -108,6 +108,30 @@ pub fn check_source(
     }
 }
 
+/// Records checked together in parallel at most, and their bytes at most.
+const BATCH_RECORDS: usize = 64;
+const BATCH_BYTES: usize = 4 * 1024 * 1024;
+
+/// The next lines to check together: up to [`BATCH_RECORDS`] lines, or
+/// fewer once they hold [`BATCH_BYTES`] (one line is always taken), and the
+/// read error that stopped the batch early, if any (the reader reports an
+/// error once, then ends).
+fn next_batch(lines: &mut JsonLines<impl BufRead>) -> (Vec<Line>, Option<io::Error>) {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
+        match lines.next() {
+            Some(Ok(line)) => {
+                bytes += line.bytes.len();
+                batch.push(line);
+            }
+            Some(Err(error)) => return (batch, Some(error)),
+            None => break,
+        }
+    }
+    (batch, None)
+}
+
 fn read_all(mut reader: impl Read) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes)?;
@@ -156,23 +180,49 @@ impl File<'_> {
     }
 
     /// JSON Lines: each line a record, the events among them one stream.
+    ///
+    /// Lines are read in small batches whose records are checked in
+    /// parallel; the sequence rules then see the batch's events in order.
+    /// A batch is bounded in records and bytes, so memory stays a few
+    /// records' worth whatever the file's size.
     fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let mut stream = EventStream::new();
         let mut pending = Pending::default();
-        for line in JsonLines::new(reader) {
-            let line = line?;
-            let report = self.validator.validate_in_stream(
-                &mut stream,
-                self.kind,
-                &line.bytes,
-                Some(line.number),
-                Some(root_location(&line.bytes)),
-            );
-            let mut checked = self.checked(Some(line.number), None, report);
-            checked.line_offset = line.number - 1;
-            let text = Text::Line(line.bytes);
-            fill_source_lines(&mut checked, |l| text.line(l));
-            pending.push(checked, text, sink);
+        let mut lines = JsonLines::new(reader);
+        loop {
+            let (batch, error) = next_batch(&mut lines);
+            let done = batch.is_empty();
+            let checked: Vec<(Report, Option<Value>)> = batch
+                .par_iter()
+                .map(|line| self.validator.check_record(self.kind, &line.bytes))
+                .collect();
+            for (line, (mut report, event)) in batch.into_iter().zip(checked) {
+                if let Some(event) = event {
+                    let sequence = self.validator.continue_stream(
+                        &mut stream,
+                        &event,
+                        &line.bytes,
+                        Some(line.number),
+                        Some(root_location(&line.bytes)),
+                    );
+                    if !sequence.is_empty() {
+                        report.extend(sequence);
+                    }
+                }
+                let mut checked = self.checked(Some(line.number), None, report);
+                checked.line_offset = line.number - 1;
+                let text = Text::Line(line.bytes);
+                fill_source_lines(&mut checked, |l| text.line(l));
+                pending.push(checked, text, sink);
+            }
+            // A read error ends the file, after the lines read before it.
+            if let Some(error) = error {
+                pending.finish(self.validator, &mut stream, sink, false);
+                return Err(error);
+            }
+            if done {
+                break;
+            }
         }
         pending.finish(self.validator, &mut stream, sink, false);
         Ok(())
