@@ -1,109 +1,212 @@
 //! Maps a JSON pointer to a line and column in the source text.
 //!
-//! Only documents with something to report pay for this: the text is parsed
-//! a second time, by `jsonc-parser` in strict JSON mode, into a syntax tree
-//! that keeps the byte range of every key and value.
+//! Only documents with something to report pay for this. The text is
+//! known to be JSON (it parsed), so the locator does not build a tree: it
+//! walks the bytes along the pointer's path, skipping every other value
+//! (strings at memory speed with `memchr`), and stops at the node.
 
-use jsonc_parser::ast::{ObjectProp, Value as Node};
-use jsonc_parser::common::Ranged;
-use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
+use memchr::{memchr2, memchr_iter, memrchr};
 
 use crate::diagnostic::{Location, Target};
 use crate::pointer;
 
 /// Answers "where is this pointer?" for one source text.
 pub struct Locator<'t> {
-    text: &'t str,
-    root: Option<Node<'t>>,
+    bytes: &'t [u8],
+    /// Whether an object may hold a key twice; when not, the first match
+    /// is the only one and the rest of the object need not be read.
+    keys_repeat: bool,
 }
 
 impl<'t> Locator<'t> {
-    /// Builds the syntax tree of `text`. A text that is not strict JSON has
-    /// no tree; every pointer then maps to the start of the text.
+    /// A locator over `text`, which may repeat keys within an object (the
+    /// node of a repeated key is its last occurrence, which is the one a
+    /// parser keeps).
     pub fn new(text: &'t str) -> Self {
-        let strict = ParseOptions {
-            allow_comments: false,
-            allow_loose_object_property_names: false,
-            allow_trailing_commas: false,
-            allow_missing_commas: false,
-            allow_single_quoted_strings: false,
-            allow_hexadecimal_numbers: false,
-            allow_unary_plus_numbers: false,
-            allow_bare_decimal_point_numbers: false,
-            allow_non_finite_numbers: false,
-            allow_extended_string_escapes: false,
-        };
-        let collect = CollectOptions {
-            comments: CommentCollectionStrategy::Off,
-            tokens: false,
-        };
-        let root = jsonc_parser::parse_to_ast(text, &collect, &strict)
-            .ok()
-            .and_then(|r| r.value);
-        Locator { text, root }
+        Locator {
+            bytes: text.as_bytes(),
+            keys_repeat: true,
+        }
+    }
+
+    /// A locator over `text` known to repeat no key within an object.
+    pub fn with_unique_keys(text: &'t str) -> Self {
+        Locator {
+            bytes: text.as_bytes(),
+            keys_repeat: false,
+        }
     }
 
     /// Where the node at `pointer` is, or the nearest ancestor that exists.
     pub fn locate(&self, at: &str, target: Target) -> Location {
-        let offset = self.offset_of(at, target).unwrap_or(0);
-        location_at(self.text.as_bytes(), offset)
+        location_at(self.bytes, self.offset(at, target))
     }
 
     /// The byte offset where the node at `pointer` starts (see
     /// [`Self::locate`]).
     pub fn offset(&self, at: &str, target: Target) -> usize {
-        self.offset_of(at, target).unwrap_or(0)
-    }
-
-    fn offset_of(&self, at: &str, target: Target) -> Option<usize> {
-        let mut node = self.root.as_ref()?;
+        let bytes = self.bytes;
+        let mut node = skip_whitespace(bytes, 0);
         let tokens: Vec<String> = pointer::tokens(at).collect();
-        let mut offset = node.start();
         for (i, token) in tokens.iter().enumerate() {
             let is_last = i + 1 == tokens.len();
-            match node {
-                Node::Object(object) => {
+            let found = match bytes.get(node) {
+                Some(b'{') => {
                     let repetition = match target {
                         Target::RepeatedKey(n) if is_last => Some(n),
                         _ => None,
                     };
-                    let Some(prop) = find_property(&object.properties, token, repetition) else {
-                        return Some(offset);
-                    };
-                    if is_last && target != Target::Value {
-                        return Some(prop.name.start());
-                    }
-                    node = &prop.value;
+                    self.member(node, token, repetition)
+                        .map(|(key, value)| match target {
+                            Target::Value => value,
+                            _ if is_last => key,
+                            _ => value,
+                        })
                 }
-                Node::Array(array) => {
-                    let Some(element) = token
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|i| array.elements.get(i))
-                    else {
-                        return Some(offset);
-                    };
-                    node = element;
-                }
-                _ => return Some(offset),
+                Some(b'[') => token
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|index| element(bytes, node, index)),
+                _ => None,
+            };
+            match found {
+                Some(next) => node = next,
+                None => return node,
             }
-            offset = node.start();
         }
-        Some(offset)
+        node
+    }
+
+    /// The key and value offsets of the member named `name` of the object
+    /// at `object`: its `repetition`-th occurrence when asked, else the last.
+    fn member(
+        &self,
+        object: usize,
+        name: &str,
+        repetition: Option<usize>,
+    ) -> Option<(usize, usize)> {
+        let bytes = self.bytes;
+        let mut at = skip_whitespace(bytes, object + 1);
+        let mut seen = 0;
+        let mut last = None;
+        if bytes.get(at) == Some(&b'}') {
+            return None;
+        }
+        loop {
+            let key = at;
+            let key_end = skip_string(bytes, key)?;
+            let colon = skip_whitespace(bytes, key_end);
+            if bytes.get(colon) != Some(&b':') {
+                return last;
+            }
+            let value = skip_whitespace(bytes, colon + 1);
+            if key_is(bytes.get(key..key_end)?, name) {
+                if repetition == Some(seen) {
+                    return Some((key, value));
+                }
+                seen += 1;
+                last = Some((key, value));
+                if !self.keys_repeat && repetition.is_none() {
+                    return last;
+                }
+            }
+            let after = skip_whitespace(bytes, skip_value(bytes, value)?);
+            match bytes.get(after) {
+                Some(b',') => at = skip_whitespace(bytes, after + 1),
+                _ => return if repetition.is_some() { None } else { last },
+            }
+        }
     }
 }
 
-/// The property named `name`: its `n`-th repetition when asked, else the
-/// last occurrence, which is the one whose value the parser kept.
-fn find_property<'a, 't>(
-    properties: &'a [ObjectProp<'t>],
-    name: &str,
-    repetition: Option<usize>,
-) -> Option<&'a ObjectProp<'t>> {
-    let mut matching = properties.iter().filter(|p| p.name.as_str() == name);
-    match repetition {
-        Some(n) => matching.nth(n),
-        None => matching.next_back(),
+/// The offset of element `index` of the array at `array`.
+fn element(bytes: &[u8], array: usize, index: usize) -> Option<usize> {
+    let mut at = skip_whitespace(bytes, array + 1);
+    if bytes.get(at) == Some(&b']') {
+        return None;
+    }
+    for _ in 0..index {
+        let after = skip_whitespace(bytes, skip_value(bytes, at)?);
+        if bytes.get(after) != Some(&b',') {
+            return None;
+        }
+        at = skip_whitespace(bytes, after + 1);
+    }
+    Some(at)
+}
+
+/// Whether the quoted key `raw` (quotes included) is `name`. Keys with
+/// escapes are decoded; the others are compared as they are.
+fn key_is(raw: &[u8], name: &str) -> bool {
+    let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+    if !inner.contains(&b'\\') {
+        return inner == name.as_bytes();
+    }
+    serde_json::from_slice::<String>(raw).is_ok_and(|key| key == name)
+}
+
+fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
+    while bytes
+        .get(at)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// The offset just after the string starting at `at` (its opening quote).
+fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut i = at + 1;
+    loop {
+        let found = i + memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes.get(found) == Some(&b'"') {
+            return Some(found + 1);
+        }
+        // A backslash escapes the next byte (for \uXXXX, the `u`).
+        i = found + 2;
+    }
+}
+
+/// The offset just after the value starting at `at`, without recursion.
+fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'"' => skip_string(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            // A number or a literal: up to the next delimiter.
+            let mut i = at;
+            while bytes
+                .get(i)
+                .is_some_and(|b| !matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                i += 1;
+            }
+            Some(i)
+        }
     }
 }
 
@@ -112,15 +215,11 @@ fn find_property<'a, 't>(
 pub fn location_at(bytes: &[u8], offset: usize) -> Location {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let line = memchr_iter(b'\n', before).count() + 1;
     let column = before[line_start..]
         .iter()
-        .filter(|&&b| (b & 0xC0) != 0x80)
-        .count()
+        .fold(0, |n, &b| n + usize::from((b & 0xC0) != 0x80))
         + 1;
     Location { line, column }
 }
@@ -169,6 +268,49 @@ mod tests {
     fn missing_nodes_fall_back_to_the_nearest_ancestor() {
         assert_eq!(at("/a/7/x", Target::Value), (2, 8));
         assert_eq!(at("/nope", Target::Value), (1, 1));
+    }
+
+    #[test]
+    fn strings_with_brackets_quotes_and_escapes_are_skipped() {
+        let text = r#"{"a\u0062": "x}]\"[{", "s": ["[", {"k": "\\"}, 3], "t": -1.5e3, "u": null}"#;
+        let locator = Locator::new(text);
+        let offset = |p: &str| locator.offset(p, Target::Value);
+        assert_eq!(&text[offset("/ab")..offset("/ab") + 3], r#""x}"#);
+        assert_eq!(&text[offset("/s/1/k")..offset("/s/1/k") + 2], r#""\"#);
+        assert_eq!(&text[offset("/s/2")..offset("/s/2") + 1], "3");
+        assert_eq!(&text[offset("/t")..offset("/t") + 2], "-1");
+        assert_eq!(&text[offset("/u")..offset("/u") + 4], "null");
+        assert_eq!(offset("/s/3"), offset("/s"));
+    }
+
+    #[test]
+    fn broken_text_never_panics() {
+        for text in [
+            "",
+            "{",
+            "{\"a\"",
+            "{\"a\":",
+            "[1,",
+            "\"abc",
+            "{\"a\":[{\"b\":\"\\",
+            "}}]]",
+        ] {
+            let locator = Locator::new(text);
+            for pointer in ["", "/a", "/a/0/b", "/0"] {
+                let _ = locator.locate(pointer, Target::Value);
+                let _ = locator.locate(pointer, Target::Key);
+            }
+        }
+    }
+
+    #[test]
+    fn unique_keys_stop_at_the_first_match() {
+        let text = "{\"a\": 1, \"a\": 2}";
+        assert_eq!(
+            Locator::with_unique_keys(text).offset("/a", Target::Value),
+            6
+        );
+        assert_eq!(Locator::new(text).offset("/a", Target::Value), 14);
     }
 
     #[test]

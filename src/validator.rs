@@ -191,7 +191,7 @@ impl Validator {
         stream.feed(event, record, location, &mut diagnostics);
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
-            locate_all(bytes, &mut diagnostics);
+            locate_all(bytes, true, &mut diagnostics);
         }
         diagnostics
     }
@@ -260,6 +260,7 @@ impl Validator {
                 return (self.report(kind, vec![diagnostic]), None);
             }
         };
+        let keys_repeat = !repeated_keys.is_empty();
         let mut diagnostics: Vec<Diagnostic> = repeated_keys
             .into_iter()
             .map(|(at, repetition)| {
@@ -347,7 +348,7 @@ impl Validator {
             }
         };
         if !diagnostics.is_empty() {
-            locate_all(&located_text, &mut diagnostics);
+            locate_all(&located_text, keys_repeat, &mut diagnostics);
         }
         (self.report(kind, diagnostics), Some(value))
     }
@@ -373,12 +374,16 @@ impl Validator {
 
 /// Fills in the line and column of every diagnostic and related place not
 /// yet located (a `lone-surrogate` finding comes located at its escape).
-fn locate_all(bytes: &[u8], diagnostics: &mut [Diagnostic]) {
+fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
     // The bytes parsed as JSON, so they are UTF-8.
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
-    let locator = Locator::new(text);
+    let locator = if keys_repeat {
+        Locator::new(text)
+    } else {
+        Locator::with_unique_keys(text)
+    };
     for diagnostic in diagnostics {
         if diagnostic.location.is_none() {
             diagnostic.location = Some(locator.locate(&diagnostic.pointer, diagnostic.target));
