@@ -24,7 +24,7 @@ pub enum Command {
     /// (target, node_modules, ...) are skipped. Exit code 0 when no error,
     /// 1 when any error (or warning with --strict), 2 when the tool failed.
     #[command(after_help = CHECK_EXAMPLES)]
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Print or write the JSON Schema of each kind.
     #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
@@ -115,6 +115,17 @@ pub struct CheckArgs {
     /// Report a rule with another severity, e.g. `unknown-field=error`.
     #[arg(long, value_delimiter = ',', value_name = "RULE=LEVEL")]
     pub severity: Vec<String>,
+    /// Largest document checked, in bytes, with an optional K, M or G
+    /// suffix (default 64M); a JSON Lines line or SSE event counts as one.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_document_size: Option<usize>,
+    /// Deepest nesting of arrays and objects (default and at most 128).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+    /// Largest tool `parameters` schema compiled, in JSON values (default
+    /// 10000).
+    #[arg(long, value_name = "N")]
+    pub max_tool_schema_nodes: Option<usize>,
     /// Read settings from this file instead of the `agui-lint.toml` found
     /// in the working directory or above it.
     #[arg(long, value_name = "PATH")]
@@ -218,4 +229,29 @@ pub enum RuleFormat {
     Text,
     /// JSON: one object per rule with its name, severity, summary and docs.
     Json,
+}
+
+/// A size in bytes: a number with an optional K, M or G (powers of 1024).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, ""),
+    };
+    let factor: usize = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return Err(format!("'{text}' is not a size (e.g. 1048576, 512K, 64M)")),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .ok_or_else(|| format!("'{text}' is not a size (e.g. 1048576, 512K, 64M)"))
 }

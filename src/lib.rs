@@ -22,8 +22,12 @@
 
 pub mod check;
 pub mod diagnostic;
+mod encoding;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod input;
 mod kind;
+pub mod limits;
 mod locate;
 mod parse;
 mod pointer;
@@ -39,6 +43,7 @@ mod validator;
 
 pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
 pub use kind::{Kind, Undetected, UnknownKindName};
+pub use limits::Limits;
 pub use report::Report;
 pub use settings::{Settings, SettingsError};
 pub use validator::{BuildError, EventStream, Validator};

@@ -22,7 +22,7 @@ use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFor
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Check(args) => check(args),
+        Command::Check(args) => check(*args),
         Command::Schema(args) => write_schemas(args),
         Command::Rule(args) => show_rules(args),
         Command::Completions(args) => completions(args),
@@ -162,7 +162,17 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
     for text in &args.severity {
         settings = settings.severity_override(text)?;
     }
-    Ok(settings)
+    let mut limits = settings.limits();
+    if let Some(size) = args.max_document_size {
+        limits.max_document_bytes = size;
+    }
+    if let Some(depth) = args.max_depth {
+        limits.max_depth = depth;
+    }
+    if let Some(nodes) = args.max_tool_schema_nodes {
+        limits.max_tool_schema_nodes = nodes;
+    }
+    Ok(settings.with_limits(limits))
 }
 
 fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {

@@ -8,6 +8,9 @@
 //!
 //! [severity]
 //! tool-call-unknown-tool = "warning"
+//!
+//! [limits]
+//! max-document-bytes = 1048576
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,6 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits::{Limits, PARSER_DEPTH};
 use crate::rules;
 use crate::suggest;
 
@@ -36,6 +40,9 @@ pub struct Settings {
     /// Severity per rule, replacing the rule's default.
     #[serde(default)]
     severity: BTreeMap<String, Severity>,
+    /// Bounds on what one document may cost (`[limits]`).
+    #[serde(default)]
+    limits: Limits,
 }
 
 /// A setting that names no rule, or a configuration file that cannot be read.
@@ -120,7 +127,8 @@ impl Settings {
         for name in names {
             known([name.as_str()]).map_err(|e| file_error(e.to_string()))?;
         }
-        Ok(parsed)
+        let limits = parsed.limits;
+        Ok(parsed.with_limits(limits))
     }
 
     /// Reads the configuration file at `path`.
@@ -143,6 +151,20 @@ impl Settings {
     /// Whether `rule` is reported at all.
     pub fn is_enabled(&self, rule: &str) -> bool {
         !self.ignore.contains(rule) && self.select.as_ref().is_none_or(|s| s.contains(rule))
+    }
+
+    /// The limits documents are checked within.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Checks documents within `limits`; a depth over the parser's 128 is
+    /// taken as 128.
+    #[must_use]
+    pub fn with_limits(mut self, mut limits: Limits) -> Self {
+        limits.max_depth = limits.max_depth.min(PARSER_DEPTH);
+        self.limits = limits;
+        self
     }
 
     /// Drops the diagnostics of disabled rules and applies severity

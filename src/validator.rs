@@ -5,6 +5,8 @@ use jsonschema::Draft;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
+use crate::encoding;
+use crate::limits::{self, PARSER_DEPTH};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::report::Report;
@@ -212,6 +214,32 @@ impl Validator {
         diagnostics
     }
 
+    /// The report of findings made outside the validator (about a capture
+    /// rather than a document in it), after the settings had their say.
+    pub(crate) fn report_of(&self, diagnostics: Vec<Diagnostic>) -> Report {
+        self.report(None, diagnostics)
+    }
+
+    /// The limits documents are checked within.
+    pub fn limits(&self) -> crate::Limits {
+        self.settings.limits()
+    }
+
+    /// The report of a document of `length` bytes, over the size limit,
+    /// which was not read whole.
+    pub(crate) fn oversized(&self, length: usize) -> Report {
+        let limit = self.settings.limits().max_document_bytes;
+        let mut finding = Diagnostic::new(
+            "document-too-large",
+            rules::default_severity("document-too-large"),
+            "",
+            format!("the document is {length} bytes, over the limit of {limit}"),
+        )
+        .with_help("it was not checked; raise the limit with --max-document-size (max-document-bytes under [limits]) if it is expected");
+        finding.location = Some(Location { line: 1, column: 1 });
+        self.report(None, vec![finding])
+    }
+
     /// The report of `diagnostics` after the settings had their say.
     fn report(&self, kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Report {
         self.settings.apply(&mut diagnostics);
@@ -236,6 +264,26 @@ impl Validator {
         bytes: &[u8],
         stream: Option<(&mut EventStream, Option<usize>, Option<Location>)>,
     ) -> (Report, Option<Value>) {
+        let limits = self.settings.limits();
+        if bytes.len() > limits.max_document_bytes {
+            return (self.oversized(bytes.len()), None);
+        }
+        let (mut early, readable) = encoding::examine(bytes);
+        let Some(bytes) = readable else {
+            return (self.report(None, early), None);
+        };
+        if limits.max_depth < PARSER_DEPTH {
+            let nesting = limits::nesting(bytes, limits.max_depth);
+            if let Some(offset) = nesting.too_deep_at {
+                early.extend(too_deep(
+                    bytes,
+                    offset,
+                    limits.max_depth,
+                    nesting.open_at_end,
+                ));
+                return (self.report(None, early), None);
+            }
+        }
         let Parsed {
             value,
             repeated_keys,
@@ -244,11 +292,23 @@ impl Validator {
             Ok(parsed) => parsed,
             Err(error) => {
                 let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
+                if error.message == "recursion limit exceeded" {
+                    let open = limits::nesting(bytes, PARSER_DEPTH).open_at_end;
+                    early.extend(too_deep(bytes, offset, PARSER_DEPTH, open));
+                    return (self.report(None, early), None);
+                }
+                let message = if bytes.iter().all(u8::is_ascii_whitespace) {
+                    "the document is empty".to_string()
+                } else if bytes.get(offset) == Some(&0) {
+                    "invalid JSON: a NUL byte".to_string()
+                } else {
+                    format!("invalid JSON: {}", plain_syntax_message(&error.message))
+                };
                 let mut diagnostic = Diagnostic::new(
                     "invalid-json",
                     rules::default_severity("invalid-json"),
                     "",
-                    format!("invalid JSON: {}", plain_syntax_message(&error.message)),
+                    message,
                 );
                 if error.message == "trailing characters" {
                     diagnostic = diagnostic.with_help(
@@ -257,32 +317,31 @@ impl Validator {
                     );
                 }
                 diagnostic.location = Some(locate::location_at(bytes, offset));
-                return (self.report(kind, vec![diagnostic]), None);
+                early.push(diagnostic);
+                return (self.report(kind, early), None);
             }
         };
         let keys_repeat = !repeated_keys.is_empty();
-        let mut diagnostics: Vec<Diagnostic> = repeated_keys
-            .into_iter()
-            .map(|(at, repetition)| {
-                let key = crate::pointer::last(&at).unwrap_or_default();
-                let mut diagnostic = Diagnostic::new(
-                    "duplicate-key",
-                    rules::default_severity("duplicate-key"),
-                    at.clone(),
-                    format!("key '{key}' appears more than once in this object"),
-                )
-                .with_help("parsers disagree on which value wins; keep one")
-                .at(Target::RepeatedKey(repetition));
-                diagnostic.related.push(Related {
-                    pointer: at,
-                    message: "first occurrence".into(),
-                    record: None,
-                    location: None,
-                    target: Target::RepeatedKey(0),
-                });
-                diagnostic
-            })
-            .collect();
+        let mut diagnostics: Vec<Diagnostic> = early;
+        diagnostics.extend(repeated_keys.into_iter().map(|(at, repetition)| {
+            let key = crate::pointer::last(&at).unwrap_or_default();
+            let mut diagnostic = Diagnostic::new(
+                "duplicate-key",
+                rules::default_severity("duplicate-key"),
+                at.clone(),
+                format!("key '{key}' appears more than once in this object"),
+            )
+            .with_help("parsers disagree on which value wins; keep one")
+            .at(Target::RepeatedKey(repetition));
+            diagnostic.related.push(Related {
+                pointer: at,
+                message: "first occurrence".into(),
+                record: None,
+                location: None,
+                target: Target::RepeatedKey(0),
+            });
+            diagnostic
+        }));
         // The locator's parser refuses unpaired surrogate escapes, as
         // serde_json does; it reads the text with each one replaced by an
         // escape of the same length, so offsets stay true.
@@ -367,7 +426,7 @@ impl Validator {
                 diagnostic.severity = rules::default_severity(&diagnostic.rule);
             }
         }
-        rules::check(kind, value, &mut diagnostics);
+        rules::check(kind, value, self.settings.limits(), &mut diagnostics);
         diagnostics
     }
 }
@@ -406,6 +465,32 @@ fn plain_syntax_message(message: &str) -> &str {
         }
         other => other,
     }
+}
+
+/// A `nesting-too-deep` finding at the value starting at `offset`, and,
+/// when `open` arrays and objects are never closed, the `invalid-json`
+/// finding that the text is cut short (which no depth limit hides).
+fn too_deep(bytes: &[u8], offset: usize, limit: usize, open: usize) -> Vec<Diagnostic> {
+    let mut finding = Diagnostic::new(
+        "nesting-too-deep",
+        rules::default_severity("nesting-too-deep"),
+        "",
+        format!("arrays and objects nest more than {limit} levels deep here"),
+    )
+    .with_help("the document was not checked further; no AG-UI payload nests this deep");
+    finding.location = Some(locate::location_at(bytes, offset));
+    let mut findings = vec![finding];
+    if open > 0 {
+        let mut cut = Diagnostic::new(
+            "invalid-json",
+            rules::default_severity("invalid-json"),
+            "",
+            format!("invalid JSON: the text ends with {open} arrays or objects still open"),
+        );
+        cut.location = Some(locate::location_at(bytes, bytes.len()));
+        findings.push(cut);
+    }
+    findings
 }
 
 #[cfg(test)]

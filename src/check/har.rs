@@ -17,7 +17,7 @@ use super::{
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
 use crate::locate::{self, Locator};
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Report, Target};
+use crate::{rules, Diagnostic, EventStream, Kind, Location, Target};
 
 /// The HAR file being read, for placing findings in it.
 struct Archive<'a> {
@@ -123,7 +123,7 @@ impl File<'_> {
             "export the capture again as HAR 1.2 (browser devtools: Save all as HAR with content)",
         );
         diagnostic.location = Some(location);
-        let report = Report::new(None, vec![diagnostic]);
+        let report = self.validator.report_of(vec![diagnostic]);
         let mut checked = self.checked(record, record.map(Context::HarEntry), report);
         fill_source_lines(&mut checked, |line| archive.line(line));
         sink(checked);

@@ -75,14 +75,33 @@ pub fn check_source(
     };
     let mut reader = source.open().map_err(failure)?;
     let layout = source.layout(reader.fill_buf().map_err(failure)?);
+    check_reader(validator, &path, layout, reader, kind, sink).map_err(failure)
+}
+
+/// Checks the documents `reader` holds in `layout`, shown under `path`:
+/// what [`check_source`] does once it has opened a source.
+pub fn check_reader(
+    validator: &Validator,
+    path: &str,
+    layout: Layout,
+    reader: impl BufRead,
+    kind: Option<Kind>,
+    sink: &mut dyn FnMut(Checked),
+) -> io::Result<()> {
     let file = File {
         validator,
-        path: Arc::from(path.as_str()),
+        path: Arc::from(path),
         kind,
     };
     match layout {
         Layout::Json => {
-            let bytes = read_all(reader).map_err(failure)?;
+            let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
+                Ok(bytes) => bytes,
+                Err(length) => {
+                    sink(file.checked(None, None, validator.oversized(length)));
+                    return Ok(());
+                }
+            };
             if kind.is_none() && may_be_har(&bytes) {
                 if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
                     if looks_like_har(&value) {
@@ -95,7 +114,13 @@ pub fn check_source(
             Ok(())
         }
         Layout::Har => {
-            let bytes = read_all(reader).map_err(failure)?;
+            let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
+                Ok(bytes) => bytes,
+                Err(length) => {
+                    sink(file.checked(None, None, validator.oversized(length)));
+                    return Ok(());
+                }
+            };
             match serde_json::from_slice::<Value>(&bytes) {
                 Ok(value) => file.har(&bytes, &value, sink),
                 // Not JSON: the validator says where it breaks.
@@ -103,8 +128,8 @@ pub fn check_source(
             }
             Ok(())
         }
-        Layout::JsonLines => file.json_lines(reader, sink).map_err(failure),
-        Layout::Sse => file.sse(reader, sink).map_err(failure),
+        Layout::JsonLines => file.json_lines(reader, sink),
+        Layout::Sse => file.sse(reader, sink),
     }
 }
 
@@ -132,10 +157,19 @@ fn next_batch(lines: &mut JsonLines<impl BufRead>) -> (Vec<Line>, Option<io::Err
     (batch, None)
 }
 
-fn read_all(mut reader: impl Read) -> io::Result<Vec<u8>> {
+/// The whole of `reader`, or `Err(length)` when it holds more than
+/// `limit` bytes: then only the rest is measured, never held.
+fn read_all(reader: impl Read, limit: usize) -> io::Result<Result<Vec<u8>, usize>> {
     let mut bytes = Vec::new();
+    let mut reader = reader.take(limit.saturating_add(1) as u64);
     reader.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    if bytes.len() <= limit {
+        return Ok(Ok(bytes));
+    }
+    let rest = io::copy(&mut reader.into_inner(), &mut io::sink())?;
+    Ok(Err(
+        bytes.len() + usize::try_from(rest).unwrap_or(usize::MAX)
+    ))
 }
 
 /// A cheap look before parsing a `.json` file twice: a HAR export is an
@@ -188,13 +222,21 @@ impl File<'_> {
     fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let mut stream = EventStream::new();
         let mut pending = Pending::default();
-        let mut lines = JsonLines::new(reader);
+        let mut lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
+        let mut records = 0usize;
         loop {
             let (batch, error) = next_batch(&mut lines);
             let done = batch.is_empty();
+            records += batch.len();
             let checked: Vec<(Report, Option<Value>)> = batch
                 .par_iter()
-                .map(|line| self.validator.check_record(self.kind, &line.bytes))
+                .map(|line| {
+                    if line.length > line.bytes.len() {
+                        (self.validator.oversized(line.length), None)
+                    } else {
+                        self.validator.check_record(self.kind, &line.bytes)
+                    }
+                })
                 .collect();
             for (line, (mut report, event)) in batch.into_iter().zip(checked) {
                 if let Some(event) = event {
@@ -225,6 +267,9 @@ impl File<'_> {
             }
         }
         pending.finish(self.validator, &mut stream, sink, false);
+        if records == 0 {
+            self.empty(sink);
+        }
         Ok(())
     }
 
@@ -233,8 +278,10 @@ impl File<'_> {
     fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let mut stream = EventStream::new();
         let mut pending = Pending::default();
+        let mut records = 0usize;
         for event in SseReader::new(reader) {
             let event = event?;
+            records += 1;
             let origins = event.lines;
             let root = relocate(&origins, root_location(&event.data));
             let mut report = self.validator.validate_in_stream(
@@ -255,7 +302,28 @@ impl File<'_> {
             pending.push(checked, text, sink);
         }
         pending.finish(self.validator, &mut stream, sink, true);
+        if records == 0 {
+            self.empty(sink);
+        }
         Ok(())
+    }
+
+    /// A capture with no record is said to be empty, once.
+    fn empty(&self, sink: &mut dyn FnMut(Checked)) {
+        let finding = Diagnostic::new(
+            "empty-input",
+            crate::rules::default_severity("empty-input"),
+            "",
+            "the capture holds no document",
+        )
+        .with_help("a capture that recorded nothing is usually a capture that failed");
+        // At the start of the file, so every format can point at it.
+        let mut finding = finding;
+        finding.location = Some(Location { line: 1, column: 1 });
+        let report = self.validator.report_of(vec![finding]);
+        if !report.diagnostics().is_empty() {
+            sink(self.checked(None, None, report));
+        }
     }
 }
 

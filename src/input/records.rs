@@ -62,8 +62,11 @@ impl Layout {
 pub struct Line {
     /// 1-based line number, the record number of the line's document.
     pub number: usize,
-    /// The line without its `\n` or `\r\n`.
+    /// The line without its `\n` or `\r\n`; empty when the line is longer
+    /// than the reader's limit.
     pub bytes: Vec<u8>,
+    /// The line's length in bytes, also when it was too long to keep.
+    pub length: usize,
 }
 
 /// Reads the non-blank lines of JSON Lines one at a time. Every other line
@@ -73,15 +76,52 @@ pub struct JsonLines<R> {
     reader: R,
     number: usize,
     failed: bool,
+    limit: usize,
 }
 
 impl<R: BufRead> JsonLines<R> {
-    /// Lines of `reader`.
+    /// Lines of `reader`, of any length.
     pub fn new(reader: R) -> Self {
+        JsonLines::with_limit(reader, usize::MAX)
+    }
+
+    /// Lines of `reader`; a line longer than `limit` bytes is measured and
+    /// skipped, never held in memory.
+    pub fn with_limit(reader: R, limit: usize) -> Self {
         JsonLines {
             reader,
             number: 0,
             failed: false,
+            limit,
+        }
+    }
+
+    /// The next line's bytes (at most `limit + 1` kept) and its length,
+    /// without the `\n`; `None` at the end of the input.
+    fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, usize)>> {
+        let mut kept = Vec::new();
+        let mut length = 0usize;
+        let mut any = false;
+        loop {
+            let buffer = self.reader.fill_buf()?;
+            if buffer.is_empty() {
+                return Ok(any.then_some((kept, length)));
+            }
+            any = true;
+            let (chunk, done) = match memchr::memchr(b'\n', buffer) {
+                Some(at) => (&buffer[..at], Some(at + 1)),
+                None => (buffer, None),
+            };
+            length += chunk.len();
+            if kept.len() <= self.limit {
+                let room = self.limit.saturating_add(1) - kept.len();
+                kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            let consumed = done.unwrap_or(buffer.len());
+            self.reader.consume(consumed);
+            if done.is_some() {
+                return Ok(Some((kept, length)));
+            }
         }
     }
 }
@@ -94,21 +134,26 @@ impl<R: BufRead> Iterator for JsonLines<R> {
             return None;
         }
         loop {
-            let mut bytes = Vec::new();
-            match self.reader.read_until(b'\n', &mut bytes) {
-                Ok(0) => return None,
-                Ok(_) => {
+            match self.read_line() {
+                Ok(None) => return None,
+                Ok(Some((mut bytes, mut length))) => {
                     self.number += 1;
-                    if bytes.last() == Some(&b'\n') {
+                    if length <= self.limit && bytes.last() == Some(&b'\r') {
                         bytes.pop();
+                        length -= 1;
                     }
-                    if bytes.last() == Some(&b'\r') {
-                        bytes.pop();
+                    if length > self.limit {
+                        return Some(Ok(Line {
+                            number: self.number,
+                            bytes: Vec::new(),
+                            length,
+                        }));
                     }
                     if !is_blank(&bytes) {
                         return Some(Ok(Line {
                             number: self.number,
                             bytes,
+                            length,
                         }));
                     }
                 }
@@ -150,6 +195,26 @@ mod tests {
         );
         assert!(lines(b"\n\n").is_empty());
         assert!(lines(b"").is_empty());
+    }
+
+    #[test]
+    fn lines_over_the_limit_are_measured_not_kept() {
+        let text = format!("{{}}\n{}\n[]", "x".repeat(100));
+        let lines: Vec<Line> = JsonLines::with_limit(text.as_bytes(), 10)
+            .map(|l| l.expect("line"))
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            (lines[1].number, lines[1].length, lines[1].bytes.len()),
+            (2, 100, 0)
+        );
+        assert_eq!(lines[2].bytes, b"[]");
+        // A tiny buffer splits lines across refills.
+        let small = std::io::BufReader::with_capacity(3, text.as_bytes());
+        let again: Vec<Line> = JsonLines::with_limit(small, 10)
+            .map(|l| l.expect("line"))
+            .collect();
+        assert_eq!(again, lines);
     }
 
     #[test]

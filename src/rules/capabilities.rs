@@ -461,6 +461,7 @@ mod tests {
             &Document {
                 kind: Kind::Capabilities,
                 root: value,
+                limits: crate::Limits::default(),
             },
             &mut out,
         );

@@ -644,7 +644,14 @@ mod tests {
 
     fn run(kind: Kind, value: &Value) -> Vec<Diagnostic> {
         let mut out = Vec::new();
-        check(&Document { kind, root: value }, &mut out);
+        check(
+            &Document {
+                kind,
+                root: value,
+                limits: crate::Limits::default(),
+            },
+            &mut out,
+        );
         out
     }
 

@@ -234,6 +234,7 @@ mod tests {
             &Document {
                 kind: Kind::Context,
                 root,
+                limits: crate::Limits::default(),
             },
             &mut out,
         );

@@ -46,7 +46,13 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         .collect();
     if let Some(tools) = document.callable_tools() {
         check_unknown_tools(&calls, &tools, out);
-        check_against_parameters(&calls, &arguments, &tools, out);
+        check_against_parameters(
+            &calls,
+            &arguments,
+            &tools,
+            document.limits.max_tool_schema_nodes,
+            out,
+        );
     }
 }
 
@@ -603,6 +609,7 @@ fn check_against_parameters(
     calls: &[Call<'_>],
     arguments: &[Option<Value>],
     tools: &[Node<'_>],
+    budget: usize,
     out: &mut Vec<Diagnostic>,
 ) {
     let mut compiled: HashMap<&str, Option<std::sync::Arc<super::tools::Compiled>>> =
@@ -621,7 +628,7 @@ fn check_against_parameters(
         let entry = compiled.entry(name).or_insert_with(|| {
             tool.value
                 .get("parameters")
-                .map(super::tools::cached_arguments_validator)
+                .map(|schema| super::tools::cached_arguments_validator(schema, budget))
         });
         let Some(Some(validator)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
             continue;

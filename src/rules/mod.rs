@@ -69,8 +69,12 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
 }
 
 /// Runs every semantic rule family on a parsed document of `kind`.
-pub(crate) fn check(kind: Kind, value: &Value, out: &mut Vec<Diagnostic>) {
-    let document = walk::Document { kind, root: value };
+pub(crate) fn check(kind: Kind, value: &Value, limits: crate::Limits, out: &mut Vec<Diagnostic>) {
+    let document = walk::Document {
+        kind,
+        root: value,
+        limits,
+    };
     check_types(&document, out);
     interop::check(&document, out);
     if matches!(kind, Kind::Event | Kind::Events) {
@@ -78,6 +82,7 @@ pub(crate) fn check(kind: Kind, value: &Value, out: &mut Vec<Diagnostic>) {
             let embedded = walk::Document {
                 kind,
                 root: payload.value,
+                limits,
             };
             let start = out.len();
             check_types(&embedded, out);

@@ -8,6 +8,11 @@ use crate::diagnostic::Severity;
 /// The rules of the parse and schema layers, in documentation order.
 pub(super) const RULES: &[Rule] = &[
     INVALID_JSON,
+    INVALID_ENCODING,
+    BYTE_ORDER_MARK,
+    EMPTY_INPUT,
+    DOCUMENT_TOO_LARGE,
+    NESTING_TOO_DEEP,
     INVALID_HAR,
     DUPLICATE_KEY,
     UNKNOWN_KIND,
@@ -39,6 +44,139 @@ Neither SDK can read the payload at all; nothing else in it can be checked.
 ## Valid
 ```json
 {"threadId": "t", "runId": "r"}
+```
+"#,
+};
+
+pub(super) const INVALID_ENCODING: Rule = Rule {
+    name: "invalid-encoding",
+    severity: Severity::Error,
+    summary: "The document is UTF-16 or UTF-32, not UTF-8",
+    docs: r#"## What it checks
+That the document is not in a wide Unicode encoding: UTF-16 or UTF-32,
+told by its byte order mark or by the NUL bytes of its first characters.
+JSON exchanged between systems must be UTF-8 (RFC 8259, section 8.1). The
+document is not read further. (Bytes that are not UTF-8 in an otherwise
+UTF-8 text are `invalid-json`, with the byte named.)
+
+## Why it matters
+Both SDKs read request bodies as UTF-8: a UTF-16 body is garbage to them.
+Such files come from editors and shells on Windows (PowerShell's `>`
+writes UTF-16).
+
+## Invalid
+```json
+<FF FE>{<00>"<00>i<00>d<00>"<00>...
+```
+(`{"id": ...}` saved as UTF-16LE)
+
+## Valid
+```json
+{"id": "m1", "role": "user", "content": "hi"}
+```
+"#,
+};
+
+pub(super) const BYTE_ORDER_MARK: Rule = Rule {
+    name: "byte-order-mark",
+    severity: Severity::Error,
+    summary: "The document starts with a byte order mark",
+    docs: r#"## What it checks
+That the document does not start with the UTF-8 byte order mark (`EF BB
+BF`), which RFC 8259 forbids in JSON sent between systems. The rest of the
+document is checked as if the mark were not there.
+
+## Why it matters
+`JSON.parse` (the TypeScript SDK) and Python's `json.loads` both reject a
+text that starts with it, so the payload is unreadable to both.
+
+## Invalid
+```json
+<EF BB BF>{"id": "m1", "role": "user", "content": "hi"}
+```
+(saved by an editor "with BOM")
+
+## Valid
+```json
+{"id": "m1", "role": "user", "content": "hi"}
+```
+"#,
+};
+
+pub(super) const EMPTY_INPUT: Rule = Rule {
+    name: "empty-input",
+    severity: Severity::Warning,
+    summary: "A capture holds no document",
+    docs: r#"## What it checks
+Whether a JSON Lines file or an SSE capture holds at least one record. An
+empty (or blank) one is reported once, so that a capture that recorded
+nothing does not pass unnoticed. (An empty `.json` file is `invalid-json`:
+it is one document, and not JSON.)
+
+## Why it matters
+A CI step over captured traffic that finds nothing to check is usually a
+capture that failed.
+
+## Invalid
+```json
+```
+(an empty `run.jsonl`)
+
+## Valid
+```json
+{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}
+```
+"#,
+};
+
+pub(super) const DOCUMENT_TOO_LARGE: Rule = Rule {
+    name: "document-too-large",
+    severity: Severity::Error,
+    summary: "The document is larger than the configured limit",
+    docs: r#"## What it checks
+That a document (a file, a JSON Lines line, an SSE event) is no larger than
+`max-document-bytes` (default 64 MiB; `--max-document-size`, or
+`[limits]` in `agui-lint.toml`). A larger one is not read into memory or
+checked; the finding says so.
+
+## Why it matters
+A validator in front of a server sees whatever is sent; bounding the size
+bounds the memory and time one request can take.
+
+## Invalid
+```json
+{"threadId": "t1", "runId": "r1", "state": {"blob": "... 100 MB ..."}}
+```
+
+## Valid
+```json
+{"threadId": "t1", "runId": "r1", "state": {}}
+```
+"#,
+};
+
+pub(super) const NESTING_TOO_DEEP: Rule = Rule {
+    name: "nesting-too-deep",
+    severity: Severity::Error,
+    summary: "Arrays and objects nest deeper than the limit",
+    docs: r#"## What it checks
+That arrays and objects nest no deeper than `max-depth` (default and at
+most 128, the parser's limit; `--max-depth`, or `[limits]` in
+`agui-lint.toml`). The finding points at the first value too deep; the
+document is not checked further.
+
+## Why it matters
+Deep nesting is how a hostile payload exhausts a recursive parser's stack.
+No AG-UI payload needs it.
+
+## Invalid
+```json
+{"state": [[[[[[[[[[[[[[[[[[[[ ... 200 levels ... ]]]]]]]]]]]]]]]]]]]]}
+```
+
+## Valid
+```json
+{"state": [[1, 2], [3, 4]]}
 ```
 "#,
 };

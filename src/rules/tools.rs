@@ -26,6 +26,7 @@ pub(super) const RULES: &[Rule] = &[
     parameters::TOOL_PARAMETERS_REMOTE_REF,
     parameters::TOOL_PARAMETERS_UNKNOWN_DRAFT,
     parameters::TOOL_PARAMETERS_NOT_OBJECT,
+    parameters::TOOL_PARAMETERS_TOO_LARGE,
 ];
 
 /// Runs this family's checks on `document`.
@@ -34,7 +35,7 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         names::check_list(&tools, out);
         for tool in &tools {
             names::check_tool(tool, out);
-            parameters::check_tool(tool, out);
+            parameters::check_tool(tool, document.limits.max_tool_schema_nodes, out);
         }
     }
 }
@@ -53,8 +54,21 @@ mod tests {
 
     #[test]
     fn docs_examples_fire_and_pass() {
-        let validator = crate::Validator::new().expect("validator");
+        // The size budget's example stands for a schema of thousands of
+        // values; a budget of 8 makes the example itself too large.
+        let small_budget = crate::Settings::default().with_limits(crate::Limits {
+            max_tool_schema_nodes: 8,
+            ..crate::Limits::default()
+        });
         for rule in RULES {
+            let settings = if rule.name == parameters::TOOL_PARAMETERS_TOO_LARGE.name {
+                small_budget.clone()
+            } else {
+                crate::Settings::default()
+            };
+            let validator = crate::Validator::new()
+                .expect("validator")
+                .with_settings(settings);
             for (heading, fires) in [("## Invalid", true), ("## Valid", false)] {
                 let text = example(rule.docs, heading);
                 let kind = if text.trim_start().starts_with('[') {

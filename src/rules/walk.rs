@@ -57,6 +57,8 @@ pub(crate) struct Document<'a> {
     pub kind: Kind,
     /// The whole document.
     pub root: &'a Value,
+    /// The limits the document is checked within.
+    pub limits: crate::Limits,
 }
 
 impl<'a> Document<'a> {

@@ -165,7 +165,11 @@ mod tests {
     use crate::Kind;
 
     fn run(kind: Kind, value: &Value) -> Vec<Diagnostic> {
-        let document = Document { kind, root: value };
+        let document = Document {
+            kind,
+            root: value,
+            limits: crate::Limits::default(),
+        };
         let mut out = Vec::new();
         for tools in document.tool_lists() {
             check_list(&tools, &mut out);

@@ -27,6 +27,7 @@ use url::Url;
 use super::cache;
 use super::references::{self, Outside, Reference, Target};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits::values_over;
 use crate::pointer;
 use crate::rules::walk::Node;
 use crate::rules::Rule;
@@ -155,6 +156,37 @@ tool.
 "##,
 };
 
+pub(super) const TOOL_PARAMETERS_TOO_LARGE: Rule = Rule {
+    name: "tool-parameters-too-large",
+    severity: Severity::Warning,
+    summary: "A tool's parameters schema is too large to check",
+    docs: r#"## What it checks
+Whether a tool's `parameters` holds more JSON values than the compile
+budget, `max-tool-schema-nodes` (default 10,000; `--max-tool-schema-nodes`,
+or `[limits]` in `agui-lint.toml`). Such a schema is not meta-validated or
+compiled, and the arguments of calls to it are not checked: the finding
+says what was left unchecked.
+
+## Why it matters
+Compiling a schema costs time and memory in proportion to its size; a
+validator in front of a server must bound what one request can cost. Real
+tool schemas are a few hundred values.
+
+## Invalid
+```json
+{"name": "huge", "description": "d", "parameters": {"type": "object", "properties": {
+  "p0": {"type": "string"}, "p1": {"type": "string"}, "p2": {"type": "string"},
+  "p3": {"type": "string"}}}}
+```
+(standing for a schema with 20,000 such properties)
+
+## Valid
+```json
+{"name": "search", "description": "d", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
+```
+"#,
+};
+
 pub(super) const TOOL_PARAMETERS_NOT_OBJECT: Rule = Rule {
     name: "tool-parameters-not-object",
     severity: Severity::Warning,
@@ -234,8 +266,10 @@ enum MetaSchema {
 }
 
 /// Checks the `parameters` of `tool`: once per distinct schema, whose
-/// findings are then placed under this tool's pointer.
-pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
+/// findings are then placed under this tool's pointer. A schema of more
+/// than `budget` values is reported and neither meta-validated nor
+/// compiled.
+pub(super) fn check_tool(tool: &Node<'_>, budget: usize, out: &mut Vec<Diagnostic>) {
     let Some(parameters) = tool.child("parameters") else {
         return;
     };
@@ -244,6 +278,14 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
     // that is checked (and refused) without the cache.
     if deeper_than(parameters.value, MAX_DEPTH) {
         return check_schema(parameters.value, base, out);
+    }
+    if let Some(count) = values_over(parameters.value, budget) {
+        out.push(
+            TOOL_PARAMETERS_TOO_LARGE
+                .diagnostic(base, format!("parameters has more than {budget} values ({count} counted before stopping)"))
+                .with_help("it was not meta-validated or compiled, nor were the arguments of calls to it checked; raise --max-tool-schema-nodes (max-tool-schema-nodes under [limits]) if it is expected"),
+        );
+        return;
     }
     let compiled = cache::lookup(parameters.value);
     let findings = compiled.findings.get_or_init(|| {
@@ -265,9 +307,11 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
 /// `parameters`, shared with every other tool of the same schema.
 pub(in crate::rules) fn cached_arguments_validator(
     schema: &Value,
+    budget: usize,
 ) -> std::sync::Arc<super::cache::Compiled> {
-    if deeper_than(schema, MAX_DEPTH) {
-        // Never compiled (see `arguments_validator`), and not cached.
+    if deeper_than(schema, MAX_DEPTH) || values_over(schema, budget).is_some() {
+        // Never compiled (see `arguments_validator` and `check_tool`), and
+        // not cached.
         let compiled = super::cache::Compiled::default();
         compiled.arguments.get_or_init(|| None);
         return std::sync::Arc::new(compiled);
@@ -1098,11 +1142,12 @@ mod tests {
         let document = Document {
             kind: Kind::Tool,
             root: tool,
+            limits: crate::Limits::default(),
         };
         let mut out = Vec::new();
         for tools in document.tool_lists() {
             for tool in &tools {
-                check_tool(tool, &mut out);
+                check_tool(tool, document.limits.max_tool_schema_nodes, &mut out);
             }
         }
         out

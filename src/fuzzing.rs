@@ -1,0 +1,93 @@
+//! Entry points for the fuzz targets under `fuzz/` and for the smoke test
+//! that runs them in `cargo test`: each takes arbitrary bytes and must
+//! return without panicking, whatever they hold. Not a stable API.
+
+use std::sync::LazyLock;
+
+use serde_json::{json, Value};
+
+use crate::check::check_reader;
+use crate::diagnostic::Target;
+use crate::input::Layout;
+use crate::locate::Locator;
+use crate::{Kind, Validator};
+
+static VALIDATOR: LazyLock<Option<Validator>> = LazyLock::new(|| Validator::new().ok());
+
+/// Validates `data` as every kind, and as detected.
+pub fn validate(data: &[u8]) {
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    for kind in Kind::ALL {
+        let report = validator.validate(kind, data);
+        std::hint::black_box(report);
+    }
+    std::hint::black_box(validator.validate_detected(data));
+}
+
+/// Reads `data` as JSON Lines, SSE, a HAR archive and one JSON document,
+/// checking every record. The checked documents must account for every
+/// record the layout holds.
+pub fn readers(data: &[u8]) {
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    for layout in [Layout::JsonLines, Layout::Sse, Layout::Har, Layout::Json] {
+        let mut documents = 0usize;
+        let result = check_reader(validator, "fuzz", layout, data, None, &mut |checked| {
+            documents += 1;
+            std::hint::black_box(checked);
+        });
+        // Reading from memory cannot fail.
+        assert!(result.is_ok(), "{layout:?}: {result:?}");
+        if layout == Layout::JsonLines {
+            let lines = data
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+                .count();
+            // An empty capture is one `empty-input` finding.
+            assert_eq!(documents, lines.max(1), "a JSON Lines record was lost");
+        }
+    }
+}
+
+/// Uses `data`, when it is JSON, as a tool's `parameters`: the schema is
+/// checked and compiled, and a call's arguments are validated against it.
+pub fn tool_parameters(data: &[u8]) {
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let Ok(parameters) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let input = json!({
+        "threadId": "t", "runId": "r", "state": null, "forwardedProps": null, "context": [],
+        "tools": [{"name": "f", "description": "d", "parameters": parameters}],
+        "messages": [
+            {"id": "a", "role": "assistant", "toolCalls": [{"id": "c", "type": "function",
+                "function": {"name": "f", "arguments": "{\"a\": [1, \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\"]}"}}]},
+            {"id": "t", "role": "tool", "toolCallId": "c", "content": "ok"}
+        ]
+    });
+    let Ok(bytes) = serde_json::to_vec(&input) else {
+        return;
+    };
+    std::hint::black_box(validator.validate(Kind::RunAgentInput, &bytes));
+}
+
+/// Locates a pointer in a text: `data`'s first line is the pointer, the
+/// rest the text (any bytes, not only JSON).
+pub fn locate(data: &[u8]) {
+    let split = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
+    let (pointer, text) = data.split_at(split);
+    let (Ok(pointer), Ok(text)) = (std::str::from_utf8(pointer), std::str::from_utf8(text)) else {
+        return;
+    };
+    for locator in [Locator::new(text), Locator::with_unique_keys(text)] {
+        for target in [Target::Value, Target::Key, Target::RepeatedKey(1)] {
+            let location = locator.locate(pointer, target);
+            assert!(location.line >= 1 && location.column >= 1);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Bounds on what one document may cost to check. Each limit has a
+//! default, a library setting ([`crate::Settings::with_limits`]), a
+//! command-line flag and a key under `[limits]` in `agui-lint.toml`; going
+//! over one is a finding, never a crash.
+
+use serde::Deserialize;
+
+/// The deepest nesting `serde_json` parses; deeper documents are refused
+/// before they can exhaust the stack.
+pub const PARSER_DEPTH: usize = 128;
+
+/// Bounds on what one document may cost to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Limits {
+    /// Largest document checked, in bytes (`document-too-large`); a JSON
+    /// Lines line or an SSE event counts as a document. Default 64 MiB.
+    pub max_document_bytes: usize,
+    /// Deepest nesting of arrays and objects (`nesting-too-deep`). Default
+    /// and upper bound 128, the parser's own limit.
+    pub max_depth: usize,
+    /// Largest tool `parameters` schema that is meta-validated and compiled,
+    /// in JSON values (`tool-parameters-too-large`). Default 10,000.
+    pub max_tool_schema_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_document_bytes: 64 * 1024 * 1024,
+            max_depth: PARSER_DEPTH,
+            max_tool_schema_nodes: 10_000,
+        }
+    }
+}
+
+/// How `bytes` nest: where the first value deeper than the limit starts,
+/// and how many arrays and objects are still open at the end (a text cut
+/// short, which is not JSON whatever its depth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Nesting {
+    pub too_deep_at: Option<usize>,
+    pub open_at_end: usize,
+}
+
+/// Reads how `bytes` (JSON or not) nest arrays and objects, without
+/// recursion. Strings are skipped, so brackets inside them do not count.
+pub(crate) fn nesting(bytes: &[u8], limit: usize) -> Nesting {
+    let mut depth = 0usize;
+    let mut too_deep_at = None;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'"' => match string_end(bytes, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => break,
+            },
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit && too_deep_at.is_none() {
+                    too_deep_at = Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Nesting {
+        too_deep_at,
+        open_at_end: depth,
+    }
+}
+
+/// The offset after the string whose quote is at `at`, if it ends.
+fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        let found = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes.get(found) == Some(&b'"') {
+            return Some(found + 1);
+        }
+        i = found + 2;
+    }
+}
+
+/// Whether `bytes` (JSON or not) nest arrays and objects deeper than
+/// `limit`, and where the first value too deep starts. Strings are skipped,
+/// so brackets inside them do not count.
+#[cfg(test)]
+pub(crate) fn too_deep(bytes: &[u8], limit: usize) -> Option<usize> {
+    nesting(bytes, limit).too_deep_at
+}
+
+/// The number of JSON values in `value`, counted without recursion and
+/// stopping once over `limit`.
+pub(crate) fn values_over(value: &serde_json::Value, limit: usize) -> Option<usize> {
+    let mut count = 0usize;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        if count > limit {
+            return Some(count);
+        }
+        match value {
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert_eq!(too_deep(b"[[1]]", 2), None);
+        assert_eq!(too_deep(b"[[1]]", 1), Some(1));
+        assert_eq!(too_deep(br#"["[[[[", {"a": "\"]]]"}]"#, 2), None);
+        assert_eq!(too_deep(br#"{"a": [{"b": 1}]}"#, 2), Some(7));
+        assert_eq!(too_deep(b"\"unterminated [[[", 1), None);
+    }
+
+    #[test]
+    fn text_cut_short_leaves_values_open() {
+        assert_eq!(
+            nesting(b"[[1]", 5),
+            Nesting {
+                too_deep_at: None,
+                open_at_end: 1
+            }
+        );
+        assert_eq!(
+            nesting(b"[[[", 2),
+            Nesting {
+                too_deep_at: Some(2),
+                open_at_end: 3
+            }
+        );
+        assert_eq!(nesting(br#"["]"#, 2).open_at_end, 1);
+    }
+
+    #[test]
+    fn value_counts_stop_at_the_limit() {
+        let value = serde_json::json!({"a": [1, 2, {"b": 3}]});
+        assert_eq!(values_over(&value, 10), None);
+        assert_eq!(values_over(&value, 3), Some(4));
+    }
+}
