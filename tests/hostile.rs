@@ -1,0 +1,295 @@
+//! Hostile input end to end: limits that turn into findings, encodings,
+//! schemas built to be slow, and a capture with broken records in which no
+//! record may be lost.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use agui_lint::{Kind, Limits, Settings, Validator};
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{json, Value};
+
+/// Runs `f` on another thread and fails, instead of hanging, if it has not
+/// finished in a minute (a guard against hangs, not a speed target).
+fn finishes<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(f());
+    });
+    receive
+        .recv_timeout(Duration::from_secs(60))
+        .expect("finished within a minute")
+}
+
+fn rules(report: &agui_lint::Report) -> Vec<String> {
+    report
+        .diagnostics()
+        .iter()
+        .map(|d| d.rule.clone())
+        .collect()
+}
+
+fn run_input(tools: Value, arguments: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "threadId": "t", "runId": "r", "state": {}, "forwardedProps": {}, "context": [],
+        "tools": tools,
+        "messages": [
+            {"id": "a", "role": "assistant", "toolCalls": [{"id": "c", "type": "function",
+                "function": {"name": "f", "arguments": arguments}}]},
+            {"id": "t", "role": "tool", "toolCallId": "c", "content": "ok"}
+        ]
+    }))
+    .expect("serialize")
+}
+
+#[test]
+fn catastrophic_patterns_reference_cycles_and_huge_enums_finish() {
+    let validator = std::sync::Arc::new(Validator::new().expect("validator"));
+    // A pattern that backtracking engines take exponential time on, against
+    // the string that triggers it.
+    let v = validator.clone();
+    let report = finishes(move || {
+        let tools = json!([{"name": "f", "description": "d", "parameters": {
+            "type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}}]);
+        let arguments = json!({"s": format!("{}!", "a".repeat(5000))}).to_string();
+        v.validate(Kind::RunAgentInput, &run_input(tools, &arguments))
+    });
+    assert_eq!(rules(&report), ["tool-arguments-schema-mismatch"]);
+
+    // References that loop back on themselves.
+    let v = validator.clone();
+    let report = finishes(move || {
+        let tools = json!([{"name": "f", "description": "d", "parameters": {
+            "type": "object", "$ref": "#",
+            "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+            "properties": {"x": {"$ref": "#/$defs/a"}}}}]);
+        v.validate(Kind::RunAgentInput, &run_input(tools, r#"{"x": 1}"#))
+    });
+    assert!(
+        !rules(&report).iter().any(|r| r == "invalid-json"),
+        "{:?}",
+        rules(&report)
+    );
+
+    // An enum of nearly the whole budget is compiled; one over it is not.
+    let v = validator.clone();
+    let report = finishes(move || {
+        let values: Vec<u32> = (0..9_990).collect();
+        let tools = json!([{"name": "f", "description": "d", "parameters": {
+            "type": "object", "properties": {"n": {"enum": values}}}}]);
+        v.validate(Kind::RunAgentInput, &run_input(tools, r#"{"n": 9989}"#))
+    });
+    assert_eq!(rules(&report), Vec::<String>::new());
+    let report = finishes(move || {
+        let values: Vec<u32> = (0..50_000).collect();
+        let tools = json!([{"name": "f", "description": "d", "parameters": {
+            "type": "object", "properties": {"n": {"enum": values}}}}]);
+        validator.validate(Kind::RunAgentInput, &run_input(tools, r#"{"n": 1}"#))
+    });
+    assert_eq!(rules(&report), ["tool-parameters-too-large"]);
+}
+
+#[test]
+fn limits_are_library_settings() {
+    let limits = Limits {
+        max_document_bytes: 40,
+        max_depth: 3,
+        max_tool_schema_nodes: 4,
+    };
+    let validator = Validator::new()
+        .expect("validator")
+        .with_settings(Settings::default().with_limits(limits));
+    let long = br#"{"id": "m1", "role": "user", "content": "a longer message"}"#;
+    assert_eq!(
+        rules(&validator.validate(Kind::Message, long)),
+        ["document-too-large"]
+    );
+    assert_eq!(
+        rules(&validator.validate(Kind::Context, br#"{"v": [[[[1]]]]}"#)),
+        ["nesting-too-deep"]
+    );
+    // The parser's own limit (128) is the most a setting can allow.
+    let lenient = Settings::default().with_limits(Limits {
+        max_depth: 10_000,
+        ..Limits::default()
+    });
+    assert_eq!(lenient.limits().max_depth, 128);
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let report = Validator::new()
+        .expect("validator")
+        .with_settings(lenient)
+        .validate(Kind::Messages, deep.as_bytes());
+    assert_eq!(rules(&report), ["nesting-too-deep"]);
+}
+
+#[test]
+fn limits_are_command_line_flags_and_config_keys() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("big.json"),
+        format!(
+            r#"{{"id": "m1", "role": "user", "content": "{}"}}"#,
+            "x".repeat(2000)
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("lines.jsonl"),
+        format!(
+            "{{\"id\": \"m1\", \"role\": \"user\", \"content\": \"hi\"}}\n{{\"id\": \"m2\", \"role\": \"user\", \"content\": \"{}\"}}\n",
+            "x".repeat(2000)
+        ),
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let output = cargo_bin_cmd!("agui-lint")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("run");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let found: Vec<(Option<u64>, String)> = report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| {
+                d["diagnostics"]
+                    .as_array()
+                    .expect("diagnostics")
+                    .iter()
+                    .map(|x| {
+                        (
+                            d["record"].as_u64(),
+                            x["rule"].as_str().expect("rule").to_string(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        (output.status.code(), found)
+    };
+    let (code, found) = run(&[
+        "check",
+        "big.json",
+        "lines.jsonl",
+        "--format",
+        "json",
+        "--max-document-size",
+        "1K",
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        found,
+        [
+            (None, "document-too-large".to_string()),
+            (Some(2), "document-too-large".to_string())
+        ]
+    );
+    std::fs::write(
+        dir.path().join("agui-lint.toml"),
+        "[limits]\nmax-document-bytes = 1024\n",
+    )
+    .expect("config");
+    let (_, found) = run(&["check", "big.json", "--format", "json"]);
+    assert_eq!(found, [(None, "document-too-large".to_string())]);
+    let bad = cargo_bin_cmd!("agui-lint")
+        .args(["check", "big.json", "--max-document-size", "lots"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn encodings_and_broken_records_in_one_capture_are_each_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut capture = Vec::new();
+    capture.extend_from_slice(
+        b"\xef\xbb\xbf{\"id\": \"m1\", \"role\": \"user\", \"content\": \"hi\"}\r\n",
+    );
+    capture.extend_from_slice(b"{\"id\": \"m2\", \"role\": \"user\", \"content\": \"caf\xe9\"}\n");
+    capture.extend_from_slice(b"{\"id\": \"m3\", \"role\": \"user\",\x00 \"content\": \"hi\"}\n");
+    capture.extend_from_slice(b"{\"id\": \"m4\", \"role\": \"user\", \"content\": \"hi\"}\n");
+    capture.extend_from_slice(b"{\"id\": \"m5\", \"role\": \"us");
+    std::fs::write(dir.path().join("capture.jsonl"), &capture).expect("write");
+    let output = cargo_bin_cmd!("agui-lint")
+        .args(["check", "capture.jsonl", "--format", "jsonl"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<(u64, Vec<String>)> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            let d: Value = serde_json::from_str(line).expect("JSON");
+            let rules = d["diagnostics"]
+                .as_array()
+                .expect("diagnostics")
+                .iter()
+                .map(|x| x["rule"].as_str().expect("rule").to_string())
+                .collect();
+            (d["record"].as_u64().expect("record"), rules)
+        })
+        .collect();
+    assert_eq!(
+        records,
+        [
+            (1, vec!["byte-order-mark".to_string()]),
+            (2, vec!["invalid-json".to_string()]),
+            (3, vec!["invalid-json".to_string()]),
+            (4, vec![]),
+            (5, vec!["invalid-json".to_string()]),
+        ]
+    );
+}
+
+#[test]
+fn ten_thousand_records_with_a_hundred_broken_lose_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut state: u64 = 42;
+    let mut broken = std::collections::BTreeSet::new();
+    while broken.len() < 100 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        broken.insert(1 + (state >> 33) % 10_000);
+    }
+    let mut text = String::new();
+    for record in 1..=10_000u64 {
+        if broken.contains(&record) {
+            text.push_str(&format!(
+                "{{\"id\": \"m{record}\", \"role\": \"user\", \"content\": \"hi\"\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "{{\"id\": \"m{record}\", \"role\": \"user\", \"content\": \"hi\"}}\n"
+            ));
+        }
+    }
+    std::fs::write(dir.path().join("big.jsonl"), text).expect("write");
+    let output = cargo_bin_cmd!("agui-lint")
+        .args(["check", "big.jsonl", "--format", "json"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let documents = report["documents"].as_array().expect("documents");
+    assert_eq!(documents.len(), 10_000);
+    assert_eq!(report["summary"]["documents"], 10_000);
+    for (i, document) in documents.iter().enumerate() {
+        let record = document["record"].as_u64().expect("record");
+        assert_eq!(record, i as u64 + 1, "records in order, none missing");
+        let rules: Vec<&str> = document["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter_map(|d| d["rule"].as_str())
+            .collect();
+        if broken.contains(&record) {
+            assert_eq!(rules, ["invalid-json"], "record {record}");
+        } else {
+            assert!(rules.is_empty(), "record {record}: {rules:?}");
+        }
+    }
+}
