@@ -168,9 +168,18 @@ fn limits_are_command_line_flags_and_config_keys() {
             .collect();
         (output.status.code(), found)
     };
+    std::fs::write(
+        dir.path().join("events.sse"),
+        format!(
+            "data: {{\"type\": \"RUN_ERROR\", \"message\": \"m\"}}\n\ndata: {{\"type\": \"CUSTOM\", \"name\": \"{}\", \"value\": 1}}\n\n",
+            "x".repeat(2000)
+        ),
+    )
+    .expect("write");
     let (code, found) = run(&[
         "check",
         "big.json",
+        "events.sse",
         "lines.jsonl",
         "--format",
         "json",
@@ -182,6 +191,7 @@ fn limits_are_command_line_flags_and_config_keys() {
         found,
         [
             (None, "document-too-large".to_string()),
+            (Some(2), "document-too-large".to_string()),
             (Some(2), "document-too-large".to_string())
         ]
     );

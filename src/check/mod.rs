@@ -279,18 +279,23 @@ impl File<'_> {
         let mut stream = EventStream::new();
         let mut pending = Pending::default();
         let mut records = 0usize;
-        for event in SseReader::new(reader) {
+        let limit = self.validator.limits().max_document_bytes;
+        for event in SseReader::with_limit(reader, limit) {
             let event = event?;
             records += 1;
             let origins = event.lines;
             let root = relocate(&origins, root_location(&event.data));
-            let mut report = self.validator.validate_in_stream(
-                &mut stream,
-                self.kind.or(Some(Kind::Event)),
-                &event.data,
-                Some(event.index),
-                Some(root),
-            );
+            let mut report = if event.length > limit {
+                self.validator.oversized(event.length)
+            } else {
+                self.validator.validate_in_stream(
+                    &mut stream,
+                    self.kind.or(Some(Kind::Event)),
+                    &event.data,
+                    Some(event.index),
+                    Some(root),
+                )
+            };
             report.relocate(|d| to_file_positions(d, |l| relocate(&origins, l)));
             let mut checked =
                 self.checked(Some(event.index), Some(Context::Event(event.index)), report);

@@ -42,6 +42,10 @@ pub struct SseEvent {
     /// 1-based file line of the event's first field line (its first `data:`
     /// or `event:`/`id:` line).
     pub first_line: usize,
+    /// The length of the event's data in bytes. Larger than `data.len()`
+    /// when the data was over the reader's limit: then only its start is
+    /// kept.
+    pub length: usize,
 }
 
 /// Reads events one at a time from a buffered reader, holding at most one
@@ -49,8 +53,13 @@ pub struct SseEvent {
 /// bounded memory.
 pub struct SseReader<R> {
     reader: R,
+    /// Most bytes of data kept per event (and, give or take a field name,
+    /// per line); beyond it data is only measured.
+    limit: usize,
     /// The line being read, reused from line to line.
     line: Vec<u8>,
+    /// The line's length, also the part not kept.
+    line_length: usize,
     /// 1-based number of the last line read; 0 before the first.
     line_number: usize,
     /// The previous line ended with a CR, so an LF at the start of the next
@@ -71,6 +80,7 @@ pub struct SseReader<R> {
 #[derive(Debug, Default)]
 struct Pending {
     data: Vec<u8>,
+    length: usize,
     event: Option<String>,
     lines: Vec<LineOrigin>,
     first_line: Option<usize>,
@@ -79,9 +89,18 @@ struct Pending {
 impl<R: BufRead> SseReader<R> {
     /// A reader of the events in `reader`, from its first byte.
     pub fn new(reader: R) -> Self {
+        SseReader::with_limit(reader, usize::MAX)
+    }
+
+    /// A reader that keeps at most `limit` bytes of an event's data (and
+    /// of a line), measuring the rest: an event of any size is read in
+    /// bounded memory and reported by its length.
+    pub fn with_limit(reader: R, limit: usize) -> Self {
         SseReader {
             reader,
+            limit,
             line: Vec::new(),
+            line_length: 0,
             line_number: 0,
             skip_lf: false,
             pending: Pending::default(),
@@ -96,6 +115,7 @@ impl<R: BufRead> SseReader<R> {
     /// so that a final line without a break is still a line.
     fn read_line(&mut self) -> io::Result<bool> {
         self.line.clear();
+        self.line_length = 0;
         let mut started = false;
         loop {
             let buf = match self.reader.fill_buf() {
@@ -121,12 +141,14 @@ impl<R: BufRead> SseReader<R> {
             let (used, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
                 Some(at) => {
                     let (content, rest) = buf.split_at(at);
-                    self.line.extend_from_slice(content);
+                    keep(&mut self.line, content, self.limit);
+                    self.line_length += content.len();
                     self.skip_lf = rest.first() == Some(&b'\r');
                     (at + 1, true)
                 }
                 None => {
-                    self.line.extend_from_slice(buf);
+                    keep(&mut self.line, buf, self.limit);
+                    self.line_length += buf.len();
                     (buf.len(), false)
                 }
             };
@@ -164,10 +186,15 @@ impl<R: BufRead> SseReader<R> {
         match name {
             b"data" => {
                 let column_shift = char_count(line.get(..prefix_len).unwrap_or_default());
+                let dropped = self.line_length.saturating_sub(self.line.len());
                 if !self.pending.lines.is_empty() {
-                    self.pending.data.push(b'\n');
+                    self.pending.length += 1;
+                    if self.pending.data.len() < self.limit {
+                        self.pending.data.push(b'\n');
+                    }
                 }
-                self.pending.data.extend_from_slice(value);
+                self.pending.length += value.len() + dropped;
+                keep(&mut self.pending.data, value, self.limit);
                 self.pending.lines.push(LineOrigin {
                     line: line_number,
                     column_shift,
@@ -206,6 +233,7 @@ impl<R: BufRead> SseReader<R> {
             id: self.id.clone(),
             first_line: pending.first_line.unwrap_or(self.line_number),
             lines: pending.lines,
+            length: pending.length,
         })
     }
 }
@@ -235,6 +263,13 @@ impl<R: BufRead> Iterator for SseReader<R> {
         }
         None
     }
+}
+
+/// Appends to `kept` what of `bytes` fits under `limit` (plus room for a
+/// field name, so that an over-long line still tells which field it is).
+fn keep(kept: &mut Vec<u8>, bytes: &[u8], limit: usize) {
+    let room = limit.saturating_add(64).saturating_sub(kept.len());
+    kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
 /// Whether unnamed bytes look like an event stream: after an optional BOM
@@ -276,6 +311,25 @@ mod tests {
 
     fn origin(line: usize, column_shift: usize) -> LineOrigin {
         LineOrigin { line, column_shift }
+    }
+
+    #[test]
+    fn events_over_the_limit_are_measured_not_kept() {
+        let text = format!(
+            "data: {}\ndata: {}\n\ndata: {{}}\n\n",
+            "x".repeat(300),
+            "y".repeat(300)
+        );
+        let events: Vec<SseEvent> = SseReader::with_limit(text.as_bytes(), 100)
+            .map(|e| e.expect("event"))
+            .collect();
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0].length, 601);
+        assert!(events[0].data.len() <= 164);
+        assert_eq!(
+            (events[1].length, events[1].data.as_slice()),
+            (2, &b"{}"[..])
+        );
     }
 
     #[test]
