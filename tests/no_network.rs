@@ -150,3 +150,61 @@ fn a_file_ref_is_reported_and_never_read() {
         }
     }
 }
+
+#[test]
+fn captures_reach_nothing_either() {
+    // A HAR capture whose request carries a tool with a remote `$ref` and
+    // `$schema` and a `file://` reference, and whose SSE response embeds
+    // the same input in RUN_STARTED: checked through the capture readers,
+    // nothing is fetched and nothing of the file shows.
+    let (listener, port) = listener();
+    let secret = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let file_url = format!("file://{}", secret.display());
+    let parameters = json!({
+        "$schema": format!("http://127.0.0.1:{port}/meta.json"),
+        "type": "object",
+        "properties": {"a": {"$ref": format!("http://127.0.0.1:{port}/a.json")}, "b": {"$ref": file_url}}
+    });
+    let input = json!({
+        "threadId": "t", "runId": "r", "state": {}, "messages": [], "context": [],
+        "forwardedProps": {}, "tools": [tool(parameters)]
+    });
+    let events = format!(
+        "data: {}\n\ndata: {}\n\n",
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": input}),
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"})
+    );
+    let har = json!({"log": {"entries": [{
+        "request": {"method": "POST", "url": "https://agent.example/run",
+            "postData": {"mimeType": "application/json", "text": input.to_string()}},
+        "response": {"content": {"mimeType": "text/event-stream", "text": events}}
+    }]}});
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("capture.har");
+    std::fs::write(&path, har.to_string()).expect("write");
+    let validator = Validator::new().expect("validator");
+    let mut rules = Vec::new();
+    agui_lint::check::check_source(
+        &validator,
+        &agui_lint::input::Source::File(path),
+        None,
+        &mut |checked| {
+            for d in checked.report.diagnostics() {
+                assert!(!d.message.contains("[package]"), "{d:?}");
+                rules.push(d.rule.clone());
+            }
+        },
+    )
+    .expect("readable");
+    // `$schema`, the http `$ref` and the `file://` one, each reported in
+    // the request body and in the event that embeds it.
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| *r == "tool-parameters-remote-ref")
+            .count(),
+        6,
+        "{rules:?}"
+    );
+    assert_never_connected(&listener);
+}
