@@ -80,7 +80,16 @@ fn hash(value: &Value) -> u64 {
         match value {
             Value::Null => 0u8.hash(&mut hasher),
             Value::Bool(b) => (1u8, b).hash(&mut hasher),
-            Value::Number(n) => (2u8, n.to_string()).hash(&mut hasher),
+            Value::Number(n) => {
+                // Without formatting the number: its integer or float bits.
+                2u8.hash(&mut hasher);
+                match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                    (Some(u), _, _) => (0u8, u).hash(&mut hasher),
+                    (_, Some(i), _) => (1u8, i).hash(&mut hasher),
+                    (_, _, Some(f)) => (2u8, f.to_bits()).hash(&mut hasher),
+                    _ => 3u8.hash(&mut hasher),
+                }
+            }
             Value::String(s) => (3u8, s).hash(&mut hasher),
             Value::Array(items) => {
                 (4u8, items.len()).hash(&mut hasher);
