@@ -94,7 +94,7 @@ pub fn check_reader(
         kind,
     };
     match layout {
-        Layout::Json => {
+        Layout::Json | Layout::Har => {
             let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
                 Ok(bytes) => bytes,
                 Err(length) => {
@@ -102,30 +102,18 @@ pub fn check_reader(
                     return Ok(());
                 }
             };
-            if kind.is_none() && may_be_har(&bytes) {
+            // A `.json` file may be a HAR export; a `.har` file is one (or,
+            // not being JSON, gets the validator's word on where it breaks).
+            let maybe_har = layout == Layout::Har || (kind.is_none() && may_be_har(&bytes));
+            if maybe_har {
                 if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
-                    if looks_like_har(&value) {
+                    if layout == Layout::Har || looks_like_har(&value) {
                         file.har(&bytes, &value, sink);
                         return Ok(());
                     }
                 }
             }
             file.json(&bytes, sink);
-            Ok(())
-        }
-        Layout::Har => {
-            let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
-                Ok(bytes) => bytes,
-                Err(length) => {
-                    sink(file.checked(None, None, validator.oversized(length)));
-                    return Ok(());
-                }
-            };
-            match serde_json::from_slice::<Value>(&bytes) {
-                Ok(value) => file.har(&bytes, &value, sink),
-                // Not JSON: the validator says where it breaks.
-                Err(_) => file.json(&bytes, sink),
-            }
             Ok(())
         }
         Layout::JsonLines => file.json_lines(reader, sink),
