@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use agui_lint::check::check_sources;
 use agui_lint::input::{collect_sources, Filter};
-use agui_lint::render::{render, Options};
+use agui_lint::render::{render_to, Options};
 use agui_lint::{rules, schema, Kind, Settings, SettingsError, Validator};
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -56,11 +56,25 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         quiet: args.quiet,
         strict: args.strict,
     };
-    let text = render(args.format.into(), &outcome, &options);
+    let format = args.format.into();
     match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        None => print(&text)?,
+        Some(path) => {
+            let written = std::fs::File::create(path).and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                render_to(format, &outcome, &options, &mut out)?;
+                out.flush()
+            });
+            written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            match render_to(format, &outcome, &options, &mut out).and_then(|()| out.flush()) {
+                Ok(()) => {}
+                // A closed pipe (`agui-lint check . | head`) is not a failure.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(format!("cannot write output: {e}")),
+            }
+        }
     }
     let code = if !outcome.failures.is_empty() {
         2

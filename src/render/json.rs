@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::io::{self, Write};
 
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
@@ -78,6 +79,14 @@ impl Serialize for Documents<'_> {
 /// The JSON report, pretty-printed, with a trailing newline. The summary
 /// always counts every document, also under `--quiet`.
 pub fn render(outcome: &Outcome, options: &Options) -> String {
+    let mut bytes = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write(outcome, options, &mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// [`render`], written to `out` as it is serialized.
+pub fn write(outcome: &Outcome, options: &Options, out: &mut dyn Write) -> io::Result<()> {
     let output = Output {
         tool: "agui-lint",
         version: env!("CARGO_PKG_VERSION"),
@@ -85,23 +94,28 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
         summary: Summary::of(outcome),
         statistics: options.statistics.then(|| statistics(outcome)),
     };
-    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &output).map_err(io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// One compact document object per line; with `--statistics`, a last line
 /// `{"statistics": [...]}`.
 pub fn render_lines(outcome: &Outcome, options: &Options) -> String {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
+    let _ = write_lines(outcome, options, &mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// [`render_lines`], written to `out` a line at a time.
+pub fn write_lines(outcome: &Outcome, options: &Options, out: &mut dyn Write) -> io::Result<()> {
     for checked in shown(outcome, options) {
-        text.push_str(&serde_json::to_string(&Document::of(&checked)).unwrap_or_default());
-        text.push('\n');
+        serde_json::to_writer(&mut *out, &Document::of(&checked)).map_err(io::Error::from)?;
+        out.write_all(b"\n")?;
     }
     if options.statistics {
         let line = serde_json::json!({ "statistics": statistics(outcome) });
-        text.push_str(&line.to_string());
-        text.push('\n');
+        serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+        out.write_all(b"\n")?;
     }
-    text
+    Ok(())
 }

@@ -42,6 +42,22 @@ pub struct Options {
     pub strict: bool,
 }
 
+/// Writes the report of `outcome` in `format` to `out`. The JSON formats
+/// are written document by document, so a report of millions of documents
+/// is never held whole.
+pub fn render_to(
+    format: Format,
+    outcome: &Outcome,
+    options: &Options,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    match format {
+        Format::Json => json::write(outcome, options, out),
+        Format::JsonLines => json::write_lines(outcome, options, out),
+        _ => out.write_all(render(format, outcome, options).as_bytes()),
+    }
+}
+
 /// The report of `outcome` in `format`.
 pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
     match format {
