@@ -241,7 +241,12 @@ impl File<'_> {
                 }
                 let mut checked = self.checked(Some(line.number), None, report);
                 checked.line_offset = line.number - 1;
-                let text = Text::Line(line.bytes);
+                // An oversized line was measured, not kept: nothing to show.
+                let text = if line.length > line.bytes.len() {
+                    Text::Fixed(0, None)
+                } else {
+                    Text::Line(line.bytes)
+                };
                 fill_source_lines(&mut checked, |l| text.line(l));
                 pending.push(checked, text, sink);
             }
