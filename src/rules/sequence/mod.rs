@@ -97,6 +97,30 @@ impl Opened {
     }
 }
 
+/// Positions of open items, one map per kind.
+#[derive(Debug, Default)]
+struct Index([HashMap<String, usize>; 5]);
+
+impl Index {
+    fn of(&self, kind: Opened) -> &HashMap<String, usize> {
+        &self.0[kind as usize]
+    }
+
+    fn of_mut(&mut self, kind: Opened) -> &mut HashMap<String, usize> {
+        &mut self.0[kind as usize]
+    }
+
+    fn positions_mut(&mut self) -> impl Iterator<Item = &mut usize> {
+        self.0.iter_mut().flat_map(HashMap::values_mut)
+    }
+
+    fn clear(&mut self) {
+        for map in &mut self.0 {
+            map.clear();
+        }
+    }
+}
+
 /// Something open, and the event that opened it.
 #[derive(Debug, Clone)]
 struct Open {
@@ -138,7 +162,9 @@ pub struct Sequence {
     run: Run,
     /// Open items by kind and id, in the order they opened (for reports).
     open: Vec<Open>,
-    index: HashMap<(Opened, String), usize>,
+    /// Positions in `open`, by kind and id: looked up by `&str` on every
+    /// content event, without allocating.
+    index: Index,
     /// Every tool call id started in the stream, for TOOL_CALL_RESULT.
     started_calls: HashSet<String>,
     /// The message or tool call that chunk events currently continue.
@@ -164,7 +190,7 @@ impl Sequence {
         Sequence {
             run: Run::Empty,
             open: Vec::new(),
-            index: HashMap::new(),
+            index: Index::default(),
             started_calls: HashSet::new(),
             text_chunk: None,
             reasoning_chunk: None,
@@ -453,7 +479,7 @@ impl Sequence {
         let Some(id) = at.str(key) else {
             return;
         };
-        if let Some(&i) = self.index.get(&(kind, id.to_string())) {
+        if let Some(&i) = self.index.of(kind).get(id) {
             let (rule, message) = if kind == Opened::Step {
                 (
                     &STEP_STARTED_TWICE,
@@ -477,7 +503,8 @@ impl Sequence {
             }
             return;
         }
-        self.index.insert((kind, id.to_string()), self.open.len());
+        let position = self.open.len();
+        self.index.of_mut(kind).insert(id.to_string(), position);
         self.open.push(Open {
             kind,
             id: id.to_string(),
@@ -500,7 +527,7 @@ impl Sequence {
         let Some(id) = at.str(key) else {
             return;
         };
-        match self.index.get(&(kind, id.to_string())) {
+        match self.index.of(kind).get(id) {
             Some(&i) => {
                 if let (Some(open), Some(delta)) = (self.open.get_mut(i), at.str("delta")) {
                     if kind == Opened::ToolCall {
@@ -523,13 +550,13 @@ impl Sequence {
         out: &mut Vec<Diagnostic>,
     ) -> Option<Open> {
         let id = at.str(key)?;
-        let Some(i) = self.index.remove(&(kind, id.to_string())) else {
+        let Some(i) = self.index.of_mut(kind).remove(id) else {
             out.push(not_open(kind, key, type_, id, at));
             return None;
         };
         let closed = self.open.remove(i);
         // Positions after the removed entry shift down by one.
-        for position in self.index.values_mut() {
+        for position in self.index.positions_mut() {
             if *position > i {
                 *position -= 1;
             }
