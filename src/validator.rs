@@ -193,7 +193,10 @@ impl Validator {
         stream.feed(event, record, location, &mut diagnostics);
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
-            locate_all(bytes, true, &mut diagnostics);
+            // Located as the record's own findings were: after a byte order
+            // mark, which `check_record` reported and skipped.
+            let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+            locate_all(text, true, &mut diagnostics);
         }
         diagnostics
     }
