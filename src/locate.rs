@@ -217,11 +217,43 @@ pub fn location_at(bytes: &[u8], offset: usize) -> Location {
     let before = &bytes[..offset];
     let line_start = memrchr(b'\n', before).map_or(0, |i| i + 1);
     let line = memchr_iter(b'\n', before).count() + 1;
-    let column = before[line_start..]
-        .iter()
-        .fold(0, |n, &b| n + usize::from((b & 0xC0) != 0x80))
-        + 1;
+    let column = char_count(&before[line_start..]) + 1;
     Location { line, column }
+}
+
+/// The line and column of each of `offsets` in `bytes`, in the order
+/// given, found in one pass over the text however many there are.
+pub fn locations_at(bytes: &[u8], offsets: &[usize]) -> Vec<Location> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut found = vec![Location { line: 1, column: 1 }; offsets.len()];
+    // Where the walk is: a byte offset, its line, and its column.
+    let (mut at, mut line, mut column) = (0usize, 1usize, 1usize);
+    for i in order {
+        let target = offsets[i].min(bytes.len());
+        let between = &bytes[at..target];
+        match memrchr(b'\n', between) {
+            Some(last) => {
+                line += memchr_iter(b'\n', between).count();
+                column = 1 + char_count(&between[last + 1..]);
+            }
+            None => column += char_count(between),
+        }
+        at = target;
+        found[i] = Location { line, column };
+    }
+    found
+}
+
+/// Characters (UTF-8 lead bytes) in `bytes`. Valid UTF-8, the usual case,
+/// is counted by the standard library's word-at-a-time count.
+fn char_count(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.chars().count(),
+        Err(_) => bytes
+            .iter()
+            .fold(0, |n, &b| n + usize::from((b & 0xC0) != 0x80)),
+    }
 }
 
 /// The byte offset of a 1-based line and 1-based byte column, as serde_json
@@ -311,6 +343,14 @@ mod tests {
             6
         );
         assert_eq!(Locator::new(text).offset("/a", Target::Value), 14);
+    }
+
+    #[test]
+    fn many_locations_in_one_pass_agree_with_one_at_a_time() {
+        let text = "ab\né\u{e9}x\n\n{\"k\": \"v\"}".as_bytes();
+        let offsets = [9, 0, 3, 2, text.len(), 5, 9, 7];
+        let expected: Vec<Location> = offsets.iter().map(|&o| location_at(text, o)).collect();
+        assert_eq!(locations_at(text, &offsets), expected);
     }
 
     #[test]

@@ -446,14 +446,29 @@ fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
     } else {
         Locator::with_unique_keys(text)
     };
+    // Offsets first, then every line and column in one pass over the text:
+    // a minified document is one long line, and counting columns from its
+    // start once per finding would be quadratic.
+    let mut offsets = Vec::new();
+    for diagnostic in diagnostics.iter() {
+        if diagnostic.location.is_none() {
+            offsets.push(locator.offset(&diagnostic.pointer, diagnostic.target));
+        }
+        for related in diagnostic.related.iter().filter(|r| r.location.is_none()) {
+            offsets.push(locator.offset(&related.pointer, related.target));
+        }
+    }
+    let mut locations = locate::locations_at(bytes, &offsets).into_iter();
     for diagnostic in diagnostics {
         if diagnostic.location.is_none() {
-            diagnostic.location = Some(locator.locate(&diagnostic.pointer, diagnostic.target));
+            diagnostic.location = locations.next();
         }
-        for related in &mut diagnostic.related {
-            if related.location.is_none() {
-                related.location = Some(locator.locate(&related.pointer, related.target));
-            }
+        for related in diagnostic
+            .related
+            .iter_mut()
+            .filter(|r| r.location.is_none())
+        {
+            related.location = locations.next();
         }
     }
 }
