@@ -51,7 +51,7 @@ pub(crate) fn nesting(bytes: &[u8], limit: usize) -> Nesting {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         match b {
-            b'"' => match string_end(bytes, i) {
+            b'"' => match crate::locate::skip_string(bytes, i) {
                 Some(end) => {
                     i = end;
                     continue;
@@ -72,18 +72,6 @@ pub(crate) fn nesting(bytes: &[u8], limit: usize) -> Nesting {
     Nesting {
         too_deep_at,
         open_at_end: depth,
-    }
-}
-
-/// The offset after the string whose quote is at `at`, if it ends.
-fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut i = at + 1;
-    loop {
-        let found = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
-        if bytes.get(found) == Some(&b'"') {
-            return Some(found + 1);
-        }
-        i = found + 2;
     }
 }
 

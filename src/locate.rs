@@ -156,7 +156,7 @@ fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
 }
 
 /// The offset just after the string starting at `at` (its opening quote).
-fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
@@ -247,7 +247,7 @@ pub fn locations_at(bytes: &[u8], offsets: &[usize]) -> Vec<Location> {
 
 /// Characters (UTF-8 lead bytes) in `bytes`. Valid UTF-8, the usual case,
 /// is counted by the standard library's word-at-a-time count.
-fn char_count(bytes: &[u8]) -> usize {
+pub(crate) fn char_count(bytes: &[u8]) -> usize {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.chars().count(),
         Err(_) => bytes

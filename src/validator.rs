@@ -165,8 +165,14 @@ impl Validator {
         record: Option<usize>,
         location: Option<Location>,
     ) -> Report {
-        self.check_bytes_in(kind, bytes, Some((stream, record, location)))
-            .0
+        let (mut report, event) = self.check_record(kind, bytes);
+        if let Some(event) = event {
+            let sequence = self.continue_stream(stream, &event, bytes, record, location);
+            if !sequence.is_empty() {
+                report.extend(sequence);
+            }
+        }
+        report
     }
 
     /// The first half of [`Self::validate_in_stream`], which may run on any
@@ -256,17 +262,6 @@ impl Validator {
 
     /// The whole check of one source text; also hands back the parsed value.
     fn check_bytes(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
-        self.check_bytes_in(kind, bytes, None)
-    }
-
-    /// [`Self::check_bytes`], with the document fed to `stream` when it is an
-    /// event.
-    fn check_bytes_in(
-        &self,
-        kind: Option<Kind>,
-        bytes: &[u8],
-        stream: Option<(&mut EventStream, Option<usize>, Option<Location>)>,
-    ) -> (Report, Option<Value>) {
         let limits = self.settings.limits();
         if bytes.len() > limits.max_document_bytes {
             return (self.oversized(bytes.len()), None);
@@ -345,9 +340,10 @@ impl Validator {
             });
             diagnostic
         }));
-        // The locator's parser refuses unpaired surrogate escapes, as
-        // serde_json does; it reads the text with each one replaced by an
-        // escape of the same length, so offsets stay true.
+        // A key with an unpaired surrogate escape is in the pointers as our
+        // parse read it, with U+FFFD; the locator decodes keys, so it reads
+        // the text with each such escape replaced by `\ufffd`, of the same
+        // length, so offsets stay true.
         let mut located_text = std::borrow::Cow::Borrowed(bytes);
         for lone in &lone_surrogates {
             if let Some(escape) = located_text.to_mut().get_mut(lone.offset..lone.offset + 6) {
@@ -378,9 +374,6 @@ impl Validator {
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
                 diagnostics.extend(self.check_value(kind, &value));
-                if let (Kind::Event, Some((stream, record, location))) = (kind, stream) {
-                    stream.feed(&value, record, location, &mut diagnostics);
-                }
                 Some(kind)
             }
             Err(undetected) => {

@@ -33,8 +33,7 @@ impl Outcome {
         self.count += 1;
         if checked.is_clean() {
             if let Some(last) = self.entries.last_mut() {
-                if let Some(run) = extend_run(last, &checked) {
-                    *last = run;
+                if extend_run(last, &checked) {
                     return;
                 }
             }
@@ -95,32 +94,46 @@ impl Outcome {
 /// The document `k` steps after `first` in its stream.
 fn advanced(first: &Checked, k: usize) -> Checked {
     let mut next = first.clone();
-    match &first.context {
-        // The events of one HAR response share their entry's record.
-        Some(super::Context::HarEvent(..)) => {}
-        _ => next.record = first.record.map(|r| r + k),
-    }
-    next.context = first.context.as_ref().map(|c| c.advanced(k));
+    (next.record, next.context) = place_after(first, k);
     next
 }
 
-/// `last` grown by `next` when `next` is the clean document right after it.
-fn extend_run(last: &Entry, next: &Checked) -> Option<Entry> {
-    let (first, more) = match last {
-        Entry::One(checked) if checked.is_clean() => (checked, 0),
-        Entry::CleanRun { first, more } => (first, *more),
-        Entry::One(_) => return None,
+/// The record and context of the document `k` steps after `first`.
+fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::Context>) {
+    let record = match &first.context {
+        // The events of one HAR response share their entry's record.
+        Some(super::Context::HarEvent(..)) => first.record,
+        _ => first.record.map(|r| r + k),
     };
-    let expected = advanced(first, more + 1);
-    let follows = first.path == next.path
-        && first.report.kind() == next.report.kind()
-        && expected.record == next.record
-        && expected.context == next.context
-        && next.record.is_some();
-    follows.then(|| Entry::CleanRun {
-        first: first.clone(),
-        more: more + 1,
-    })
+    (record, first.context.as_ref().map(|c| c.advanced(k)))
+}
+
+/// `last` grown by `next` when `next` is the clean document right after it.
+/// Called for every clean document, so it compares places, never copying a
+/// document.
+fn extend_run(last: &mut Entry, next: &Checked) -> bool {
+    let (first, more) = match last {
+        Entry::One(checked) if checked.is_clean() => (&*checked, 0),
+        Entry::CleanRun { first, more } => (&*first, *more),
+        Entry::One(_) => return false,
+    };
+    let (record, context) = place_after(first, more + 1);
+    let follows = next.record.is_some()
+        && record == next.record
+        && context == next.context
+        && first.path == next.path
+        && first.report.kind() == next.report.kind();
+    if !follows {
+        return false;
+    }
+    match last {
+        Entry::CleanRun { more, .. } => *more += 1,
+        Entry::One(checked) => {
+            let first = checked.clone();
+            *last = Entry::CleanRun { first, more: 1 };
+        }
+    }
+    true
 }
 
 #[cfg(test)]

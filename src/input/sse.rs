@@ -185,7 +185,8 @@ impl<R: BufRead> SseReader<R> {
         let line_number = self.line_number;
         match name {
             b"data" => {
-                let column_shift = char_count(line.get(..prefix_len).unwrap_or_default());
+                let column_shift =
+                    crate::locate::char_count(line.get(..prefix_len).unwrap_or_default());
                 let dropped = self.line_length.saturating_sub(self.line.len());
                 if !self.pending.lines.is_empty() {
                     self.pending.length += 1;
@@ -285,12 +286,6 @@ pub fn looks_like_sse(bytes: &[u8]) -> bool {
     [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
         .iter()
         .any(|prefix| first.starts_with(prefix))
-}
-
-/// Characters in `bytes`, an invalid UTF-8 sequence counting as one (as an
-/// editor showing a replacement character would).
-fn char_count(bytes: &[u8]) -> usize {
-    String::from_utf8_lossy(bytes).chars().count()
 }
 
 /// A field value as text, `None` when empty.
