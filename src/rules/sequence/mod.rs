@@ -244,8 +244,10 @@ impl Sequence {
             "STEP_FINISHED" => {
                 self.end(Opened::Step, "stepName", kind, &at, out);
             }
-            "TEXT_MESSAGE_CHUNK" => text_chunk(&mut self.text_chunk, &at, out),
-            "REASONING_MESSAGE_CHUNK" => reasoning_chunk(&mut self.reasoning_chunk, &at, out),
+            "TEXT_MESSAGE_CHUNK" => message_chunk(kind, &mut self.text_chunk, &at, out),
+            "REASONING_MESSAGE_CHUNK" => {
+                message_chunk(kind, &mut self.reasoning_chunk, &at, out);
+            }
             "TOOL_CALL_CHUNK" => self.tool_chunk(&at, out),
             "TOOL_CALL_RESULT" => self.tool_result(&at, out),
             "MESSAGES_SNAPSHOT" => self.messages_snapshot(&at),
@@ -716,7 +718,14 @@ impl Sequence {
     }
 }
 
-fn text_chunk(current: &mut Option<String>, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+/// A `TEXT_MESSAGE_CHUNK` or `REASONING_MESSAGE_CHUNK` (`type_`): it
+/// continues the current message, or names the one it starts.
+fn message_chunk(
+    type_: &str,
+    current: &mut Option<String>,
+    at: &Here<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     match (at.str("messageId"), current.as_ref()) {
         (Some(id), _) => *current = Some(id.to_string()),
         (None, Some(_)) => {}
@@ -724,28 +733,13 @@ fn text_chunk(current: &mut Option<String>, at: &Here<'_>, out: &mut Vec<Diagnos
             at.finding(
                 &FIRST_CHUNK_WITHOUT_ID,
                 "",
-                "the first TEXT_MESSAGE_CHUNK of a message has no messageId",
+                format!("the first {type_} of a message has no messageId"),
             )
             .with_help("give the first chunk of each message its messageId"),
         ),
     }
-}
-
-fn reasoning_chunk(current: &mut Option<String>, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-    match (at.str("messageId"), current.as_ref()) {
-        (Some(id), _) => *current = Some(id.to_string()),
-        (None, Some(_)) => {}
-        (None, None) => out.push(
-            at.finding(
-                &FIRST_CHUNK_WITHOUT_ID,
-                "",
-                "the first REASONING_MESSAGE_CHUNK of a message has no messageId",
-            )
-            .with_help("give the first chunk of each reasoning message its messageId"),
-        ),
-    }
-    // "An empty delta ... implicitly closes the message."
-    if at.str("delta") == Some("") {
+    // A reasoning chunk with an empty delta "implicitly closes the message".
+    if type_ == "REASONING_MESSAGE_CHUNK" && at.str("delta") == Some("") {
         *current = None;
     }
 }
