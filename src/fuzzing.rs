@@ -91,3 +91,41 @@ pub fn locate(data: &[u8]) {
         }
     }
 }
+
+/// The fast path's verdict and the full path's report on `data` as a
+/// RunAgentInput: whether the fast path says clean, and what the full
+/// path (parse, schema, every rule) reports.
+pub fn fast_and_full(data: &[u8]) -> Option<(bool, crate::Report)> {
+    let validator = VALIDATOR.as_ref()?;
+    let fast = crate::fast::run_agent_input_is_clean(data, validator.limits());
+    Some((fast, validator.full_report(Some(Kind::RunAgentInput), data)))
+}
+
+/// Checks `data` on both paths and panics when they disagree: the fast
+/// path must say clean exactly when the full path reports nothing, and
+/// the validator's report (which takes the fast path first) must be the
+/// full path's.
+pub fn differential(data: &[u8]) {
+    let Some((fast, full)) = fast_and_full(data) else {
+        return;
+    };
+    if let Some(validator) = VALIDATOR.as_ref() {
+        let report = validator.validate(Kind::RunAgentInput, data);
+        assert_eq!(
+            report.diagnostics(),
+            full.diagnostics(),
+            "the validator's report is not the full path's"
+        );
+    }
+    let full_is_clean = full.diagnostics().is_empty();
+    assert_eq!(
+        fast,
+        full_is_clean,
+        "the fast path says {} but the full path reports {:?}",
+        if fast { "clean" } else { "not clean" },
+        full.diagnostics()
+            .iter()
+            .map(|d| (&d.rule, &d.pointer, &d.message))
+            .collect::<Vec<_>>()
+    );
+}

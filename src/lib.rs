@@ -23,18 +23,22 @@
 pub mod check;
 pub mod diagnostic;
 mod encoding;
+mod fast;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;
 mod kind;
 pub mod limits;
 mod locate;
+pub mod mask;
 mod parse;
 mod pointer;
 pub mod render;
 mod report;
 pub mod rules;
 pub mod schema;
+#[cfg(feature = "axum")]
+pub mod server;
 pub mod settings;
 mod suggest;
 mod text;

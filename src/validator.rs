@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
 use crate::encoding;
+use crate::fast::{self, Verdict};
 use crate::limits::{self, PARSER_DEPTH};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
@@ -131,21 +132,26 @@ impl Validator {
     /// (warnings allowed), else the report saying why not.
     pub fn check_run_agent_input(&self, bytes: &[u8]) -> Result<RunAgentInput, Report> {
         let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes);
-        match value {
-            Some(value) if report.is_valid() => serde_json::from_value(value).map_err(|e| {
-                // The schema and the types are generated from one source, so
-                // this is not expected; still a report, never a panic.
-                let mut diagnostics = report.into_diagnostics();
-                diagnostics.push(Diagnostic::new(
-                    "schema-violation",
-                    rules::default_severity("schema-violation"),
-                    "",
-                    format!("the document passed the schema but not the typed reader: {e}"),
-                ));
-                self.report(Some(Kind::RunAgentInput), diagnostics)
-            }),
-            _ => Err(report),
+        if !report.is_valid() {
+            return Err(report);
         }
+        let typed = match value {
+            Some(value) => serde_json::from_value(value),
+            // The fast path found the bytes clean without building a value.
+            None => serde_json::from_slice(bytes),
+        };
+        typed.map_err(|e| {
+            // The schema and the types are generated from one source, so
+            // this is not expected; still a report, never a panic.
+            let mut diagnostics = report.into_diagnostics();
+            diagnostics.push(Diagnostic::new(
+                "schema-violation",
+                rules::default_severity("schema-violation"),
+                "",
+                format!("the document passed the schema but not the typed reader: {e}"),
+            ));
+            self.report(Some(Kind::RunAgentInput), diagnostics)
+        })
     }
 
     /// Checks one record of an event stream (a JSON Lines line, an SSE
@@ -260,8 +266,59 @@ impl Validator {
         &self.schemas[kind.index()]
     }
 
-    /// The whole check of one source text; also hands back the parsed value.
+    /// The whole check of one source text; also hands back the parsed
+    /// value, unless the fast path found a RunAgentInput clean without one.
     fn check_bytes(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+        // A document the fast path finds clean as a RunAgentInput has
+        // `threadId` and no `type`, so it is detected as one too.
+        if kind.is_none_or(|k| k == Kind::RunAgentInput) {
+            match fast::judge_run_agent_input(bytes, self.settings.limits()) {
+                Verdict::Clean => {
+                    return (self.report(Some(Kind::RunAgentInput), Vec::new()), None);
+                }
+                Verdict::RulesFire => {
+                    if let Some(checked) = self.check_rules_only(bytes) {
+                        return checked;
+                    }
+                }
+                Verdict::Unknown => {}
+            }
+        }
+        self.check_bytes_fully(kind, bytes)
+    }
+
+    /// The full path's report on a RunAgentInput the fast path found
+    /// well-formed and fitting the schema, with findings of the semantic
+    /// rules only: the parse layer (encoding, repeated keys, surrogates)
+    /// and the schema have nothing to say, so they are skipped. `None`
+    /// if the bytes do not parse after all.
+    fn check_rules_only(&self, bytes: &[u8]) -> Option<(Report, Option<Value>)> {
+        let value = serde_json::from_slice::<Value>(bytes).ok()?;
+        let mut diagnostics = Vec::new();
+        rules::check(
+            Kind::RunAgentInput,
+            &value,
+            self.settings.limits(),
+            &mut diagnostics,
+        );
+        if !diagnostics.is_empty() {
+            locate_all(bytes, false, &mut diagnostics);
+        }
+        Some((
+            self.report(Some(Kind::RunAgentInput), diagnostics),
+            Some(value),
+        ))
+    }
+
+    /// The report of the full path alone (`Value`, schema, every rule),
+    /// which the fast path must agree with.
+    pub(crate) fn full_report(&self, kind: Option<Kind>, bytes: &[u8]) -> Report {
+        self.check_bytes_fully(kind, bytes).0
+    }
+
+    /// The full path: parse into a `Value`, check the schema and every
+    /// rule, locate what was found.
+    fn check_bytes_fully(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
         let limits = self.settings.limits();
         if bytes.len() > limits.max_document_bytes {
             return (self.oversized(bytes.len()), None);

@@ -93,6 +93,7 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::validate(&input);
             fuzzing::readers(&input);
             fuzzing::tool_parameters(&input);
+            fuzzing::differential(&input);
             let mut located = b"/messages/0/role\n".to_vec();
             located.extend_from_slice(&input);
             fuzzing::locate(&located);

@@ -248,6 +248,27 @@ fn check_part(part: &Node<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether a content part of type `part_type` whose source has type
+/// `source_type`, `value` and `mime_type` draws no finding of this family
+/// (what [`check_part`] reports), for the fast path.
+pub(crate) fn part_is_clean(
+    part_type: &str,
+    source_type: &str,
+    value: &str,
+    mime_type: Option<&str>,
+) -> bool {
+    let Some(media) = Media::of(part_type) else {
+        return true;
+    };
+    let value_is_clean = match source_type {
+        "data" => base64_problem(value).is_none(),
+        "url" => url_problem(value).is_none(),
+        _ => true,
+    };
+    value_is_clean
+        && mime_type.is_none_or(|mime| parse_mime_type(mime).is_ok_and(|m| media.accepts(m.top)))
+}
+
 fn check_base64(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
     let Some(text) = value.value.as_str() else {
         return;
@@ -370,11 +391,23 @@ fn is_padded_base64(bytes: &[u8]) -> bool {
     })
 }
 
+/// What is wrong with a url source's value: not an absolute URL, or one
+/// whose scheme peers are not expected to fetch.
+fn url_problem(text: &str) -> Option<Result<Url, url::ParseError>> {
+    match Url::parse(text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https" | "data") => None,
+        other => Some(other),
+    }
+}
+
 fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
     let Some(text) = value.value.as_str() else {
         return;
     };
-    match Url::parse(text) {
+    let Some(problem) = url_problem(text) else {
+        return;
+    };
+    match problem {
         Err(error) => out.push(
             CONTENT_URL_INVALID
                 .diagnostic(
@@ -388,7 +421,7 @@ fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
                     "give an absolute http(s) URL or a data URL; inline base64 belongs in a data source",
                 ),
         ),
-        Ok(url) if !matches!(url.scheme(), "http" | "https" | "data") => {
+        Ok(url) => {
             let mut diagnostic = CONTENT_URL_INVALID
                 .diagnostic(
                     value.pointer.clone(),
@@ -406,7 +439,6 @@ fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
             diagnostic.severity = Severity::Warning;
             out.push(diagnostic);
         }
-        Ok(_) => {}
     }
 }
 

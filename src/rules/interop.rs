@@ -165,34 +165,47 @@ fn check_numbers(root: &Value, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether every number in `value` is read alike by both SDKs (what
+/// `non-interoperable-number` checks).
+pub(in crate::rules) fn all_interoperable(value: &Value) -> bool {
+    let mut found = Vec::new();
+    check_numbers(value, &mut found);
+    found.is_empty()
+}
+
+/// Whether both SDKs read `number` as the same value: a whole number
+/// within ±(2^53 - 1), or a number with a fraction.
+pub(crate) fn is_interoperable(number: &Number) -> bool {
+    if let Some(n) = number.as_u64() {
+        n <= MAX_SAFE_INTEGER
+    } else if let Some(n) = number.as_i64() {
+        n.unsigned_abs() <= MAX_SAFE_INTEGER
+    } else {
+        // Whole numbers only: a fraction is read as the same double by
+        // every peer. `fract` of an infinity is NaN, so it passes.
+        number
+            .as_f64()
+            .is_none_or(|n| n.fract() != 0.0 || n.abs() <= MAX_SAFE_INTEGER as f64)
+    }
+}
+
 fn check_number(number: &Number, path: &[Step<'_>], out: &mut Vec<Diagnostic>) {
+    if is_interoperable(number) {
+        return;
+    }
     let message = if let Some(n) = number.as_u64() {
-        if n <= MAX_SAFE_INTEGER {
-            return;
-        }
         integer_message(
             &n.to_string(),
             n as f64,
             u128::from(n) == (n as f64) as u128,
         )
     } else if let Some(n) = number.as_i64() {
-        if n.unsigned_abs() <= MAX_SAFE_INTEGER {
-            return;
-        }
         integer_message(
             &n.to_string(),
             n as f64,
             i128::from(n) == (n as f64) as i128,
         )
     } else {
-        let Some(n) = number.as_f64() else {
-            return;
-        };
-        // Whole numbers only: a fraction is read as the same double by
-        // every peer. `fract` of an infinity is NaN, so it is skipped.
-        if n.fract() != 0.0 || n.abs() <= MAX_SAFE_INTEGER as f64 {
-            return;
-        }
         format!(
             "number {number} is a whole number beyond ±{MAX_SAFE_INTEGER}, which the TypeScript SDK holds only approximately and the Python SDK may read as an exact integer"
         )

@@ -124,6 +124,15 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
     sequence.finish(out);
 }
 
+/// Yes-or-no forms of the rules' checks, for the fast path
+/// ([`crate::fast`]), which must decide exactly as the rules do: each is
+/// the predicate the rule itself reports by.
+pub(crate) mod verdict {
+    pub(crate) use super::content::part_is_clean;
+    pub(crate) use super::interop::is_interoperable;
+    pub(crate) use super::tools::{name_is_well_formed, verdict_by_text, ParametersVerdict};
+}
+
 /// The default severity of the rule named `name`.
 ///
 /// # Panics

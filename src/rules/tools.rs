@@ -11,8 +11,11 @@ mod names;
 mod parameters;
 mod references;
 
+pub(crate) use cache::verdict_by_text;
 pub(super) use cache::Compiled;
+pub(crate) use names::is_well_formed as name_is_well_formed;
 pub(super) use parameters::cached_arguments_validator;
+pub(crate) use parameters::ParametersVerdict;
 
 use super::walk::Document;
 use super::Rule;

@@ -99,6 +99,9 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(name), Some(at)) = (tool.str("name"), tool.child("name")) else {
         return;
     };
+    if is_well_formed(name) {
+        return;
+    }
     let mut bad: Vec<char> = Vec::new();
     for c in name.chars() {
         if !is_name_char(c) && !bad.contains(&c) {
@@ -129,6 +132,13 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
             .diagnostic(at.pointer, format!("tool name {} {problem}", quote(name)))
             .with_help(help),
     );
+}
+
+/// Whether `name` is in the form `tool-name-format` asks for: 1 to 64
+/// ASCII letters, digits, '_' or '-'.
+pub(crate) fn is_well_formed(name: &str) -> bool {
+    // Every accepted character is one byte, so bytes count characters.
+    (1..=MAX_NAME_LEN).contains(&name.len()) && name.chars().all(is_name_char)
 }
 
 fn is_name_char(c: char) -> bool {

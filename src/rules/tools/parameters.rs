@@ -270,16 +270,19 @@ enum MetaSchema {
 /// than `budget` values is reported and neither meta-validated nor
 /// compiled.
 pub(super) fn check_tool(tool: &Node<'_>, budget: usize, out: &mut Vec<Diagnostic>) {
-    let Some(parameters) = tool.child("parameters") else {
-        return;
-    };
-    let base = parameters.pointer.as_str();
+    if let Some(parameters) = tool.child("parameters") {
+        check_parameters(parameters.value, &parameters.pointer, budget, out);
+    }
+}
+
+/// The findings about `parameters`, whose pointer is `base`.
+fn check_parameters(parameters: &Value, base: &str, budget: usize, out: &mut Vec<Diagnostic>) {
     // Cloning, comparing and dropping a schema recurses: one too deep for
     // that is checked (and refused) without the cache.
-    if deeper_than(parameters.value, MAX_DEPTH) {
-        return check_schema(parameters.value, base, out);
+    if deeper_than(parameters, MAX_DEPTH) {
+        return check_schema(parameters, base, out);
     }
-    if let Some(count) = values_over(parameters.value, budget) {
+    if let Some(count) = values_over(parameters, budget) {
         out.push(
             TOOL_PARAMETERS_TOO_LARGE
                 .diagnostic(base, format!("parameters has more than {budget} values ({count} counted before stopping)"))
@@ -287,10 +290,10 @@ pub(super) fn check_tool(tool: &Node<'_>, budget: usize, out: &mut Vec<Diagnosti
         );
         return;
     }
-    let compiled = cache::lookup(parameters.value);
+    let compiled = cache::lookup(parameters);
     let findings = compiled.findings.get_or_init(|| {
         let mut findings = Vec::new();
-        check_schema(parameters.value, "", &mut findings);
+        check_schema(parameters, "", &mut findings);
         findings
     });
     out.extend(findings.iter().map(|finding| {
@@ -301,6 +304,88 @@ pub(super) fn check_tool(tool: &Node<'_>, budget: usize, out: &mut Vec<Diagnosti
         }
         finding
     }));
+}
+
+/// What the fast path needs to know about a tool's `parameters`, read
+/// from its source text: whether the full path would report anything in
+/// it, how deep it nests, and the validator for arguments of calls.
+pub(crate) struct ParametersVerdict {
+    /// No finding of any rule falls inside the text: no repeated key, no
+    /// unpaired surrogate escape, no non-interoperable number, no finding
+    /// of this module within the schema budget it was judged with.
+    pub(crate) clean: bool,
+    /// How many arrays and objects nest in the text (0 for a scalar).
+    pub(crate) depth: usize,
+    /// The parsed schema, when the text is clean.
+    schema: Option<Value>,
+    /// The schema budget the verdict was reached with.
+    budget: usize,
+    arguments: std::sync::OnceLock<std::sync::Arc<super::cache::Compiled>>,
+}
+
+impl ParametersVerdict {
+    /// The schema budget the verdict was reached with.
+    pub(super) fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Whether `arguments` of a call to the tool are accepted by its
+    /// parameters (true when there is no validator, as the full path then
+    /// checks nothing).
+    pub(crate) fn accepts(&self, arguments: &Value) -> bool {
+        let Some(schema) = &self.schema else {
+            return true;
+        };
+        let compiled = self
+            .arguments
+            .get_or_init(|| cached_arguments_validator(schema, self.budget));
+        match compiled.arguments.get() {
+            Some(Some(validator)) => validator.is_valid(arguments),
+            _ => true,
+        }
+    }
+}
+
+/// Judges the `parameters` whose source text is `text` (see
+/// [`ParametersVerdict`]), as the full path would within `budget`.
+pub(super) fn judge_text(text: &str, budget: usize) -> ParametersVerdict {
+    let mut verdict = ParametersVerdict {
+        clean: false,
+        depth: 0,
+        schema: None,
+        budget,
+        arguments: std::sync::OnceLock::new(),
+    };
+    let Ok(parsed) = crate::parse::parse(text.as_bytes()) else {
+        return verdict;
+    };
+    verdict.depth = depth_of(&parsed.value);
+    let mut findings = Vec::new();
+    check_parameters(&parsed.value, "", budget, &mut findings);
+    verdict.clean = findings.is_empty()
+        && parsed.repeated_keys.is_empty()
+        && parsed.lone_surrogates.is_empty()
+        && crate::rules::interop::all_interoperable(&parsed.value);
+    if verdict.clean {
+        verdict.schema = Some(parsed.value);
+    }
+    verdict
+}
+
+/// How many arrays and objects nest in `value`, without recursion.
+fn depth_of(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0_usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(members) => Box::new(members.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        stack.extend(children.map(|v| (v, depth + 1)));
+    }
+    deepest
 }
 
 /// The compiled validator for arguments of a tool with `schema` as its

@@ -1,0 +1,7 @@
+//! Fuzz target: see `agui_lint::fuzzing::differential`. The fast path
+//! and the full path must agree on every input.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| agui_lint::fuzzing::differential(data));

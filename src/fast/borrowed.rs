@@ -1,0 +1,356 @@
+//! A RunAgentInput read straight from its bytes into borrowed structs,
+//! refusing on the way everything the parse layer and the schema would
+//! report: unknown keys, `null` in a key that is not an `any` slot,
+//! repeated keys, wrong JSON types, unpaired surrogate escapes, and
+//! numbers outside the interoperable range.
+//!
+//! The structs are flat: a message holds every key any role may carry, and
+//! [`super::shape`] then checks the keys against the role. That keeps
+//! reading a single pass without serde's buffering of internally tagged
+//! enums (which cannot borrow), and each struct accepts only a JSON object
+//! (serde's derive would also take an array of the fields in order, which
+//! the schema refuses), hence the hand-written [`object!`] reader.
+//!
+//! Strings borrow from the input unless they hold escapes. The `any` slots
+//! (`state`, `forwardedProps`, `metadata`, activity `content`) are walked
+//! and dropped; a tool's `parameters` is kept as its source text, which is
+//! what its verdict is cached by.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::Number;
+
+use crate::rules::verdict::is_interoperable;
+
+/// A JSON string, borrowed from the input when it has no escapes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct Str<'a>(pub(super) Cow<'a, str>);
+
+impl Str<'_> {
+    /// The text.
+    pub(super) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StrVisitor;
+        impl<'de> Visitor<'de> for StrVisitor {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Borrowed(text)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(text.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(StrVisitor)
+    }
+}
+
+/// A value of an `any` slot: read whole, checked as the full path checks
+/// every value (keys unique, numbers interoperable), and not kept. Records
+/// whether it was an object, which activity `content` must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Any {
+    /// Whether the value is a JSON object.
+    pub(super) is_object: bool,
+}
+
+impl<'de> Deserialize<'de> for Any {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(AnyVisitor)
+    }
+}
+
+struct AnyVisitor;
+
+const SCALAR: Any = Any { is_object: false };
+
+impl<'de> Visitor<'de> for AnyVisitor {
+    type Value = Any;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Any, E> {
+        Ok(SCALAR)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Any, E> {
+        Ok(SCALAR)
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Any, E> {
+        interoperable(Number::from(n))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Any, E> {
+        interoperable(Number::from(n))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Any, E> {
+        // The parser never yields a NaN or an infinity; were it to, the
+        // full path could not hold it in a `Value` either.
+        Number::from_f64(n).map_or_else(|| Err(E::custom("not a finite number")), interoperable)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Any, E> {
+        Ok(SCALAR)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Any, A::Error> {
+        while seq.next_element::<Any>()?.is_some() {}
+        Ok(SCALAR)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Any, A::Error> {
+        read_members(map)?;
+        Ok(Any { is_object: true })
+    }
+}
+
+fn interoperable<E: de::Error>(number: Number) -> Result<Any, E> {
+    if is_interoperable(&number) {
+        Ok(SCALAR)
+    } else {
+        Err(E::custom("a number the SDKs read differently"))
+    }
+}
+
+/// Reads an object of `any` values, refusing a repeated key.
+fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    // Most objects are small: a list beats hashing until it is not.
+    const LINEAR: usize = 16;
+    let mut few: Vec<Str<'de>> = Vec::new();
+    let mut many: HashSet<Str<'de>> = HashSet::new();
+    while let Some(key) = map.next_key::<Str<'de>>()? {
+        let repeated = if many.is_empty() && few.len() < LINEAR {
+            let seen = few.contains(&key);
+            few.push(key);
+            seen
+        } else {
+            many.extend(few.drain(..));
+            !many.insert(key)
+        };
+        if repeated {
+            return Err(de::Error::custom("a repeated key"));
+        }
+        map.next_value::<Any>()?;
+    }
+    Ok(())
+}
+
+/// Defines a flat struct read from a JSON object only: each key of the
+/// list at most once, no other key, and each value read as its type (so a
+/// `null` is refused unless the type takes it).
+macro_rules! object {
+    ($(#[$meta:meta])* $name:ident { $($(#[$field_meta:meta])* $field:ident: $ty:ty = $key:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Default)]
+        pub(super) struct $name<'a> {
+            $($(#[$field_meta])* pub(super) $field: Option<$ty>,)*
+        }
+
+        impl<'de> Deserialize<'de> for $name<'de> {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct ObjectVisitor;
+                impl<'de> Visitor<'de> for ObjectVisitor {
+                    type Value = $name<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " object"))
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                        let mut read = $name::default();
+                        while let Some(key) = map.next_key::<Str<'de>>()? {
+                            match key.as_str() {
+                                $($key => {
+                                    if read.$field.is_some() {
+                                        return Err(de::Error::custom(concat!("repeated key '", $key, "'")));
+                                    }
+                                    read.$field = Some(map.next_value()?);
+                                })*
+                                _ => return Err(de::Error::custom("a key the schema does not allow")),
+                            }
+                        }
+                        Ok(read)
+                    }
+                }
+                deserializer.deserialize_map(ObjectVisitor)
+            }
+        }
+    };
+}
+
+object! {
+    /// The request body of a run.
+    RunAgentInput {
+        /// `threadId`.
+        thread_id: Str<'a> = "threadId",
+        /// `runId`.
+        run_id: Str<'a> = "runId",
+        /// `parentRunId`.
+        parent_run_id: Str<'a> = "parentRunId",
+        /// `state`.
+        state: Any = "state",
+        /// `messages`.
+        messages: Vec<Message<'a>> = "messages",
+        /// `tools`.
+        tools: Vec<Tool<'a>> = "tools",
+        /// `context`.
+        context: Vec<Context<'a>> = "context",
+        /// `forwardedProps`.
+        forwarded_props: Any = "forwardedProps",
+    }
+}
+
+object! {
+    /// A message of any role: every key some role may carry.
+    Message {
+        /// `role`.
+        role: Str<'a> = "role",
+        /// `id`.
+        id: Str<'a> = "id",
+        /// `content`: text, parts or an object, depending on the role.
+        content: Content<'a> = "content",
+        /// `name`.
+        name: Str<'a> = "name",
+        /// `toolCalls`.
+        tool_calls: Vec<ToolCall<'a>> = "toolCalls",
+        /// `toolCallId`.
+        tool_call_id: Str<'a> = "toolCallId",
+        /// `error`.
+        error: Str<'a> = "error",
+        /// `encryptedValue`.
+        encrypted_value: Str<'a> = "encryptedValue",
+        /// `activityType`.
+        activity_type: Str<'a> = "activityType",
+    }
+}
+
+object! {
+    /// A tool call of an assistant message.
+    ToolCall {
+        /// `id`.
+        id: Str<'a> = "id",
+        /// `type`.
+        kind: Str<'a> = "type",
+        /// `function`.
+        function: FunctionCall<'a> = "function",
+        /// `encryptedValue`.
+        encrypted_value: Str<'a> = "encryptedValue",
+    }
+}
+
+object! {
+    /// The function a tool call names.
+    FunctionCall {
+        /// `name`.
+        name: Str<'a> = "name",
+        /// `arguments`.
+        arguments: Str<'a> = "arguments",
+    }
+}
+
+object! {
+    /// A tool the client offers.
+    Tool {
+        /// `name`.
+        name: Str<'a> = "name",
+        /// `description`.
+        description: Str<'a> = "description",
+        /// `parameters`, as its source text.
+        parameters: &'a RawValue = "parameters",
+    }
+}
+
+object! {
+    /// A piece of context.
+    Context {
+        /// `description`.
+        description: Str<'a> = "description",
+        /// `value`.
+        value: Str<'a> = "value",
+    }
+}
+
+object! {
+    /// A content part of any type: every key some type may carry.
+    Part {
+        /// `type`.
+        kind: Str<'a> = "type",
+        /// `text`.
+        text: Str<'a> = "text",
+        /// `source`.
+        source: Source<'a> = "source",
+        /// `metadata`.
+        metadata: Any = "metadata",
+    }
+}
+
+object! {
+    /// The source of a media part, of either type.
+    Source {
+        /// `type`.
+        kind: Str<'a> = "type",
+        /// `value`.
+        value: Str<'a> = "value",
+        /// `mimeType`.
+        mime_type: Str<'a> = "mimeType",
+    }
+}
+
+/// A message's `content`, as whichever JSON type it is.
+pub(super) enum Content<'a> {
+    /// A string.
+    Text(Str<'a>),
+    /// An array of content parts.
+    Parts(Vec<Part<'a>>),
+    /// An object (of `any` values).
+    Object,
+}
+
+impl<'de> Deserialize<'de> for Content<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ContentVisitor;
+        impl<'de> Visitor<'de> for ContentVisitor {
+            type Value = Content<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string, an array of content parts or an object")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(Content::Text(Str(Cow::Borrowed(text))))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(Content::Text(Str(Cow::Owned(text.to_owned()))))
+            }
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+                Ok(Content::Text(Str(Cow::Owned(text))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut parts = Vec::new();
+                while let Some(part) = seq.next_element::<Part<'de>>()? {
+                    parts.push(part);
+                }
+                Ok(Content::Parts(parts))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                read_members(map)?;
+                Ok(Content::Object)
+            }
+        }
+        deserializer.deserialize_any(ContentVisitor)
+    }
+}

@@ -1,0 +1,221 @@
+//! The semantic rules over the borrowed structs, each answering only "is
+//! anything found?". Each function names the rules it stands for; the
+//! predicates that decide a single value are the rules' own
+//! ([`crate::rules::verdict`]), so both paths judge a value alike.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::borrowed::{Content, Message, RunAgentInput, Tool};
+use super::Verdict;
+use crate::limits::PARSER_DEPTH;
+use crate::rules::verdict::{
+    name_is_well_formed, part_is_clean, verdict_by_text, ParametersVerdict,
+};
+use crate::Limits;
+
+/// How deep a tool's `parameters` sits: the input object, its `tools`
+/// array and the tool object hold it.
+const PARAMETERS_DEPTH: usize = 3;
+
+/// What the rules find in `input`, whose shape already fits the schema.
+pub(super) fn judge(input: &RunAgentInput<'_>, limits: Limits) -> Verdict {
+    let messages = input.messages.as_deref().unwrap_or_default();
+    let tools = input.tools.as_deref().unwrap_or_default();
+    // A `parameters` text may hold what the parser or the schema layer
+    // reports (it was read as raw text), so a finding there is not only
+    // the semantic rules'.
+    let Some(verdicts) = tool_verdicts(tools, limits) else {
+        return Verdict::Unknown;
+    };
+    let clean = run_ids_are_clean(input)
+        && message_ids_are_clean(messages)
+        && tool_names_are_clean(tools)
+        && content_is_clean(messages)
+        && calls_are_clean(messages, tools, &verdicts);
+    if clean {
+        Verdict::Clean
+    } else {
+        Verdict::RulesFire
+    }
+}
+
+/// `empty-id` on the run's ids and `parent-run-is-self`.
+fn run_ids_are_clean(input: &RunAgentInput<'_>) -> bool {
+    let (Some(thread), Some(run)) = (&input.thread_id, &input.run_id) else {
+        return false;
+    };
+    !thread.as_str().is_empty()
+        && !run.as_str().is_empty()
+        && input.parent_run_id.as_ref() != Some(run)
+}
+
+/// `empty-id` on message ids and `duplicate-message-id`.
+fn message_ids_are_clean(messages: &[Message<'_>]) -> bool {
+    let mut seen = HashSet::with_capacity(messages.len());
+    messages.iter().all(|m| {
+        m.id.as_ref()
+            .is_some_and(|id| !id.as_str().is_empty() && seen.insert(id.as_str()))
+    })
+}
+
+/// `duplicate-tool-name` and `tool-name-format`.
+fn tool_names_are_clean(tools: &[Tool<'_>]) -> bool {
+    let mut seen = HashSet::with_capacity(tools.len());
+    tools.iter().all(|t| {
+        t.name
+            .as_ref()
+            .is_some_and(|n| name_is_well_formed(n.as_str()) && seen.insert(n.as_str()))
+    })
+}
+
+/// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
+/// and the parse and interoperability rules inside it), or `None` when one
+/// is not clean or nests deeper than the parser reads.
+fn tool_verdicts(tools: &[Tool<'_>], limits: Limits) -> Option<Vec<Arc<ParametersVerdict>>> {
+    tools
+        .iter()
+        .map(|tool| {
+            let verdict = verdict_by_text(tool.parameters?.get(), limits.max_tool_schema_nodes);
+            // The parser refuses its 128th level of nesting.
+            let fits = PARAMETERS_DEPTH + verdict.depth < PARSER_DEPTH;
+            (verdict.clean && fits).then_some(verdict)
+        })
+        .collect()
+}
+
+/// `content-empty` and the content part rules.
+fn content_is_clean(messages: &[Message<'_>]) -> bool {
+    messages
+        .iter()
+        .filter(|m| m.role.as_ref().is_some_and(|r| r.as_str() == "user"))
+        .all(|m| match &m.content {
+            Some(Content::Text(text)) => !text.as_str().is_empty(),
+            Some(Content::Parts(parts)) => {
+                !parts.is_empty()
+                    && parts.iter().all(|part| {
+                        let (Some(kind), Some(source)) = (&part.kind, &part.source) else {
+                            return true;
+                        };
+                        let (Some(source_type), Some(value)) = (&source.kind, &source.value) else {
+                            return true;
+                        };
+                        part_is_clean(
+                            kind.as_str(),
+                            source_type.as_str(),
+                            value.as_str(),
+                            source.mime_type.as_ref().map(|m| m.as_str()),
+                        )
+                    })
+            }
+            _ => true,
+        })
+}
+
+/// A tool call and the index of the assistant message that makes it.
+struct Call<'m> {
+    message: usize,
+    id: &'m str,
+    name: &'m str,
+    arguments: &'m str,
+}
+
+/// `empty-id` and `duplicate-tool-call-id` on calls, the result rules
+/// (`tool-result-without-call`, `duplicate-tool-result`,
+/// `tool-call-without-result`) and the argument rules
+/// (`tool-arguments-not-json`, `tool-arguments-not-object`,
+/// `tool-call-unknown-tool`, `tool-arguments-schema-mismatch`).
+fn calls_are_clean(
+    messages: &[Message<'_>],
+    tools: &[Tool<'_>],
+    verdicts: &[Arc<ParametersVerdict>],
+) -> bool {
+    let mut calls: Vec<Call<'_>> = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        if !has_role(message, "assistant") {
+            continue;
+        }
+        for call in message.tool_calls.iter().flatten() {
+            let (Some(id), Some(function)) = (&call.id, &call.function) else {
+                return false;
+            };
+            let (Some(name), Some(arguments)) = (&function.name, &function.arguments) else {
+                return false;
+            };
+            calls.push(Call {
+                message: index,
+                id: id.as_str(),
+                name: name.as_str(),
+                arguments: arguments.as_str(),
+            });
+        }
+    }
+    // Call ids: not empty, each once; where each is made.
+    let mut made_in: HashMap<&str, usize> = HashMap::with_capacity(calls.len());
+    for call in &calls {
+        if call.id.is_empty() || made_in.insert(call.id, call.message).is_some() {
+            return false;
+        }
+    }
+    // Results: each answers a call made earlier, once.
+    let mut answered: HashSet<&str> = HashSet::new();
+    let mut last_answer: HashMap<&str, usize> = HashMap::new();
+    let mut last_turn = None;
+    for (index, message) in messages.iter().enumerate() {
+        if has_role(message, "user") || has_role(message, "assistant") {
+            last_turn = Some(index);
+        }
+        if !has_role(message, "tool") {
+            continue;
+        }
+        let Some(answer) = &message.tool_call_id else {
+            continue;
+        };
+        let id = answer.as_str();
+        match made_in.get(id) {
+            Some(&call) if call < index => {
+                if !answered.insert(id) {
+                    return false;
+                }
+                last_answer.insert(id, index);
+            }
+            _ => return false,
+        }
+    }
+    // Every call answered before the conversation moves on.
+    let unanswered = calls.iter().any(|call| {
+        let answered_later = last_answer
+            .get(call.id)
+            .is_some_and(|&at| at > call.message);
+        !answered_later && last_turn.is_some_and(|turn| turn > call.message)
+    });
+    if unanswered {
+        return false;
+    }
+    calls
+        .iter()
+        .all(|call| arguments_are_clean(call, tools, verdicts))
+}
+
+fn arguments_are_clean(
+    call: &Call<'_>,
+    tools: &[Tool<'_>],
+    verdicts: &[Arc<ParametersVerdict>],
+) -> bool {
+    let Ok(arguments @ Value::Object(_)) = serde_json::from_str::<Value>(call.arguments) else {
+        return false;
+    };
+    let Some(tool) = tools
+        .iter()
+        .position(|t| t.name.as_ref().is_some_and(|n| n.as_str() == call.name))
+    else {
+        return false;
+    };
+    verdicts[tool].accepts(&arguments)
+}
+
+fn has_role(message: &Message<'_>, role: &str) -> bool {
+    message.role.as_ref().is_some_and(|r| r.as_str() == role)
+}

@@ -1,0 +1,70 @@
+//! The fast path: deciding that a RunAgentInput is clean without building
+//! a `serde_json::Value`, locating anything or compiling the schema.
+//!
+//! A server checks every request, and almost every request is valid, so a
+//! valid document must not pay for diagnostics it does not produce. The
+//! bytes are read straight into borrowed structs ([`borrowed`]) that refuse
+//! whatever the parse layer or the schema would report, their keys are
+//! held to the schema ([`shape`]), and the semantic rules run on them
+//! ([`checks`]) answering only "is anything found?". Only when something is
+//! (or when the input is not a RunAgentInput at all) does the validator
+//! take the full path: `Value`, compiled schema, every rule, locator.
+//!
+//! The contract is an equivalence, not a shortcut: with the default
+//! settings, [`run_agent_input_is_clean`] is true exactly when the full
+//! path reports nothing (any severity) for the same bytes. Tests hold the
+//! two to it on every fixture and on random mutations of them, and a fuzz
+//! target (`fuzz/fuzz_targets/differential.rs`) does the same. Settings
+//! only ever remove findings or change their severity, so a clean verdict
+//! stays right under any settings; limits are honoured as the full path
+//! honours them.
+
+mod borrowed;
+mod checks;
+mod shape;
+
+use crate::limits::{self, PARSER_DEPTH};
+use crate::Limits;
+
+/// What the fast path found out about a RunAgentInput.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The full path would report nothing.
+    Clean,
+    /// The document is well-formed JSON and fits the schema, with no
+    /// repeated key, unpaired surrogate or non-interoperable number and
+    /// clean tool `parameters`: only the semantic rules find something.
+    RulesFire,
+    /// Anything else, including documents that are not RunAgentInputs.
+    Unknown,
+}
+
+/// What the full path would report for `bytes` checked as a RunAgentInput
+/// within `limits`, as far as the fast path can tell.
+pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits) -> Verdict {
+    if bytes.len() > limits.max_document_bytes {
+        return Verdict::Unknown;
+    }
+    // A depth limit below the parser's own is checked first, as the full
+    // path does; the parser's limit is the same on both paths.
+    if limits.max_depth < PARSER_DEPTH
+        && limits::nesting(bytes, limits.max_depth)
+            .too_deep_at
+            .is_some()
+    {
+        return Verdict::Unknown;
+    }
+    let Ok(input) = serde_json::from_slice::<borrowed::RunAgentInput<'_>>(bytes) else {
+        return Verdict::Unknown;
+    };
+    if !shape::fits(&input) {
+        return Verdict::Unknown;
+    }
+    checks::judge(&input, limits)
+}
+
+/// Whether the full path would report nothing for `bytes` checked as a
+/// RunAgentInput within `limits`.
+pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits) -> bool {
+    judge_run_agent_input(bytes, limits) == Verdict::Clean
+}

@@ -1,0 +1,513 @@
+//! The fast path and the full path must agree: for any bytes checked as a
+//! RunAgentInput, the fast path says "clean" exactly when the full path
+//! (parse, schema, every rule) reports nothing.
+//!
+//! Held on every fixture (RunAgentInput fixtures as they are, the fixtures
+//! of the types it holds wrapped into one), on the benchmark's payloads,
+//! on boundary cases written here, and on random mutations of all of them
+//! (proptest): structural edits of the parsed document (keys removed,
+//! added, values nulled, copied from elsewhere so ids collide, replaced by
+//! interesting strings and numbers) and textual ones (repeated keys,
+//! unpaired surrogate escapes, byte order marks, cuts).
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use agui_lint::fuzzing;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+#[path = "../benches/payloads/mod.rs"]
+#[allow(dead_code)]
+mod payloads;
+
+/// Asserts the paths agree on `bytes`, and says which way they went.
+fn agree(bytes: &[u8], what: &str) -> bool {
+    let (fast, full) = fuzzing::fast_and_full(bytes).expect("the validator builds");
+    let reported: Vec<_> = full
+        .diagnostics()
+        .iter()
+        .map(|d| format!("{} at '{}': {}", d.rule, d.pointer, d.message))
+        .collect();
+    assert_eq!(
+        fast,
+        reported.is_empty(),
+        "{what}: the fast path says {}, the full path reports {reported:#?}\n{}",
+        if fast { "clean" } else { "not clean" },
+        String::from_utf8_lossy(&bytes[..bytes.len().min(2000)])
+    );
+    // And the validator, which takes the fast path first, reports what
+    // the full path reports, to the last position and note.
+    fuzzing::differential(bytes);
+    fast
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// A RunAgentInput holding `messages` and `tools`.
+fn input_with(messages: Value, tools: Value) -> Value {
+    json!({"threadId": "thread-1", "runId": "run-1", "state": {"step": 1},
+           "messages": messages, "tools": tools, "context": [],
+           "forwardedProps": {}})
+}
+
+/// Every document the tests start from: the fixtures, RunAgentInputs made
+/// of the fixtures of the types it holds, and the benchmark payloads.
+static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    files.sort();
+    let mut seeds = Vec::new();
+    for path in files {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let is = |kind: &str| name.starts_with(&format!("{kind}/"));
+        let parsed = serde_json::from_slice::<Value>(&bytes).ok();
+        let wrapped = match parsed {
+            Some(message) if is("message") => Some(input_with(json!([message]), json!([]))),
+            Some(messages) if is("messages") => Some(input_with(messages, json!([]))),
+            Some(tool) if is("tool") => Some(input_with(json!([]), json!([tool]))),
+            Some(tools) if is("tools") => Some(input_with(json!([]), tools)),
+            Some(part) if is("input-content") => Some(input_with(
+                json!([{"id": "m1", "role": "user", "content": [part]}]),
+                json!([]),
+            )),
+            Some(context) if is("context") => {
+                let mut input = input_with(json!([]), json!([]));
+                input["context"] = json!([context]);
+                Some(input)
+            }
+            _ => None,
+        };
+        if let Some(wrapped) = wrapped {
+            seeds.push((format!("{name} (wrapped)"), payloads::bytes(&wrapped)));
+        }
+        if name.ends_with(".jsonl") {
+            for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+                if !line.is_empty() {
+                    seeds.push((format!("{name} line {}", i + 1), line.to_vec()));
+                }
+            }
+        }
+        seeds.push((name, bytes));
+    }
+    for (name, payload) in [("small", payloads::small()), ("medium", payloads::medium())] {
+        let one_error = payloads::with_one_error(payload.clone());
+        seeds.push((format!("bench {name}"), payloads::bytes(&payload)));
+        seeds.push((
+            format!("bench {name} one-error"),
+            payloads::bytes(&one_error),
+        ));
+    }
+    seeds
+});
+
+#[test]
+fn every_fixture_and_payload_gets_the_same_verdict() {
+    let mut clean = 0;
+    for (name, bytes) in SEEDS.iter() {
+        if agree(bytes, name) {
+            clean += 1;
+        }
+    }
+    // Both verdicts are exercised: many seeds are clean RunAgentInputs.
+    assert!(
+        clean >= 40,
+        "only {clean} of {} seeds are clean",
+        SEEDS.len()
+    );
+    assert!(SEEDS.len() - clean >= 100);
+}
+
+#[test]
+fn the_large_payload_gets_the_same_verdict() {
+    let large = payloads::large();
+    assert!(agree(&payloads::bytes(&large), "bench large"));
+    assert!(!agree(
+        &payloads::bytes(&payloads::with_one_error(large)),
+        "bench large one-error"
+    ));
+}
+
+/// A clean input whose only tool's `parameters` nests `depth` levels.
+fn nested_parameters(depth: usize) -> Vec<u8> {
+    let mut parameters = String::from("{\"type\":\"object\"}");
+    for _ in 1..depth {
+        parameters = format!("{{\"type\":\"object\",\"properties\":{{\"a\":{parameters}}}}}");
+    }
+    let text = format!(
+        r#"{{"threadId":"t","runId":"r","state":null,"messages":[],"context":[],"forwardedProps":null,
+            "tools":[{{"name":"deep","description":"d","parameters":{parameters}}}]}}"#
+    );
+    text.into_bytes()
+}
+
+#[test]
+fn boundary_cases_get_the_same_verdict() {
+    // Depth of `parameters` around the parser's limit (two levels per
+    // `properties` step, counted in `nested_parameters`).
+    for depth in [1, 30, 61, 62, 63, 64, 65] {
+        agree(
+            &nested_parameters(depth),
+            &format!("parameters nested {depth}"),
+        );
+    }
+    let cases: &[&str] = &[
+        // Repeated keys: typed, in `any` slots, in parameters.
+        r#"{"threadId":"t","threadId":"t","runId":"r","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":{"a":1,"a":2},"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[{"name":"a","description":"d","parameters":{"type":"object","type":"object"}}],"context":[],"forwardedProps":null}"#,
+        // A repeated key among many (past the linear scan).
+        r#"{"threadId":"t","runId":"r","state":{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1,"r":1,"a":1},"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        // Escaped keys are the keys they spell.
+        r#"{"\u0074hreadId":"t","runId":"r","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":{"a":1,"\u0061":2},"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        // Numbers at the edge of the interoperable range, everywhere.
+        r#"{"threadId":"t","runId":"r","state":{"n":9007199254740991,"m":-9007199254740991,"f":1.5},"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":{"n":9007199254740992},"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":[1e300]}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[{"name":"a","description":"d","parameters":{"type":"object","maxProperties":18446744073709551615}}],"context":[],"forwardedProps":null}"#,
+        // Unpaired surrogates, typed and in parameters.
+        r#"{"threadId":"t\ud800","runId":"r","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[{"name":"a","description":"\ud83d\ude00","parameters":{"type":"object","title":"\udc00"}}],"context":[],"forwardedProps":null}"#,
+        // An array where an object belongs (serde's derive would take it).
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[["m1","user","hi"]],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"["t","r",null,[],[],[],null]"#,
+        // null in optional and in `any` keys.
+        r#"{"threadId":"t","runId":"r","parentRunId":null,"state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m","role":"assistant","content":null}],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[{"name":"a","description":"d","parameters":null}],"context":[],"forwardedProps":null}"#,
+        // Activity content must be an object; metadata may be anything.
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m","role":"activity","activityType":"x","content":{"a":[1,{"b":null}]}}],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m","role":"activity","activityType":"x","content":"text"}],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m","role":"user","content":[{"type":"image","source":{"type":"url","value":"https://x.test/a.png"},"metadata":null}]}],"tools":[],"context":[],"forwardedProps":null}"#,
+        // Byte order mark, whitespace, trailing text, empty input.
+        "\u{feff}{\"threadId\":\"t\",\"runId\":\"r\",\"state\":null,\"messages\":[],\"tools\":[],\"context\":[],\"forwardedProps\":null}",
+        " \n{\"threadId\":\"t\",\"runId\":\"r\",\"state\":null,\"messages\":[],\"tools\":[],\"context\":[],\"forwardedProps\":null}\r\n ",
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null} {}"#,
+        "",
+        // A result before its call; a call never answered.
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m0","role":"tool","toolCallId":"c","content":"x"},{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"m2","role":"user","content":"next"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object"}}],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":1}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object","properties":{"n":{"type":"string"}}}}],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":\"1\"}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object","properties":{"n":{"type":"string"}}}}],"context":[],"forwardedProps":null}"#,
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        agree(case.as_bytes(), &format!("boundary case {i}"));
+    }
+}
+
+#[test]
+fn a_tighter_depth_limit_is_honoured_on_both_paths() {
+    // The validator used by the fuzzing entry points has the default
+    // limits; a tighter one is checked through the public API.
+    let validator = agui_lint::Validator::new()
+        .expect("validator")
+        .with_settings(
+            agui_lint::Settings::default().with_limits(agui_lint::Limits {
+                max_depth: 4,
+                ..agui_lint::Limits::default()
+            }),
+        );
+    let deep = nested_parameters(3);
+    let report = validator.validate(agui_lint::Kind::RunAgentInput, &deep);
+    assert!(report
+        .diagnostics()
+        .iter()
+        .any(|d| d.rule == "nesting-too-deep"));
+    let shallow = nested_parameters(1);
+    assert!(validator
+        .validate(agui_lint::Kind::RunAgentInput, &shallow)
+        .diagnostics()
+        .is_empty());
+}
+
+/// Strings and numbers that rules care about.
+const STRINGS: &[&str] = &[
+    "",
+    "x",
+    "m1",
+    "call_1",
+    "user",
+    "assistant",
+    "tool",
+    "activity",
+    "text",
+    "image",
+    "data",
+    "url",
+    "function",
+    "get weather",
+    "image/png",
+    "text/plain",
+    "audio/wav",
+    "not a mime",
+    "aGVsbG8=",
+    "aGVsbG8",
+    "data:image/png;base64,aGVsbG8=",
+    "https://example.test/a.png",
+    "ftp://example.test/a",
+    "relative/path",
+    "{}",
+    "[]",
+    "{\"city\":\"Lisbon\"}",
+    "{\"n\":1}",
+    "not json",
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "1.5",
+    "9007199254740991",
+    "9007199254740993",
+    "-9007199254740993",
+    "1e300",
+];
+
+const KEYS: &[&str] = &[
+    "extra",
+    "id",
+    "role",
+    "type",
+    "content",
+    "name",
+    "toolCalls",
+    "toolCallId",
+    "parameters",
+    "metadata",
+    "mimeType",
+    "parentRunId",
+    "encryptedValue",
+];
+
+/// One edit of a document.
+#[derive(Debug, Clone)]
+enum Edit {
+    Remove(usize),
+    Null(usize),
+    String(usize, usize),
+    Number(usize, usize),
+    Copy(usize, usize),
+    AddKey(usize, usize, usize),
+    DuplicateElement(usize),
+    RepeatKey(usize),
+    LoneSurrogate(usize),
+    Cut(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        3 => any::<usize>().prop_map(Edit::Remove),
+        2 => any::<usize>().prop_map(Edit::Null),
+        4 => (any::<usize>(), 0..STRINGS.len()).prop_map(|(a, b)| Edit::String(a, b)),
+        2 => (any::<usize>(), 0..NUMBERS.len()).prop_map(|(a, b)| Edit::Number(a, b)),
+        4 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::Copy(a, b)),
+        2 => (any::<usize>(), 0..KEYS.len(), 0..STRINGS.len())
+            .prop_map(|(a, b, c)| Edit::AddKey(a, b, c)),
+        2 => any::<usize>().prop_map(Edit::DuplicateElement),
+        1 => any::<usize>().prop_map(Edit::RepeatKey),
+        1 => any::<usize>().prop_map(Edit::LoneSurrogate),
+        1 => any::<usize>().prop_map(Edit::Cut),
+    ]
+}
+
+/// The pointer of every node of `value`, root first.
+fn pointers(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(value, String::new())];
+    while let Some((value, at)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    let key = key.replace('~', "~0").replace('/', "~1");
+                    stack.push((child, format!("{at}/{key}")));
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    stack.push((child, format!("{at}/{i}")));
+                }
+            }
+            _ => {}
+        }
+        out.push(at);
+    }
+    out
+}
+
+fn parent_and_last(at: &str) -> Option<(&str, String)> {
+    let (parent, last) = at.rsplit_once('/')?;
+    Some((parent, last.replace("~1", "/").replace("~0", "~")))
+}
+
+/// Applies the structural edits to `value`; the textual ones are applied
+/// to `text` afterwards.
+fn apply(value: &mut Value, edits: &[Edit]) -> Vec<Edit> {
+    let mut textual = Vec::new();
+    for edit in edits {
+        let all = pointers(value);
+        let pick = |i: usize| all[i % all.len()].clone();
+        match *edit {
+            Edit::Remove(i) => {
+                if let Some((parent, last)) = parent_and_last(&pick(i)) {
+                    match value.pointer_mut(parent) {
+                        Some(Value::Object(map)) => {
+                            map.shift_remove(&last);
+                        }
+                        Some(Value::Array(items)) => {
+                            if let Ok(n) = last.parse::<usize>() {
+                                if n < items.len() {
+                                    items.remove(n);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Edit::Null(i) => {
+                if let Some(node) = value.pointer_mut(&pick(i)) {
+                    *node = Value::Null;
+                }
+            }
+            Edit::String(i, s) => {
+                if let Some(node) = value.pointer_mut(&pick(i)) {
+                    *node = Value::String(STRINGS[s].to_owned());
+                }
+            }
+            Edit::Number(i, n) => {
+                if let Some(node) = value.pointer_mut(&pick(i)) {
+                    *node = serde_json::from_str(NUMBERS[n]).expect("a number");
+                }
+            }
+            Edit::Copy(from, to) => {
+                let copied = value.pointer(&pick(from)).cloned();
+                if let (Some(copied), Some(node)) = (copied, value.pointer_mut(&pick(to))) {
+                    *node = copied;
+                }
+            }
+            Edit::AddKey(i, k, s) => {
+                if let Some(Value::Object(map)) = value.pointer_mut(&pick(i)) {
+                    map.insert(KEYS[k].to_owned(), Value::String(STRINGS[s].to_owned()));
+                }
+            }
+            Edit::DuplicateElement(i) => {
+                if let Some(Value::Array(items)) = value.pointer_mut(&pick(i)) {
+                    if let Some(first) = items.first().cloned() {
+                        items.push(first);
+                    }
+                }
+            }
+            Edit::RepeatKey(_) | Edit::LoneSurrogate(_) | Edit::Cut(_) => {
+                textual.push(edit.clone())
+            }
+        }
+    }
+    textual
+}
+
+fn apply_textual(text: &mut Vec<u8>, edits: &[Edit]) {
+    for edit in edits {
+        match *edit {
+            Edit::RepeatKey(i) => {
+                // Repeat the first member of the i-th object.
+                let opens: Vec<usize> = (0..text.len())
+                    .filter(|&p| text[p] == b'{' && text.get(p + 1) == Some(&b'"'))
+                    .collect();
+                if let Some(&open) = opens.get(i % opens.len().max(1)) {
+                    if let Some(colon) = text[open..].iter().position(|&b| b == b':') {
+                        let key = text[open + 1..open + colon].to_vec();
+                        let mut insert = key;
+                        insert.extend_from_slice(b":0,");
+                        text.splice(open + 1..open + 1, insert);
+                    }
+                }
+            }
+            Edit::LoneSurrogate(i) => {
+                let quotes: Vec<usize> = (0..text.len()).filter(|&p| text[p] == b'"').collect();
+                if let Some(&quote) = quotes.get(i % quotes.len().max(1)) {
+                    text.splice(quote + 1..quote + 1, b"\\ud800".iter().copied());
+                }
+            }
+            Edit::Cut(i) => {
+                let at = i % (text.len() + 1);
+                text.truncate(at);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The seeds the full path finds clean: mutations of them reach the fast
+/// path's deeper checks, where most mutations of a broken seed stop early.
+static CLEAN_SEEDS: LazyLock<Vec<&'static (String, Vec<u8>)>> = LazyLock::new(|| {
+    SEEDS
+        .iter()
+        .filter(|(_, bytes)| {
+            fuzzing::fast_and_full(bytes).is_some_and(|(_, full)| full.diagnostics().is_empty())
+        })
+        .collect()
+});
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn mutated_documents_get_the_same_verdict(
+        seed in any::<usize>(),
+        from_clean in proptest::bool::weighted(0.8),
+        edits in proptest::collection::vec(edit(), 1..4),
+        pretty in any::<bool>(),
+    ) {
+        let (name, bytes) = if from_clean {
+            CLEAN_SEEDS[seed % CLEAN_SEEDS.len()]
+        } else {
+            &SEEDS[seed % SEEDS.len()]
+        };
+        let mut text = match serde_json::from_slice::<Value>(bytes) {
+            Ok(mut value) => {
+                let textual = apply(&mut value, &edits);
+                let mut text = if pretty {
+                    serde_json::to_vec_pretty(&value).expect("serialize")
+                } else {
+                    serde_json::to_vec(&value).expect("serialize")
+                };
+                apply_textual(&mut text, &textual);
+                text
+            }
+            Err(_) => {
+                let mut text = bytes.clone();
+                apply_textual(&mut text, &edits);
+                text
+            }
+        };
+        if text.is_empty() {
+            text.push(b' ');
+        }
+        agree(&text, &format!("{name} after {edits:?}"));
+    }
+}
