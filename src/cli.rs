@@ -43,6 +43,7 @@ Examples:
   agui-lint check . --include '*.json' --exclude 'payloads/old/**'
   agui-lint check payloads/ --format sarif --output agui-lint.sarif
   agui-lint check payloads/ --format github
+  agui-lint check captures/ --format json --mask-values
   cat body.json | agui-lint check - --kind run-agent-input";
 
 const SCHEMA_EXAMPLES: &str = "\
@@ -130,6 +131,11 @@ pub struct CheckArgs {
     /// in the working directory or above it.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Mask the document's values in every finding (quoted text and numbers
+    /// become ***) and show no source lines, so that reports can be kept in
+    /// logs; rules, pointers and positions stay.
+    #[arg(long)]
+    pub mask_values: bool,
 }
 
 /// `--kind`: a kind name or `auto`.

@@ -38,6 +38,7 @@ fn main() -> ExitCode {
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let settings = settings(&args).map_err(|e| e.to_string())?;
+    let masks_values = settings.masks_values();
     let validator = Validator::new()
         .map_err(|e| e.to_string())?
         .with_settings(settings);
@@ -45,8 +46,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let sources = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref())
         .map_err(|e| e.to_string())?;
     let progress = Progress::new(sources.len(), args.quiet);
-    let outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.tick());
+    let mut outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.tick());
     progress.finish();
+    if masks_values {
+        // The findings were masked as they were made; the source lines
+        // and HAR URLs the report would also show are dropped here.
+        outcome = agui_lint::mask::outcome(outcome);
+    }
     for failure in &outcome.failures {
         eprintln!("agui-lint: {}: {}", failure.path, failure.message);
     }
@@ -185,6 +191,9 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
     }
     if let Some(nodes) = args.max_tool_schema_nodes {
         limits.max_tool_schema_nodes = nodes;
+    }
+    if args.mask_values {
+        settings = settings.mask_values(true);
     }
     Ok(settings.with_limits(limits))
 }

@@ -12,6 +12,9 @@
 //! [limits]
 //! max-document-bytes = 1048576
 //! ```
+//!
+//! `mask-values = true` (top level) masks the document's values out of
+//! every finding, as `--mask-values` does (see [`crate::mask`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -20,6 +23,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{Limits, PARSER_DEPTH};
+use crate::mask;
 use crate::rules;
 use crate::suggest;
 
@@ -43,6 +47,9 @@ pub struct Settings {
     /// Bounds on what one document may cost (`[limits]`).
     #[serde(default)]
     limits: Limits,
+    /// Whether findings have the document's values masked (`mask-values`).
+    #[serde(default, rename = "mask-values")]
+    mask_values: bool,
 }
 
 /// A setting that names no rule, or a configuration file that cannot be read.
@@ -167,13 +174,32 @@ impl Settings {
         self
     }
 
-    /// Drops the diagnostics of disabled rules and applies severity
-    /// overrides.
+    /// Masks the document's values out of every finding when `mask` is
+    /// true, so that findings can be logged without the request content:
+    /// the quoted text and numbers of messages, help and related notes
+    /// become `***`, while rules, severities, pointers and positions stay
+    /// (the rules are in [`crate::mask`]).
+    #[must_use]
+    pub fn mask_values(mut self, mask: bool) -> Self {
+        self.mask_values = mask;
+        self
+    }
+
+    /// Whether findings have the document's values masked.
+    pub fn masks_values(&self) -> bool {
+        self.mask_values
+    }
+
+    /// Drops the diagnostics of disabled rules, applies severity overrides
+    /// and, when asked, masks the document's values.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain(|d| self.is_enabled(&d.rule));
         for diagnostic in diagnostics {
             if let Some(severity) = self.severity.get(&diagnostic.rule) {
                 diagnostic.severity = *severity;
+            }
+            if self.mask_values {
+                mask::diagnostic(diagnostic);
             }
         }
     }
@@ -273,5 +299,37 @@ mod tests {
             "{error}"
         );
         assert!(Settings::from_toml("colour = 1", Path::new("x.toml")).is_err());
+    }
+
+    #[test]
+    fn masking_keeps_rules_pointers_and_positions() {
+        let settings = Settings::default().mask_values(true);
+        assert!(settings.masks_values());
+        let mut found = vec![Diagnostic::new(
+            "invalid-value",
+            Severity::Error,
+            "/messages/0/role",
+            "unknown role 'hunter2'",
+        )
+        .with_help("did you mean 'assistant'?")
+        .with_related("/messages/1", "tool call 'hunter2' made here")];
+        found[0].location = Some(crate::Location { line: 3, column: 9 });
+        settings.apply(&mut found);
+        let d = &found[0];
+        assert_eq!(d.message, "unknown role '***'");
+        assert_eq!(d.help.as_deref(), Some("did you mean '***'?"));
+        assert_eq!(d.related[0].message, "tool call '***' made here");
+        assert_eq!(
+            (d.rule.as_str(), d.pointer.as_str(), d.location),
+            (
+                "invalid-value",
+                "/messages/0/role",
+                Some(crate::Location { line: 3, column: 9 })
+            )
+        );
+        let from_file =
+            Settings::from_toml("mask-values = true\n", Path::new("agui-lint.toml")).unwrap();
+        assert!(from_file.masks_values());
+        assert!(!Settings::default().masks_values());
     }
 }

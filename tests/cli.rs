@@ -296,3 +296,94 @@ fn pre_commit_hook_entry_runs_on_the_files_pre_commit_passes() {
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(stdout(&output).contains("2 documents checked"));
 }
+
+#[test]
+fn mask_values_keeps_the_payloads_values_out_of_every_format() {
+    const SECRET: &str = "sk_live_51HxSecret";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let payload = serde_json::json!({
+        "threadId": "t", "runId": "r", "state": {}, "tools": [], "context": [],
+        "forwardedProps": {},
+        "messages": [
+            {"id": "m1", "role": format!("assitant-{SECRET}"), "content": "hi"},
+            {"id": "m2", "role": "tool", "toolCallId": SECRET, "content": SECRET},
+            {"id": "m3", "role": "user", "content": 4_242_424_242_u64}
+        ]
+    });
+    // Pretty-printed, so that the human format would quote the lines.
+    std::fs::write(
+        dir.path().join("payload.json"),
+        serde_json::to_string_pretty(&payload).expect("JSON"),
+    )
+    .expect("payload");
+    // A HAR export whose request URL is content too.
+    std::fs::copy(
+        root().join("fixtures/streams/invalid/invalid-value-har-request-role.har"),
+        dir.path().join("capture.har"),
+    )
+    .expect("copy fixture");
+    let path = dir.path().to_str().expect("utf-8");
+    let url = "https://agent.example/agent";
+
+    let plain = agui_lint(&["check", "--format", "json", path]);
+    assert!(stdout(&plain).contains(SECRET) && stdout(&plain).contains(url));
+
+    let masked = agui_lint(&["check", "--format", "json", "--mask-values", path]);
+    assert_eq!(masked.status.code(), Some(1));
+    let text = stdout(&masked);
+    for hidden in [SECRET, "4242424242", url] {
+        assert!(!text.contains(hidden), "{hidden} shown: {text}");
+    }
+    let report: Value = serde_json::from_str(&text).expect("JSON output");
+    let findings: Vec<&Value> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .collect();
+    // Rules, pointers and positions stay.
+    let result = findings
+        .iter()
+        .find(|d| d["rule"] == "tool-result-without-call")
+        .expect("tool-result-without-call");
+    assert_eq!(result["pointer"], "/messages/1/toolCallId");
+    assert_eq!(
+        result["message"],
+        "tool message answers toolCallId '***', which no earlier assistant message made"
+    );
+    assert!(result["line"].as_u64().is_some() && result["column"].as_u64().is_some());
+    assert!(findings
+        .iter()
+        .any(|d| d["rule"] == "invalid-value" && d["pointer"] == "/messages/0/role"));
+    assert!(findings.iter().any(|d| d["rule"] == "wrong-type"));
+
+    for format in ["human", "jsonl", "sarif", "github", "junit"] {
+        let output = agui_lint(&["check", "--format", format, "--mask-values", path]);
+        let text = stdout(&output);
+        assert!(
+            text.contains("tool-result-without-call"),
+            "{format}: {text}"
+        );
+        for hidden in [SECRET, "4242424242", url] {
+            assert!(!text.contains(hidden), "{format} shows {hidden}: {text}");
+        }
+    }
+
+    // The same from the configuration file.
+    let config = dir.path().join("agui-lint.toml");
+    std::fs::write(&config, "mask-values = true\n").expect("config");
+    let configured = agui_lint(&[
+        "check",
+        "--config",
+        config.to_str().expect("utf-8"),
+        "--format",
+        "human",
+        path,
+    ]);
+    assert!(
+        stdout(&configured).contains("'***'"),
+        "{}",
+        stdout(&configured)
+    );
+    assert!(!stdout(&configured).contains(SECRET));
+}

@@ -1,0 +1,84 @@
+//! A runnable AG-UI endpoint guarded by agui-lint:
+//!
+//! ```sh
+//! cargo run --example server --features axum            # http://127.0.0.1:3000/agent
+//! cargo run --example server --features axum -- 8080    # or PORT=8080
+//! ```
+//!
+//! `POST /agent` with a valid `RunAgentInput` is answered with a short
+//! Server-Sent Events stream of AG-UI events (`RUN_STARTED`, a text message,
+//! `RUN_FINISHED`); any other body is refused before the agent runs (422
+//! with agui-lint's findings as JSON, 415 for a body that is not JSON, 413
+//! for one over the limit). `tests/server.rs` serves [`router`] itself.
+
+use std::convert::Infallible;
+
+use agui_lint::server::{Guard, ValidatedRunAgentInput};
+use agui_lint::types::RunAgentInput;
+use agui_lint::{BuildError, Validator};
+use axum::response::sse::{Event, Sse};
+use axum::routing::post;
+use axum::Router;
+use futures_util::stream::{self, Stream};
+use serde_json::{json, Value};
+
+/// The guard of the endpoint: one validator for every request, the default
+/// 2 MiB body limit, warnings logged through `tracing`. A server that logs
+/// its findings would add `.with_settings(Settings::default().mask_values(true))`
+/// to keep request values out of its logs.
+pub fn guard() -> Result<Guard, BuildError> {
+    Ok(Guard::new(Validator::new()?))
+}
+
+/// The endpoint: `POST /agent`, checked by `guard`.
+pub fn router(guard: Guard) -> Router {
+    Router::new().route("/agent", post(agent)).with_state(guard)
+}
+
+/// The agent: runs only on input that passed the check.
+async fn agent(
+    ValidatedRunAgentInput(input): ValidatedRunAgentInput,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let events = reply(&input).into_iter().map(|event| {
+        let kind = event["type"].as_str().unwrap_or_default().to_string();
+        Ok(Event::default().event(kind).data(event.to_string()))
+    });
+    Sse::new(stream::iter(events))
+}
+
+/// The events answering `input`: one run with the input's ids, saying one
+/// short message.
+pub fn reply(input: &RunAgentInput) -> Vec<Value> {
+    let (thread_id, run_id) = (&input.thread_id, &input.run_id);
+    let message_id = format!("{run_id}-reply");
+    let text = format!(
+        "agui-lint checked your input: {} messages, {} tools",
+        input.messages.len(),
+        input.tools.len()
+    );
+    vec![
+        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": text}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": message_id}),
+        json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id}),
+    ]
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let port: u16 = match std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("PORT").ok())
+    {
+        Some(port) => port.parse().map_err(|_| format!("not a port: {port}"))?,
+        None => 3000,
+    };
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    eprintln!(
+        "AG-UI endpoint on http://{}/agent (POST a RunAgentInput)",
+        listener.local_addr()?
+    );
+    axum::serve(listener, router(guard()?)).await?;
+    Ok(())
+}

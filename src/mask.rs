@@ -1,0 +1,330 @@
+//! Masking the document's values out of findings (`--mask-values`,
+//! `mask-values = true`, [`Settings::mask_values`]), so that a server or a
+//! CI log can keep agui-lint's findings without keeping request content.
+//!
+//! What a finding says about the document is in its `message`, its `help`
+//! and its related notes' messages; the rule, the severity, the pointer and
+//! the line and column are kept as they are. Masking rewrites those texts:
+//!
+//! 1. Everything from the first quote mark (`'`, `"` or `` ` ``) to the last
+//!    one becomes `'***'`; with a single quote mark, everything from it to
+//!    the end. Messages quote the document's keys and values, and a value
+//!    may itself hold quote marks, so pairing marks up one by one could
+//!    leave part of a value in the clear; the widest span cannot. The
+//!    protocol's own words quoted in between (`did you mean 'assistant'?`)
+//!    are masked with it.
+//! 2. Every number outside that span becomes `***`: a word that starts with
+//!    a digit, or with `-` or `+` and a digit (`42`, `-1.5e3`, `0xe9`), as
+//!    findings name numbers from the document unquoted (`found number 42`).
+//!    Words that merely contain digits (`UTF-8`, `base64`) are kept.
+//! 3. The few messages that carry a document's text without quotes (the
+//!    `type` of an event out of place, the streamed arguments of a tool
+//!    call) have that text replaced by `'***'`.
+//!
+//! `true`, `false` and `null` are kept, as is every pointer: the issue that
+//! asked for masking keeps pointers, which name keys and indices, never
+//! values. Masking a masked text changes nothing.
+//!
+//! ```
+//! assert_eq!(
+//!     agui_lint::mask::text("tool message answers toolCallId 'call_9', which no earlier assistant message made"),
+//!     "tool message answers toolCallId '***', which no earlier assistant message made"
+//! );
+//! assert_eq!(agui_lint::mask::text("expected a string, found number 42"), "expected a string, found number ***");
+//! ```
+//!
+//! [`Settings::mask_values`]: crate::Settings::mask_values
+
+use std::borrow::Cow;
+
+use crate::check::{Context, Outcome};
+use crate::Diagnostic;
+
+/// What a masked value reads as.
+pub const MASK: &str = "***";
+
+/// The marks messages quote the document's text with.
+const QUOTES: [char; 3] = ['\'', '"', '`'];
+
+/// Messages and help texts whose document text is not quoted: the text
+/// between each prefix and suffix (all of it after the prefix when the
+/// suffix is empty). The sequence rules name an event's `type` this way
+/// (`TOOL_CALL_START after RUN_FINISHED`), and the help of
+/// `tool-call-args-not-json` shows the streamed arguments as they are.
+/// `tests` holds a document for each, so a reworded rule fails there.
+const UNQUOTED: [(&str, &str); 4] = [
+    ("the stream starts with ", ", not RUN_STARTED"),
+    ("", " after RUN_FINISHED"),
+    ("", " after RUN_ERROR"),
+    ("the argument deltas concatenate to ", ""),
+];
+
+/// `text` with the document's values masked (see the module's rules).
+pub fn text(text: &str) -> String {
+    let text = unquoted(text);
+    let first = text.find(QUOTES);
+    let last = text.rfind(QUOTES);
+    let mut out = String::with_capacity(text.len());
+    match (first, last) {
+        (Some(first), Some(last)) => {
+            out.push_str(&numbers(&text[..first]));
+            out.push('\'');
+            out.push_str(MASK);
+            out.push('\'');
+            if last > first {
+                // Quote marks are ASCII: one byte each.
+                out.push_str(&numbers(&text[last + 1..]));
+            }
+        }
+        _ => out.push_str(&numbers(&text)),
+    }
+    out
+}
+
+/// Masks what `diagnostic` says about the document: its message, help and
+/// related notes (see [`text`]). The rule, severity, pointers and locations
+/// are kept.
+pub fn diagnostic(diagnostic: &mut Diagnostic) {
+    diagnostic.message = text(&diagnostic.message);
+    if let Some(help) = &mut diagnostic.help {
+        *help = text(help);
+    }
+    for related in &mut diagnostic.related {
+        related.message = text(&related.message);
+    }
+}
+
+/// `outcome` for a report that must not show document content: the source
+/// lines the human format quotes are dropped, and the URL in the name of a
+/// HAR entry (`entry 2 (POST https://…)`), which may carry a query's
+/// secrets, is masked. The findings themselves are masked by the
+/// validator's settings ([`crate::Settings::mask_values`]) as they are made.
+pub fn outcome(outcome: Outcome) -> Outcome {
+    let mut masked = Outcome::default();
+    // The label of the last HAR entry, masked once for all its events.
+    let mut last_label: Option<(std::sync::Arc<str>, std::sync::Arc<str>)> = None;
+    let mut mask_label = |label: &std::sync::Arc<str>| match &last_label {
+        Some((original, masked)) if std::sync::Arc::ptr_eq(original, label) => masked.clone(),
+        _ => {
+            let masked: std::sync::Arc<str> = std::sync::Arc::from(har_label(label));
+            last_label = Some((label.clone(), masked.clone()));
+            masked
+        }
+    };
+    for document in outcome.documents() {
+        let mut document = document.into_owned();
+        document.source_lines.clear();
+        document.context = match document.context.take() {
+            Some(Context::HarRequest(label)) => Some(Context::HarRequest(mask_label(&label))),
+            Some(Context::HarEvent(label, n)) => Some(Context::HarEvent(mask_label(&label), n)),
+            other => other,
+        };
+        masked.push(document);
+    }
+    masked.failures = outcome.failures;
+    masked
+}
+
+/// `entry N (METHOD URL)` as `entry N (METHOD ***)`.
+fn har_label(label: &str) -> String {
+    match label.split_once(" (") {
+        Some((entry, request)) => {
+            let method = request.split_once(' ').map_or("", |(method, _)| method);
+            if method.is_empty() {
+                format!("{entry} ({MASK})")
+            } else {
+                format!("{entry} ({method} {MASK})")
+            }
+        }
+        None => label.to_string(),
+    }
+}
+
+/// `text` with the document text of an [`UNQUOTED`] shape replaced.
+fn unquoted(text: &str) -> Cow<'_, str> {
+    for (prefix, suffix) in UNQUOTED {
+        if text.len() > prefix.len() + suffix.len()
+            && text.starts_with(prefix)
+            && text.ends_with(suffix)
+        {
+            return Cow::Owned(format!("{prefix}'{MASK}'{suffix}"));
+        }
+    }
+    Cow::Borrowed(text)
+}
+
+/// `text` with every word that is a number replaced by [`MASK`].
+fn numbers(text: &str) -> Cow<'_, str> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(text);
+    }
+    let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '+');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(is_word) {
+        out.push_str(&rest[..start]);
+        let word_and_after = &rest[start..];
+        let end = word_and_after
+            .find(|c: char| !is_word(c))
+            .unwrap_or(word_and_after.len());
+        let word = &word_and_after[..end];
+        let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
+        if digits.starts_with(|c: char| c.is_ascii_digit()) {
+            // A sentence's full stop after a number is not part of it.
+            let kept = word.len() - word.trim_end_matches('.').len();
+            out.push_str(MASK);
+            out.push_str(&word[word.len() - kept..]);
+        } else {
+            out.push_str(word);
+        }
+        rest = &word_and_after[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Kind, Settings, Validator};
+
+    #[test]
+    fn quoted_text_is_masked_from_the_first_mark_to_the_last() {
+        assert_eq!(text("unknown role 'assitant'"), "unknown role '***'");
+        assert_eq!(
+            text("RUN_FINISHED has threadId 'a', its RUN_STARTED 'b'"),
+            "RUN_FINISHED has threadId '***'"
+        );
+        // A value holding quote marks is masked whole.
+        assert_eq!(
+            text("key 'it's a ' secret' appears more than once in this object"),
+            "key '***' appears more than once in this object"
+        );
+        // JSON excerpts and serde's backticks are quoted text too.
+        assert_eq!(text(r#"invalid role ["secret"]"#), "invalid role ['***']");
+        assert_eq!(
+            text("unknown variant `secret`, expected one of `add`"),
+            "unknown variant '***'"
+        );
+        // An unpaired mark (a message cut short) masks to the end.
+        assert_eq!(
+            text(r#"parameters is not valid here: "secret..."#),
+            "parameters is not valid here: '***'"
+        );
+    }
+
+    #[test]
+    fn numbers_are_masked_and_words_with_digits_kept() {
+        assert_eq!(
+            text("expected a string, found number -1.5e3"),
+            "expected a string, found number ***"
+        );
+        assert_eq!(
+            text("invalid JSON: byte 0xe9 is not UTF-8"),
+            "invalid JSON: byte *** is not UTF-8"
+        );
+        assert_eq!(
+            text("the document is 12 bytes, over the limit of 10."),
+            "the document is *** bytes, over the limit of ***."
+        );
+        assert_eq!(text("data is not base64"), "data is not base64");
+    }
+
+    #[test]
+    fn unquoted_document_text_is_masked_by_shape() {
+        assert_eq!(
+            text("SECRET_TYPE after RUN_FINISHED"),
+            "'***' after RUN_FINISHED"
+        );
+        assert_eq!(
+            text("the stream starts with SECRET_TYPE, not RUN_STARTED"),
+            "the stream starts with '***', not RUN_STARTED"
+        );
+        assert_eq!(
+            text("the argument deltas concatenate to {pin: 1234"),
+            "the argument deltas concatenate to '***'"
+        );
+    }
+
+    #[test]
+    fn masking_twice_changes_nothing() {
+        for message in [
+            "unknown role 'assitant'",
+            "found number 42",
+            "SECRET after RUN_ERROR",
+            "plain",
+        ] {
+            let once = text(message);
+            assert_eq!(text(&once), once);
+        }
+    }
+
+    #[test]
+    fn har_labels_keep_the_entry_and_method() {
+        assert_eq!(
+            har_label("entry 2 (POST https://agent.example/agent?token=secret)"),
+            "entry 2 (POST ***)"
+        );
+    }
+
+    /// Every place a finding can quote the document, with a secret in it;
+    /// the masked report never shows the secret, and keeps rules and
+    /// pointers.
+    #[test]
+    fn a_masked_report_never_shows_the_document_values() {
+        const SECRET: &str = "sk_live_7f3a";
+        let input = format!(
+            r#"{{"threadId":"t","runId":"r","state":{{}},"forwardedProps":{{}},"context":[],
+            "tools":[{{"name":"{SECRET} tool","description":"d","parameters":{{"type":"object"}}}}],
+            "messages":[
+              {{"id":"m1","role":"{SECRET}","content":"hi"}},
+              {{"id":"m2","role":"tool","toolCallId":"{SECRET}","content":"x"}},
+              {{"id":"m3","role":"user","content":"hi","colour":"{SECRET}"}},
+              {{"id":"m4","role":"user","content":4242424242}},
+              {{"id":"m4","role":"assistant","toolCalls":[{{"id":"c","type":"function",
+                "function":{{"name":"{SECRET}","arguments":"{{\"k\": \"{SECRET}\""}}}}]}}
+            ]}}"#
+        );
+        let events = format!(
+            "{{\"type\":\"{SECRET}\"}}\n{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\
+             {{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"{SECRET}\",\"toolCallName\":\"f\"}}\n\
+             {{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"{SECRET}\",\"delta\":\"{SECRET}\"}}\n\
+             {{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"{SECRET}\"}}\n\
+             {{\"type\":\"RUN_FINISHED\",\"threadId\":\"{SECRET}\",\"runId\":\"r\"}}\n\
+             {{\"type\":\"{SECRET}\"}}\n"
+        );
+        for masked in [false, true] {
+            let validator = Validator::new()
+                .unwrap()
+                .with_settings(Settings::default().mask_values(masked));
+            let mut shown =
+                serde_json::to_string(&validator.validate(Kind::RunAgentInput, input.as_bytes()))
+                    .unwrap();
+            let mut stream = crate::EventStream::new();
+            for line in events.lines() {
+                let report = validator.validate_in_stream(
+                    &mut stream,
+                    Some(Kind::Event),
+                    line.as_bytes(),
+                    None,
+                    None,
+                );
+                shown.push_str(&serde_json::to_string(&report).unwrap());
+            }
+            shown.push_str(&serde_json::to_string(&validator.finish_stream(&mut stream)).unwrap());
+            for rule in [
+                "invalid-value",
+                "tool-result-without-call",
+                "unknown-field",
+                "wrong-type",
+                "event-before-run-started",
+                "tool-call-args-not-json",
+            ] {
+                assert!(shown.contains(rule), "{rule} missing: {shown}");
+            }
+            assert_eq!(shown.contains(SECRET), !masked, "{shown}");
+            assert_eq!(shown.contains("4242424242"), !masked, "{shown}");
+            assert!(shown.contains("/messages/1/toolCallId"), "{shown}");
+        }
+    }
+}
