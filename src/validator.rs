@@ -289,18 +289,14 @@ impl Validator {
 
     /// The full path's report on a RunAgentInput the fast path found
     /// well-formed and fitting the schema, with findings of the semantic
-    /// rules only: the parse layer (encoding, repeated keys, surrogates)
-    /// and the schema have nothing to say, so they are skipped. `None`
+    /// rules only: the parse layer (encoding, repeated keys, surrogates),
+    /// the schema and the interoperability rules have nothing to say, so
+    /// they are skipped. `None`
     /// if the bytes do not parse after all.
     fn check_rules_only(&self, bytes: &[u8]) -> Option<(Report, Option<Value>)> {
         let value = serde_json::from_slice::<Value>(bytes).ok()?;
         let mut diagnostics = Vec::new();
-        rules::check(
-            Kind::RunAgentInput,
-            &value,
-            self.settings.limits(),
-            &mut diagnostics,
-        );
+        rules::check_run_agent_input_types(&value, self.settings.limits(), &mut diagnostics);
         if !diagnostics.is_empty() {
             locate_all(bytes, false, &mut diagnostics);
         }

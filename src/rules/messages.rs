@@ -538,21 +538,34 @@ fn check_results(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagno
 
 /// A call with no result, followed by a later user or assistant message.
 fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
+    // One pass each way rather than a scan of the later messages per call,
+    // which grows with the square of a long conversation: for each message,
+    // the first user or assistant message after it; for each call id, the
+    // last tool message answering it.
+    let mut next_turn: Vec<Option<usize>> = vec![None; messages.len()];
+    let mut upcoming = None;
+    for (index, message) in messages.iter().enumerate().rev() {
+        next_turn[index] = upcoming;
+        if matches!(message.str("role"), Some("user" | "assistant")) {
+            upcoming = Some(index);
+        }
+    }
+    let mut last_answer: HashMap<&str, usize> = HashMap::new();
+    for (index, message) in messages.iter().enumerate() {
+        if message.str("role") == Some("tool") {
+            if let Some(id) = message.str("toolCallId") {
+                last_answer.insert(id, index);
+            }
+        }
+    }
     for call in calls {
         let (Some(id), Some(made_in)) = (call.id(), call.message) else {
             continue;
         };
-        let later = &messages[made_in + 1..];
-        let answered = later
-            .iter()
-            .any(|m| m.str("role") == Some("tool") && m.str("toolCallId") == Some(id));
-        if answered {
+        if last_answer.get(id).is_some_and(|&at| at > made_in) {
             continue;
         }
-        let moved_on = later
-            .iter()
-            .find(|m| matches!(m.str("role"), Some("user" | "assistant")));
-        if let Some(next) = moved_on {
+        if let Some(next) = next_turn.get(made_in).copied().flatten() {
             out.push(
                 TOOL_CALL_WITHOUT_RESULT
                     .diagnostic(
@@ -560,7 +573,7 @@ fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Dia
                         format!("tool call '{id}' has no result before the conversation moves on"),
                     )
                     .with_related(
-                        next.pointer.clone(),
+                        messages[next].pointer.clone(),
                         "the next message, with no result before it",
                     )
                     .with_help("add a tool message with this toolCallId right after the call"),
@@ -569,8 +582,6 @@ fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Dia
     }
 }
 
-/// Checks that a call's arguments are a JSON object; returns them parsed
-/// when they are JSON.
 fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Value> {
     let arguments = call.child("function").and_then(|f| f.child("arguments"))?;
     let text = arguments.value.as_str()?;

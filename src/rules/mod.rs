@@ -99,6 +99,23 @@ pub(crate) fn check(kind: Kind, value: &Value, limits: crate::Limits, out: &mut 
     }
 }
 
+/// The families that check the protocol's types, without the walk of
+/// every value for interoperability: for a RunAgentInput whose values the
+/// fast path ([`crate::fast`]) already found interoperable, where it is
+/// [`check`] less a walk that finds nothing.
+pub(crate) fn check_run_agent_input_types(
+    value: &Value,
+    limits: crate::Limits,
+    out: &mut Vec<Diagnostic>,
+) {
+    let document = walk::Document {
+        kind: Kind::RunAgentInput,
+        root: value,
+        limits,
+    };
+    check_types(&document, out);
+}
+
 /// The families that check the protocol's types wherever they appear.
 /// (Interoperability rules walk the whole document once, embedded payloads
 /// included.)
