@@ -60,13 +60,9 @@ impl<'de> Deserialize<'de> for Str<'de> {
 }
 
 /// A value of an `any` slot: read whole, checked as the full path checks
-/// every value (keys unique, numbers interoperable), and not kept. Records
-/// whether it was an object, which activity `content` must be.
+/// every value (keys unique, numbers interoperable), and not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Any {
-    /// Whether the value is a JSON object.
-    pub(super) is_object: bool,
-}
+pub(super) struct Any;
 
 impl<'de> Deserialize<'de> for Any {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -76,8 +72,6 @@ impl<'de> Deserialize<'de> for Any {
 
 struct AnyVisitor;
 
-const SCALAR: Any = Any { is_object: false };
-
 impl<'de> Visitor<'de> for AnyVisitor {
     type Value = Any;
 
@@ -86,11 +80,11 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Any, E> {
-        Ok(SCALAR)
+        Ok(Any)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Any, E> {
-        Ok(SCALAR)
+        Ok(Any)
     }
 
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<Any, E> {
@@ -108,23 +102,23 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Any, E> {
-        Ok(SCALAR)
+        Ok(Any)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Any, A::Error> {
         while seq.next_element::<Any>()?.is_some() {}
-        Ok(SCALAR)
+        Ok(Any)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Any, A::Error> {
         read_members(map)?;
-        Ok(Any { is_object: true })
+        Ok(Any)
     }
 }
 
 fn interoperable<E: de::Error>(number: Number) -> Result<Any, E> {
     if is_interoperable(&number) {
-        Ok(SCALAR)
+        Ok(Any)
     } else {
         Err(E::custom("a number the SDKs read differently"))
     }
