@@ -2,8 +2,8 @@
 //! each message role, content part type and source type takes, which are
 //! required, and the constants (`type: "function"`).
 //!
-//! The tables are written out here and proven equal to the generated
-//! schema by a test, so the schema stays the one source of truth.
+//! Tests hold the role tables and the content part and source rules to
+//! the generated schema, so the schema stays the one source of truth.
 
 use super::borrowed::{Content, Message, Part, RunAgentInput, Source, ToolCall};
 
@@ -240,6 +240,69 @@ mod tests {
             .filter(|(key, _)| keys.contains(*key))
             .map(|(_, name)| (*name).to_owned())
             .collect()
+    }
+
+    /// A valid value for each key of a content part or its source.
+    fn sample(key: &str, variant: &Value) -> Value {
+        match key {
+            "type" => variant["properties"]["type"]["const"].clone(),
+            "source" => serde_json::json!({"type": "url", "value": "https://example.test/a"}),
+            "metadata" => serde_json::json!({"any": [1, null]}),
+            _ => Value::String("text".into()),
+        }
+    }
+
+    /// For each variant of `schema` (a `oneOf` told apart by `type`): the
+    /// object of its required keys fits, with each optional key it still
+    /// fits, without any required key or with a key of another variant it
+    /// does not.
+    fn check_variants(schema: &Value, fits: impl Fn(&str) -> bool) {
+        let variants = schema["oneOf"].as_array().expect("a oneOf");
+        let every_key: BTreeSet<String> = variants
+            .iter()
+            .flat_map(|v| keys_of(v, "properties"))
+            .collect();
+        for variant in variants {
+            let allowed = keys_of(variant, "properties");
+            let required = keys_of(variant, "required");
+            let object = |keys: &BTreeSet<String>| {
+                let map: serde_json::Map<String, Value> = keys
+                    .iter()
+                    .map(|k| (k.clone(), sample(k, variant)))
+                    .collect();
+                Value::Object(map).to_string()
+            };
+            let mut base = required.clone();
+            base.insert("type".into());
+            assert!(fits(&object(&base)), "{}", object(&base));
+            for key in &every_key {
+                let mut more = base.clone();
+                more.insert(key.clone());
+                assert_eq!(
+                    fits(&object(&more)),
+                    allowed.contains(key),
+                    "{}",
+                    object(&more)
+                );
+            }
+            for key in &required {
+                let mut fewer = base.clone();
+                fewer.remove(key);
+                assert!(!fits(&object(&fewer)), "{}", object(&fewer));
+            }
+        }
+    }
+
+    #[test]
+    fn part_and_source_rules_are_the_generated_schema() {
+        let schema = crate::schema::generate(Kind::InputContent);
+        check_variants(&schema, |text| {
+            serde_json::from_str::<Part<'_>>(text).is_ok_and(|p| part_fits(&p))
+        });
+        let sources = &schema["$defs"]["InputContentSource"];
+        check_variants(sources, |text| {
+            serde_json::from_str::<Source<'_>>(text).is_ok_and(|s| source_fits(&s))
+        });
     }
 
     #[test]
