@@ -21,9 +21,10 @@
 //!    `type` of an event out of place, the streamed arguments of a tool
 //!    call) have that text replaced by `'***'`.
 //!
-//! `true`, `false` and `null` are kept, as is every pointer: the issue that
-//! asked for masking keeps pointers, which name keys and indices, never
-//! values. Masking a masked text changes nothing.
+//! `true`, `false` and `null` are kept, as is every pointer: a pointer
+//! says where a finding is (keys and indices), which is what a reader
+//! needs to act on it, and never holds a value. Masking a masked text
+//! changes nothing.
 //!
 //! ```
 //! assert_eq!(
