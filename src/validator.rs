@@ -276,8 +276,8 @@ impl Validator {
                 Verdict::Clean => {
                     return (self.report(Some(Kind::RunAgentInput), Vec::new()), None);
                 }
-                Verdict::RulesFire => {
-                    if let Some(checked) = self.check_rules_only(bytes) {
+                Verdict::RulesFire(families) => {
+                    if let Some(checked) = self.check_rules_only(bytes, families) {
                         return checked;
                     }
                 }
@@ -290,13 +290,22 @@ impl Validator {
     /// The full path's report on a RunAgentInput the fast path found
     /// well-formed and fitting the schema, with findings of the semantic
     /// rules only: the parse layer (encoding, repeated keys, surrogates),
-    /// the schema and the interoperability rules have nothing to say, so
-    /// they are skipped. `None`
+    /// the schema, the interoperability rules and the families the fast
+    /// path found clean have nothing to say, so they are skipped. `None`
     /// if the bytes do not parse after all.
-    fn check_rules_only(&self, bytes: &[u8]) -> Option<(Report, Option<Value>)> {
+    fn check_rules_only(
+        &self,
+        bytes: &[u8],
+        families: rules::Families,
+    ) -> Option<(Report, Option<Value>)> {
         let value = serde_json::from_slice::<Value>(bytes).ok()?;
         let mut diagnostics = Vec::new();
-        rules::check_run_agent_input_types(&value, self.settings.limits(), &mut diagnostics);
+        rules::check_run_agent_input_families(
+            &value,
+            self.settings.limits(),
+            families,
+            &mut diagnostics,
+        );
         if !diagnostics.is_empty() {
             locate_all(bytes, false, &mut diagnostics);
         }

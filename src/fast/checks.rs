@@ -14,6 +14,7 @@ use crate::limits::PARSER_DEPTH;
 use crate::rules::verdict::{
     name_is_well_formed, part_is_clean, verdict_by_text, ParametersVerdict,
 };
+use crate::rules::Families;
 use crate::Limits;
 
 /// How deep a tool's `parameters` sits: the input object, its `tools`
@@ -30,15 +31,20 @@ pub(super) fn judge(input: &RunAgentInput<'_>, limits: Limits) -> Verdict {
     let Some(verdicts) = tool_verdicts(tools, limits) else {
         return Verdict::Unknown;
     };
-    let clean = run_ids_are_clean(input)
+    let messages_are_clean = run_ids_are_clean(input)
         && message_ids_are_clean(messages)
-        && tool_names_are_clean(tools)
-        && content_is_clean(messages)
         && calls_are_clean(messages, tools, &verdicts);
-    if clean {
-        Verdict::Clean
+    // Each family is judged (not only up to the first finding), so that
+    // the full path runs only the families that find something.
+    let families = Families {
+        messages: !messages_are_clean,
+        tools: !tool_names_are_clean(tools),
+        content: !content_is_clean(messages),
+    };
+    if families.messages || families.tools || families.content {
+        Verdict::RulesFire(families)
     } else {
-        Verdict::RulesFire
+        Verdict::Clean
     }
 }
 

@@ -24,6 +24,7 @@ mod checks;
 mod shape;
 
 use crate::limits::{self, PARSER_DEPTH};
+use crate::rules::Families;
 use crate::Limits;
 
 /// What the fast path found out about a RunAgentInput.
@@ -33,8 +34,9 @@ pub(crate) enum Verdict {
     Clean,
     /// The document is well-formed JSON and fits the schema, with no
     /// repeated key, unpaired surrogate or non-interoperable number and
-    /// clean tool `parameters`: only the semantic rules find something.
-    RulesFire,
+    /// clean tool `parameters`: only these families of semantic rules
+    /// find something.
+    RulesFire(Families),
     /// Anything else, including documents that are not RunAgentInputs.
     Unknown,
 }

@@ -99,13 +99,25 @@ pub(crate) fn check(kind: Kind, value: &Value, limits: crate::Limits, out: &mut 
     }
 }
 
-/// The families that check the protocol's types, without the walk of
-/// every value for interoperability: for a RunAgentInput whose values the
-/// fast path ([`crate::fast`]) already found interoperable, where it is
-/// [`check`] less a walk that finds nothing.
-pub(crate) fn check_run_agent_input_types(
+/// Which rule families find something in a RunAgentInput, as the fast
+/// path ([`crate::fast`]) tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Families {
+    /// The message rules: ids, tool calls, results, arguments.
+    pub messages: bool,
+    /// The tool rules: names (the `parameters` were found clean).
+    pub tools: bool,
+    /// The content rules: empty content, parts and their sources.
+    pub content: bool,
+}
+
+/// The `families` of rules on a RunAgentInput whose values the fast path
+/// already found interoperable and whose other families it found clean:
+/// [`check`] less the walks that find nothing.
+pub(crate) fn check_run_agent_input_families(
     value: &Value,
     limits: crate::Limits,
+    families: Families,
     out: &mut Vec<Diagnostic>,
 ) {
     let document = walk::Document {
@@ -113,7 +125,15 @@ pub(crate) fn check_run_agent_input_types(
         root: value,
         limits,
     };
-    check_types(&document, out);
+    if families.messages {
+        messages::check(&document, out);
+    }
+    if families.tools {
+        tools::check(&document, out);
+    }
+    if families.content {
+        content::check(&document, out);
+    }
 }
 
 /// The families that check the protocol's types wherever they appear.
