@@ -138,27 +138,44 @@ impl Validator {
     /// For servers: the typed `RunAgentInput` when `bytes` is a valid one
     /// (warnings allowed), else the report saying why not.
     pub fn check_run_agent_input(&self, bytes: &[u8]) -> Result<RunAgentInput, Report> {
+        self.check_run_agent_input_with_findings(bytes)
+            .map(|(input, _)| input)
+    }
+
+    /// As [`Self::check_run_agent_input`], also handing back the findings
+    /// that did not make the input invalid (warnings and infos), for a
+    /// server to log or return.
+    pub fn check_run_agent_input_with_findings(
+        &self,
+        bytes: &[u8],
+    ) -> Result<(RunAgentInput, Vec<Diagnostic>), Report> {
         let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes);
         if !report.is_valid() {
             return Err(report);
         }
         let typed = match value {
+            // Read from the checked value, which holds a lone surrogate
+            // escape as U+FFFD where serde's reader of the bytes refuses it.
             Some(value) => serde_json::from_value(value),
             // The fast path found the bytes clean without building a value.
             None => serde_json::from_slice(bytes),
         };
-        typed.map_err(|e| {
-            // The schema and the types are generated from one source, so
-            // this is not expected; still a report, never a panic.
-            let mut diagnostics = report.into_diagnostics();
-            diagnostics.push(Diagnostic::new(
-                "schema-violation",
-                rules::default_severity("schema-violation"),
-                "",
-                format!("the document passed the schema but not the typed reader: {e}"),
-            ));
-            self.report(Some(Kind::RunAgentInput), diagnostics)
-        })
+        let findings = report.into_diagnostics();
+        match typed {
+            Ok(input) => Ok((input, findings)),
+            Err(e) => {
+                // The schema and the types are generated from one source,
+                // so this is not expected; still a report, never a panic.
+                let mut diagnostics = findings;
+                diagnostics.push(Diagnostic::new(
+                    "schema-violation",
+                    rules::default_severity("schema-violation"),
+                    "",
+                    format!("the document passed the schema but not the typed reader: {e}"),
+                ));
+                Err(self.report(Some(Kind::RunAgentInput), diagnostics))
+            }
+        }
     }
 
     /// Checks one record of an event stream (a JSON Lines line, an SSE

@@ -31,6 +31,18 @@ fn typed_entry_point_returns_the_input_or_the_report() {
 }
 
 #[test]
+fn typed_entry_point_can_hand_back_the_warnings() {
+    let validator = Validator::new().expect("validator");
+    let (input, findings) = validator
+        .check_run_agent_input_with_findings(VALID)
+        .expect("valid with a warning");
+    assert_eq!(input.run_id, "r1");
+    assert_eq!(findings.len(), 1);
+    assert_eq!(findings[0].rule, "unknown-field");
+    assert_eq!(findings[0].pointer, "/resume");
+}
+
+#[test]
 fn warnings_do_not_make_a_document_invalid() {
     let validator = Validator::new().expect("validator");
     let report = validator.validate(Kind::RunAgentInput, VALID);

@@ -12,7 +12,9 @@
 //!   its extensions ([`Validated`]).
 //! - **A plain function** for any framework:
 //!   [`Validator::check_run_agent_input`] takes the body's bytes and returns
-//!   the typed input or the [`crate::Report`] to answer 422 with.
+//!   the typed input or the [`crate::Report`] to answer 422 with;
+//!   [`Validator::check_run_agent_input_with_findings`] also hands back the
+//!   warnings, which is what the guard itself uses.
 //!
 //! The answers:
 //!
@@ -101,7 +103,7 @@ use http_body::Body;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
 use crate::types::RunAgentInput;
-use crate::{Diagnostic, Kind, Severity, Validator};
+use crate::{Diagnostic, Severity, Validator};
 
 pub use extract::ValidatedRunAgentInput;
 pub use layer::{GuardLayer, GuardService};
@@ -255,24 +257,10 @@ impl Guard {
             path: path.to_string(),
             report,
         };
-        // One full check, whose report also holds the warnings that
-        // `check_run_agent_input` would drop.
-        let report = validator.validate(Kind::RunAgentInput, body);
-        if !report.is_valid() {
-            return Err(invalid(report));
-        }
-        let findings = report.into_diagnostics();
-        let text = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
-        match serde_json::from_slice::<RunAgentInput>(text) {
-            Ok(input) => Ok(Validated { input, findings }),
-            // Text the check reads leniently (an unpaired surrogate escape)
-            // but serde's typed reader refuses: the plain function reads it
-            // from the parsed document instead.
-            Err(_) => validator
-                .check_run_agent_input(body)
-                .map(|input| Validated { input, findings })
-                .map_err(invalid),
-        }
+        let (input, findings) = validator
+            .check_run_agent_input_with_findings(body)
+            .map_err(invalid)?;
+        Ok(Validated { input, findings })
     }
 
     /// Checks a request's headers: a JSON content type, and a declared
