@@ -42,20 +42,6 @@ fn agree(bytes: &[u8], what: &str) -> bool {
     fast
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
 /// A RunAgentInput holding `messages` and `tools`.
 fn input_with(messages: Value, tools: Value) -> Value {
     json!({"threadId": "thread-1", "runId": "run-1", "state": {"step": 1},
@@ -67,8 +53,12 @@ fn input_with(messages: Value, tools: Value) -> Value {
 /// of the fixtures of the types it holds, and the benchmark payloads.
 static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    files_under(&root, &mut files);
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
     files.sort();
     let mut seeds = Vec::new();
     for path in files {
