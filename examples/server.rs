@@ -54,7 +54,7 @@ pub fn reply(input: &RunAgentInput) -> Vec<Value> {
     let text = format!(
         "agui-lint checked your input: {} messages, {} tools",
         input.messages.len(),
-        input.tools.len()
+        input.tools.as_ref().map_or(0, Vec::len)
     );
     vec![
         json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id}),

@@ -84,6 +84,12 @@ pub struct CheckArgs {
     /// Kind of every document, or `auto` to tell each from its shape.
     #[arg(long, default_value = "auto")]
     pub kind: KindArg,
+    /// The AG-UI version a document that declares none (no
+    /// `protocolVersion`) is judged as; a document's own declaration always
+    /// wins. `auto`: the newest known (1.1). Overrides `protocol` in
+    /// agui-lint.toml.
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub protocol: Option<ProtocolArg>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -208,10 +214,42 @@ pub struct CompletionsArgs {
 pub struct SchemaArgs {
     /// The kind whose schema to print; every kind when absent.
     pub kind: Option<agui_lint::Kind>,
-    /// Write `<kind>.schema.json` files into this directory instead of
-    /// printing.
+    /// The AG-UI version whose schemas to print or write; with `--out`,
+    /// every version when absent, else the newest (1.1).
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub protocol: Option<ProtocolArg>,
+    /// Write `<version>/<kind>.schema.json` files into this directory
+    /// instead of printing.
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// A protocol version on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// AG-UI 1.1.
+    #[value(name = "1.1")]
+    V1_1,
+    /// AG-UI 1.0.
+    #[value(name = "1.0")]
+    V1_0,
+    /// The pre-1.0 Types reference.
+    #[value(name = "0", alias = "0.x")]
+    V0,
+    /// The version each document declares, else the newest known.
+    Auto,
+}
+
+impl From<ProtocolArg> for agui_lint::ProtocolChoice {
+    fn from(arg: ProtocolArg) -> Self {
+        use agui_lint::{Protocol, ProtocolChoice};
+        match arg {
+            ProtocolArg::V1_1 => ProtocolChoice::Version(Protocol::V1_1),
+            ProtocolArg::V1_0 => ProtocolChoice::Version(Protocol::V1_0),
+            ProtocolArg::V0 => ProtocolChoice::Version(Protocol::V0),
+            ProtocolArg::Auto => ProtocolChoice::Auto,
+        }
+    }
 }
 
 /// Arguments of `rule`.

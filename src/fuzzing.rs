@@ -10,9 +10,17 @@ use crate::check::check_reader;
 use crate::diagnostic::Target;
 use crate::input::Layout;
 use crate::locate::Locator;
-use crate::{Kind, Validator};
+use crate::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 
 static VALIDATOR: LazyLock<Option<Validator>> = LazyLock::new(|| Validator::new().ok());
+
+/// The validator the fast path is held to: it judges undeclared documents
+/// as pre-1.0, the profile the fast path reads.
+static PRE_1_0: LazyLock<Option<Validator>> = LazyLock::new(|| {
+    Validator::new().ok().map(|v| {
+        v.with_settings(Settings::default().protocol(ProtocolChoice::Version(Protocol::V0)))
+    })
+});
 
 /// Validates `data` as every kind, and as detected.
 pub fn validate(data: &[u8]) {
@@ -96,7 +104,7 @@ pub fn locate(data: &[u8]) {
 /// RunAgentInput: whether the fast path says clean, and what the full
 /// path (parse, schema, every rule) reports.
 pub fn fast_and_full(data: &[u8]) -> Option<(bool, crate::Report)> {
-    let validator = VALIDATOR.as_ref()?;
+    let validator = PRE_1_0.as_ref()?;
     let fast = crate::fast::run_agent_input_is_clean(data, validator.limits());
     Some((fast, validator.full_report(Some(Kind::RunAgentInput), data)))
 }
@@ -109,7 +117,7 @@ pub fn differential(data: &[u8]) {
     let Some((fast, full)) = fast_and_full(data) else {
         return;
     };
-    if let Some(validator) = VALIDATOR.as_ref() {
+    if let Some(validator) = PRE_1_0.as_ref() {
         let report = validator.validate(Kind::RunAgentInput, data);
         assert_eq!(
             report.diagnostics(),

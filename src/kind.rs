@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
+use crate::Protocol;
+
 /// A kind of AG-UI document, each with its own published schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
@@ -31,6 +33,10 @@ pub enum Kind {
     Event,
     /// An array of events, checked as one stream.
     Events,
+    /// One `ResumeEntry` (AG-UI 1.x), answering an interrupt.
+    ResumeEntry,
+    /// One `Interrupt` (AG-UI 1.x), something a run needs to continue.
+    Interrupt,
 }
 
 /// A kind name that agui-lint does not know.
@@ -48,7 +54,7 @@ pub struct Undetected {
 
 impl Kind {
     /// Every kind, in the order the schemas are listed.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 13] = [
         Kind::RunAgentInput,
         Kind::Message,
         Kind::Messages,
@@ -60,7 +66,20 @@ impl Kind {
         Kind::Capabilities,
         Kind::Event,
         Kind::Events,
+        Kind::ResumeEntry,
+        Kind::Interrupt,
     ];
+
+    /// Whether `protocol` defines this kind: resume entries and interrupts
+    /// came with AG-UI 1.0.
+    pub fn is_in(self, protocol: Protocol) -> bool {
+        protocol.is_1x() || !matches!(self, Kind::ResumeEntry | Kind::Interrupt)
+    }
+
+    /// The kinds `protocol` defines, in [`Kind::ALL`] order.
+    pub fn all_in(protocol: Protocol) -> impl Iterator<Item = Kind> {
+        Kind::ALL.into_iter().filter(move |k| k.is_in(protocol))
+    }
 
     /// The kind's position in [`Kind::ALL`].
     pub fn index(self) -> usize {
@@ -81,6 +100,8 @@ impl Kind {
             Kind::Capabilities => "capabilities",
             Kind::Event => "event",
             Kind::Events => "events",
+            Kind::ResumeEntry => "resume-entry",
+            Kind::Interrupt => "interrupt",
         }
     }
 
@@ -108,6 +129,8 @@ impl Kind {
             Kind::Capabilities => "AgentCapabilities",
             Kind::Event => "Event",
             Kind::Events => "Event[]",
+            Kind::ResumeEntry => "ResumeEntry",
+            Kind::Interrupt => "Interrupt",
         }
     }
 
@@ -197,6 +220,14 @@ fn detect_object(map: &Map<String, Value>) -> Result<Kind, Undetected> {
         ],
     ) {
         return Ok(Kind::RunAgentInput);
+    }
+    // 1.x's interrupt answers and interrupts, before messages: an
+    // interrupt has an `id` but no `role`.
+    if map.contains_key("interruptId") || map.contains_key("interrupt_id") {
+        return Ok(Kind::ResumeEntry);
+    }
+    if map.contains_key("reason") && !map.contains_key("role") {
+        return Ok(Kind::Interrupt);
     }
     // A message without its `role` is still best checked as a message: the
     // missing discriminator is then reported as such.
@@ -328,6 +359,14 @@ mod tests {
             ),
             (json!({"type": "TEXT_MESAGE_END"}), Kind::Event),
             (json!([{"type": "RUN_ERROR", "message": "m"}]), Kind::Events),
+            (
+                json!({"interruptId": "i", "status": "resolved"}),
+                Kind::ResumeEntry,
+            ),
+            (
+                json!({"id": "i", "reason": "tool_approval"}),
+                Kind::Interrupt,
+            ),
         ];
         for (value, kind) in cases {
             assert_eq!(Kind::detect(&value), Ok(kind), "{value}");

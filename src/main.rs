@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use agui_lint::check::check_sources;
 use agui_lint::input::{collect_sources, Filter};
 use agui_lint::render::{render_to, Options};
-use agui_lint::{rules, schema, Kind, Settings, SettingsError, Validator};
+use agui_lint::{
+    rules, schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
+};
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let settings = settings(&args).map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
+    let validator_default_protocol = settings.default_protocol();
     let validator = Validator::new()
         .map_err(|e| e.to_string())?
         .with_settings(settings);
@@ -61,6 +64,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         statistics: args.statistics,
         quiet: args.quiet,
         strict: args.strict,
+        protocol: validator_default_protocol,
     };
     let format = args.format.into();
     match &args.output {
@@ -195,23 +199,37 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
     if args.mask_values {
         settings = settings.mask_values(true);
     }
+    if let Some(protocol) = args.protocol {
+        settings = settings.protocol(protocol.into());
+    }
     Ok(settings.with_limits(limits))
 }
 
 fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
     let kinds: Vec<Kind> = args.kind.map_or_else(|| Kind::ALL.to_vec(), |k| vec![k]);
+    let chosen = args
+        .protocol
+        .map(|p| ProtocolChoice::from(p).default_version());
     match args.out {
         Some(dir) => {
-            let written =
-                schema::write_files(&dir, &kinds).map_err(|e| format!("{}: {e}", dir.display()))?;
-            for path in written {
-                eprintln!("wrote {}", path.display());
+            let protocols = chosen.map_or_else(|| Protocol::ALL.to_vec(), |p| vec![p]);
+            for protocol in protocols {
+                let folder = dir.join(schema::folder(protocol));
+                let written = schema::write_files(protocol, &folder, &kinds)
+                    .map_err(|e| format!("{}: {e}", folder.display()))?;
+                for path in written {
+                    eprintln!("wrote {}", path.display());
+                }
             }
         }
         None => {
+            let protocol = chosen.unwrap_or(Protocol::NEWEST);
             let mut text = String::new();
             for kind in kinds {
-                text.push_str(&schema::render(&schema::generate(kind)));
+                match schema::generate(protocol, kind) {
+                    Some(schema) => text.push_str(&schema::render(&schema)),
+                    None => return Err(format!("AG-UI {protocol} has no '{kind}' documents")),
+                }
             }
             print(&text)?;
         }

@@ -3,27 +3,46 @@
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::Kind;
+use crate::{Kind, Protocol};
 
-/// Every diagnostic of one document, sorted by position, and the kind it was
-/// checked as.
+/// Every diagnostic of one document, sorted by position, the kind it was
+/// checked as and the protocol version that judged it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
     kind: Option<Kind>,
+    protocol: Protocol,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Report {
     /// A report of `diagnostics` for a document of `kind` (`None` when the
-    /// kind is unknown, for instance because the document is not JSON).
+    /// kind is unknown, for instance because the document is not JSON),
+    /// judged by the newest protocol version ([`Self::with_protocol`] says
+    /// otherwise).
     pub fn new(kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Self {
         diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        Report { kind, diagnostics }
+        Report {
+            kind,
+            protocol: Protocol::NEWEST,
+            diagnostics,
+        }
+    }
+
+    /// The same report, judged by `protocol`.
+    #[must_use]
+    pub fn with_protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
     }
 
     /// The kind the document was checked as.
     pub fn kind(&self) -> Option<Kind> {
         self.kind
+    }
+
+    /// The protocol version the document was judged by.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
     }
 
     /// Every diagnostic, in position order.
@@ -67,6 +86,12 @@ impl Report {
             .iter()
             .filter(|d| d.severity == severity)
             .count()
+    }
+}
+
+impl Serialize for Protocol {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 

@@ -15,6 +15,8 @@
 //!
 //! `mask-values = true` (top level) masks the document's values out of
 //! every finding, as `--mask-values` does (see [`crate::mask`]).
+//! `protocol = "1.0"` (top level; `1.1`, `1.0`, `0` or `auto`) is the
+//! version a document that declares none is judged as, as `--protocol` is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -24,6 +26,7 @@ use serde::Deserialize;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{Limits, PARSER_DEPTH};
 use crate::mask;
+use crate::protocol::{Protocol, ProtocolChoice};
 use crate::rules;
 use crate::suggest;
 
@@ -50,6 +53,14 @@ pub struct Settings {
     /// Whether findings have the document's values masked (`mask-values`).
     #[serde(default, rename = "mask-values")]
     mask_values: bool,
+    /// The version undeclared documents are judged as (`protocol`).
+    #[serde(default, deserialize_with = "protocol_choice")]
+    protocol: ProtocolChoice,
+}
+
+fn protocol_choice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ProtocolChoice, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map_err(serde::de::Error::custom)
 }
 
 /// A setting that names no rule, or a configuration file that cannot be read.
@@ -188,6 +199,25 @@ impl Settings {
     /// Whether findings have the document's values masked.
     pub fn masks_values(&self) -> bool {
         self.mask_values
+    }
+
+    /// Judges documents that declare no `protocolVersion` as `protocol`
+    /// ([`ProtocolChoice::Auto`]: the newest version known). A document's
+    /// own declaration always wins.
+    #[must_use]
+    pub fn protocol(mut self, protocol: ProtocolChoice) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The version documents that declare none are judged as.
+    pub fn default_protocol(&self) -> Protocol {
+        self.protocol.default_version()
+    }
+
+    /// The protocol setting as given (`auto` or a version).
+    pub fn protocol_choice(&self) -> ProtocolChoice {
+        self.protocol
     }
 
     /// Drops the diagnostics of disabled rules, applies severity overrides

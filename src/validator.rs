@@ -1,7 +1,7 @@
-//! The validator: parse, tell the kind, check against the compiled schema,
-//! locate what was found.
+//! The validator: parse, tell the kind and the protocol version, check
+//! against the version's compiled schema, locate what was found.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use jsonschema::Draft;
 use memchr::memmem;
@@ -13,8 +13,9 @@ use crate::fast::{self, Verdict};
 use crate::limits::{self, PARSER_DEPTH};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
+use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{self, EventPlace, Sequence};
+use crate::rules::{self, version, EventPlace, Sequence};
 use crate::schema;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
@@ -24,18 +25,28 @@ use crate::Kind;
 static THREAD_ID_KEY: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"\"threadId\""));
 
+/// Finds the event type that declares a stream's version, built once.
+static RUN_STARTED: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"RUN_STARTED"));
+
 /// Why a [`Validator`] could not be built.
 #[derive(Debug, thiserror::Error)]
-#[error("the built-in schema of kind '{kind}' does not compile: {message}")]
+#[error("the built-in AG-UI {protocol} schema of kind '{kind}' does not compile: {message}")]
 pub struct BuildError {
+    protocol: Protocol,
     kind: Kind,
     message: String,
 }
 
-/// Checks AG-UI documents. Compiles every kind's schema once; build one and
-/// share it (it is `Send + Sync`), for example across a server's requests.
+/// Checks AG-UI documents. Compiles every kind's schema of every protocol
+/// version once; build one and share it (it is `Send + Sync`), for example
+/// across a server's requests. A clone shares the compiled schemas, so a
+/// validator with other settings costs nothing to make from one.
+#[derive(Clone)]
 pub struct Validator {
-    schemas: Vec<CompiledSchema>,
+    /// By [`Protocol::index`], then by [`Kind::index`]; `None` where the
+    /// version has no such kind.
+    schemas: Arc<Vec<Vec<Option<CompiledSchema>>>>,
     settings: Settings,
 }
 
@@ -52,6 +63,9 @@ pub struct EventStream {
     sequence: Sequence,
     events: usize,
     last: Option<EventPlace>,
+    /// The version the current run's `RUN_STARTED` declared, which judges
+    /// the events that follow it.
+    declared: Option<Protocol>,
 }
 
 impl EventStream {
@@ -63,6 +77,30 @@ impl EventStream {
     /// How many events the stream has had.
     pub fn events(&self) -> usize {
         self.events
+    }
+
+    /// Sets the version the stream's events are judged by until a
+    /// `RUN_STARTED` declares one, for example the version the request of
+    /// a captured exchange declared.
+    pub fn assume_protocol(&mut self, protocol: Protocol) {
+        self.declared = Some(protocol);
+    }
+
+    /// The version the record `bytes`, the stream's next, is judged by if
+    /// it is an event that declares none itself: a `RUN_STARTED` starts a
+    /// run and brings its own declaration (or none); other events keep the
+    /// current run's. Cheap for every record but `RUN_STARTED`, which is
+    /// read once more here.
+    pub(crate) fn protocol_for(&mut self, bytes: &[u8], default: Protocol) -> Protocol {
+        if RUN_STARTED.find(bytes).is_some() {
+            if let Ok(event) = serde_json::from_slice::<Value>(bytes) {
+                if event.get("type").and_then(Value::as_str) == Some("RUN_STARTED") {
+                    self.declared = version::declared_by_run_started(&event)
+                        .map(|(_, text)| Protocol::from_declaration(text).judged_as());
+                }
+            }
+        }
+        self.declared.unwrap_or(default)
     }
 
     fn feed(
@@ -85,26 +123,36 @@ impl EventStream {
 }
 
 impl Validator {
-    /// Compiles the schemas of every kind.
+    /// Compiles the schemas of every kind of every protocol version.
     pub fn new() -> Result<Self, BuildError> {
-        let schemas = schema::generate_all()
+        let schemas = Protocol::ALL
             .into_iter()
-            .map(|(kind, schema)| {
-                // Our own schemas have no remote references; offline anyway,
-                // so that nothing here can reach the network or disk.
-                jsonschema::options()
-                    .with_draft(Draft::Draft202012)
-                    .offline()
-                    .build(&schema)
-                    .map(|validator| CompiledSchema { schema, validator })
-                    .map_err(|e| BuildError {
-                        kind,
-                        message: e.to_string(),
+            .map(|protocol| {
+                Kind::ALL
+                    .into_iter()
+                    .map(|kind| {
+                        let Some(schema) = schema::generate(protocol, kind) else {
+                            return Ok(None);
+                        };
+                        // Our own schemas have no remote references;
+                        // offline anyway, so that nothing here can reach
+                        // the network or disk.
+                        jsonschema::options()
+                            .with_draft(Draft::Draft202012)
+                            .offline()
+                            .build(&schema)
+                            .map(|validator| Some(CompiledSchema { schema, validator }))
+                            .map_err(|e| BuildError {
+                                protocol,
+                                kind,
+                                message: e.to_string(),
+                            })
                     })
+                    .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<_, _>>()?;
         Ok(Validator {
-            schemas,
+            schemas: Arc::new(schemas),
             settings: Settings::default(),
         })
     }
@@ -119,20 +167,23 @@ impl Validator {
 
     /// Checks `bytes` as a document of `kind`.
     pub fn validate(&self, kind: Kind, bytes: &[u8]) -> Report {
-        self.check_bytes(Some(kind), bytes).0
+        self.check_bytes(Some(kind), bytes, None).0
     }
 
     /// Checks `bytes`, telling its kind from its shape ([`Kind::detect`]).
     /// A document whose kind cannot be told gets an `unknown-kind` error.
     pub fn validate_detected(&self, bytes: &[u8]) -> Report {
-        self.check_bytes(None, bytes).0
+        self.check_bytes(None, bytes, None).0
     }
 
     /// Checks an already parsed document of `kind`. Diagnostics carry no
     /// line and column, as there is no source text; repeated keys cannot be
     /// seen in a parsed value.
     pub fn validate_value(&self, kind: Kind, value: &Value) -> Report {
-        self.report(Some(kind), self.check_value(kind, value))
+        let (protocol, declaration) = self.judge_version(kind, value, None);
+        let mut diagnostics: Vec<Diagnostic> = declaration.into_iter().collect();
+        diagnostics.extend(self.check_value(protocol, kind, value));
+        self.report(Some(kind), diagnostics).with_protocol(protocol)
     }
 
     /// For servers: the typed `RunAgentInput` when `bytes` is a valid one
@@ -149,14 +200,15 @@ impl Validator {
         &self,
         bytes: &[u8],
     ) -> Result<(RunAgentInput, Vec<Diagnostic>), Report> {
-        let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes);
+        let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes, None);
         if !report.is_valid() {
             return Err(report);
         }
+        let protocol = report.protocol();
         let typed = match value {
             // Read from the checked value, which holds a lone surrogate
             // escape as U+FFFD where serde's reader of the bytes refuses it.
-            Some(value) => serde_json::from_value(value),
+            Some(value) => read_run_agent_input(protocol, value),
             // The fast path found the bytes clean without building a value.
             None => serde_json::from_slice(bytes),
         };
@@ -173,7 +225,9 @@ impl Validator {
                     "",
                     format!("the document passed the schema but not the typed reader: {e}"),
                 ));
-                Err(self.report(Some(Kind::RunAgentInput), diagnostics))
+                Err(self
+                    .report(Some(Kind::RunAgentInput), diagnostics)
+                    .with_protocol(protocol))
             }
         }
     }
@@ -195,7 +249,8 @@ impl Validator {
         record: Option<usize>,
         location: Option<Location>,
     ) -> Report {
-        let (mut report, event) = self.check_record(kind, bytes);
+        let protocol = stream.protocol_for(bytes, self.settings.default_protocol());
+        let (mut report, event) = self.check_record(kind, bytes, protocol);
         if let Some(event) = event {
             let sequence = self.continue_stream(stream, &event, bytes, record, location);
             if !sequence.is_empty() {
@@ -207,9 +262,16 @@ impl Validator {
 
     /// The first half of [`Self::validate_in_stream`], which may run on any
     /// thread: the record's own check, and its parsed value when it is an
-    /// event (for [`Self::continue_stream`], in stream order).
-    pub(crate) fn check_record(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
-        let (report, value) = self.check_bytes(kind, bytes);
+    /// event (for [`Self::continue_stream`], in stream order). An event
+    /// that declares no version is judged by `stream_protocol`, which
+    /// [`EventStream::protocol_for`] told in stream order.
+    pub(crate) fn check_record(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream_protocol: Protocol,
+    ) -> (Report, Option<Value>) {
+        let (report, value) = self.check_bytes(kind, bytes, Some(stream_protocol));
         let value = value.filter(|_| report.kind() == Some(Kind::Event));
         (report, value)
     }
@@ -279,20 +341,59 @@ impl Validator {
         self.report(None, vec![finding])
     }
 
-    /// The report of `diagnostics` after the settings had their say.
+    /// The report of `diagnostics` after the settings had their say,
+    /// judged by the configured default version (callers that judged by
+    /// another say so with [`Report::with_protocol`]).
     fn report(&self, kind: Option<Kind>, mut diagnostics: Vec<Diagnostic>) -> Report {
         self.settings.apply(&mut diagnostics);
-        Report::new(kind, diagnostics)
+        Report::new(kind, diagnostics).with_protocol(self.settings.default_protocol())
     }
 
-    fn compiled(&self, kind: Kind) -> &CompiledSchema {
-        // `schemas` holds every kind, in `Kind::ALL` order.
-        &self.schemas[kind.index()]
+    /// The settings the validator reports with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn compiled(&self, protocol: Protocol, kind: Kind) -> Option<&CompiledSchema> {
+        self.schemas[protocol.index()][kind.index()].as_ref()
+    }
+
+    /// The version `value`, a document of `kind`, is judged by: the one it
+    /// declares, else (for an event of a stream) the stream's, else the
+    /// configured default; with the `unknown-protocol-version` finding
+    /// when the declaration cannot be judged by.
+    fn judge_version(
+        &self,
+        kind: Kind,
+        value: &Value,
+        stream_protocol: Option<Protocol>,
+    ) -> (Protocol, Option<Diagnostic>) {
+        if let Some((pointer, text)) = version::declared(kind, value) {
+            let declaration = Protocol::from_declaration(text);
+            return (
+                declaration.judged_as(),
+                version::finding(pointer, text, declaration),
+            );
+        }
+        let fallback = match kind {
+            Kind::Event | Kind::Events => stream_protocol,
+            _ => None,
+        };
+        (
+            fallback.unwrap_or_else(|| self.settings.default_protocol()),
+            None,
+        )
     }
 
     /// The whole check of one source text; also hands back the parsed
     /// value, unless the fast path found a RunAgentInput clean without one.
-    fn check_bytes(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+    /// `stream_protocol` judges an event that declares no version.
+    fn check_bytes(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream_protocol: Option<Protocol>,
+    ) -> (Report, Option<Value>) {
         // A document the fast path finds clean as a RunAgentInput has
         // `threadId` and no `type`, so it is detected as one too. Of a
         // document of unknown kind, only one whose text holds `"threadId"`
@@ -300,14 +401,22 @@ impl Validator {
         // failed try costs them about a sixth of their check. (A key
         // written with escapes is left to the full path, which is always
         // right.)
-        let worth_trying = match kind {
-            Some(kind) => kind == Kind::RunAgentInput,
-            None => THREAD_ID_KEY.find(bytes).is_some(),
-        };
+        //
+        // The fast path knows the pre-1.0 profile only, and refuses a
+        // `protocolVersion` key as unknown there: it is tried only where an
+        // undeclared document is judged as pre-1.0.
+        let worth_trying = self.settings.default_protocol() == Protocol::V0
+            && match kind {
+                Some(kind) => kind == Kind::RunAgentInput,
+                None => THREAD_ID_KEY.find(bytes).is_some(),
+            };
         if worth_trying {
             match fast::judge_run_agent_input(bytes, self.settings.limits()) {
                 Verdict::Clean => {
-                    return (self.report(Some(Kind::RunAgentInput), Vec::new()), None);
+                    let report = self
+                        .report(Some(Kind::RunAgentInput), Vec::new())
+                        .with_protocol(Protocol::V0);
+                    return (report, None);
                 }
                 Verdict::RulesFire(families) => {
                     if let Some(checked) = self.check_rules_only(bytes, families) {
@@ -317,7 +426,7 @@ impl Validator {
                 Verdict::Unknown => {}
             }
         }
-        self.check_bytes_fully(kind, bytes)
+        self.check_bytes_fully(kind, bytes, stream_protocol)
     }
 
     /// The full path's report on a RunAgentInput the fast path found
@@ -335,6 +444,7 @@ impl Validator {
         let mut diagnostics = Vec::new();
         rules::check_run_agent_input_families(
             &value,
+            Protocol::V0,
             self.settings.limits(),
             families,
             &mut diagnostics,
@@ -343,7 +453,8 @@ impl Validator {
             locate_all(bytes, false, &mut diagnostics);
         }
         Some((
-            self.report(Some(Kind::RunAgentInput), diagnostics),
+            self.report(Some(Kind::RunAgentInput), diagnostics)
+                .with_protocol(Protocol::V0),
             Some(value),
         ))
     }
@@ -351,19 +462,29 @@ impl Validator {
     /// The report of the full path alone (`Value`, schema, every rule),
     /// which the fast path must agree with.
     pub(crate) fn full_report(&self, kind: Option<Kind>, bytes: &[u8]) -> Report {
-        self.check_bytes_fully(kind, bytes).0
+        self.check_bytes_fully(kind, bytes, None).0
     }
 
     /// The full path: parse into a `Value`, check the schema and every
     /// rule, locate what was found.
-    fn check_bytes_fully(&self, kind: Option<Kind>, bytes: &[u8]) -> (Report, Option<Value>) {
+    fn check_bytes_fully(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream_protocol: Option<Protocol>,
+    ) -> (Report, Option<Value>) {
+        // Until the document is read, it is judged as an event of its
+        // stream would be, else by the configured default.
+        let unread = stream_protocol
+            .filter(|_| kind.is_none_or(|k| matches!(k, Kind::Event | Kind::Events)))
+            .unwrap_or_else(|| self.settings.default_protocol());
         let limits = self.settings.limits();
         if bytes.len() > limits.max_document_bytes {
             return (self.oversized(bytes.len()), None);
         }
         let (mut early, readable) = encoding::examine(bytes);
         let Some(bytes) = readable else {
-            return (self.report(None, early), None);
+            return (self.report(None, early).with_protocol(unread), None);
         };
         if limits.max_depth < PARSER_DEPTH {
             let nesting = limits::nesting(bytes, limits.max_depth);
@@ -374,7 +495,7 @@ impl Validator {
                     limits.max_depth,
                     nesting.open_at_end,
                 ));
-                return (self.report(None, early), None);
+                return (self.report(None, early).with_protocol(unread), None);
             }
         }
         let Parsed {
@@ -388,7 +509,7 @@ impl Validator {
                 if error.message == "recursion limit exceeded" {
                     let open = limits::nesting(bytes, PARSER_DEPTH).open_at_end;
                     early.extend(too_deep(bytes, offset, PARSER_DEPTH, open));
-                    return (self.report(None, early), None);
+                    return (self.report(None, early).with_protocol(unread), None);
                 }
                 let message = if bytes.iter().all(u8::is_ascii_whitespace) {
                     "the document is empty".to_string()
@@ -411,7 +532,7 @@ impl Validator {
                 }
                 diagnostic.location = Some(locate::location_at(bytes, offset));
                 early.push(diagnostic);
-                return (self.report(kind, early), None);
+                return (self.report(kind, early).with_protocol(unread), None);
             }
         };
         let keys_repeat = !repeated_keys.is_empty();
@@ -466,9 +587,13 @@ impl Validator {
             diagnostic.location = Some(locate::location_at(bytes, lone.offset));
             diagnostics.push(diagnostic);
         }
+        let mut protocol = unread;
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
-                diagnostics.extend(self.check_value(kind, &value));
+                let (judged, declaration) = self.judge_version(kind, &value, stream_protocol);
+                protocol = judged;
+                diagnostics.extend(declaration);
+                diagnostics.extend(self.check_value(protocol, kind, &value));
                 Some(kind)
             }
             Err(undetected) => {
@@ -500,12 +625,25 @@ impl Validator {
         if !diagnostics.is_empty() {
             locate_all(&located_text, keys_repeat, &mut diagnostics);
         }
-        (self.report(kind, diagnostics), Some(value))
+        (
+            self.report(kind, diagnostics).with_protocol(protocol),
+            Some(value),
+        )
     }
 
-    /// Schema check of a parsed value (no locations).
-    fn check_value(&self, kind: Kind, value: &Value) -> Vec<Diagnostic> {
-        let compiled = self.compiled(kind);
+    /// Schema and rule check of a parsed value (no locations).
+    fn check_value(&self, protocol: Protocol, kind: Kind, value: &Value) -> Vec<Diagnostic> {
+        let Some(compiled) = self.compiled(protocol, kind) else {
+            return vec![Diagnostic::new(
+                "unknown-kind",
+                rules::default_severity("unknown-kind"),
+                "",
+                format!("AG-UI {protocol} has no '{kind}' documents"),
+            )
+            .with_help(
+                "pass --protocol with a version that has them, or declare protocolVersion",
+            )];
+        };
         let mut diagnostics = Vec::new();
         if !compiled.validator.is_valid(value) {
             diagnostics = schema::refine_errors(
@@ -517,9 +655,28 @@ impl Validator {
                 diagnostic.severity = rules::default_severity(&diagnostic.rule);
             }
         }
-        rules::check(kind, value, self.settings.limits(), &mut diagnostics);
+        rules::check(
+            kind,
+            protocol,
+            value,
+            self.settings.limits(),
+            &mut diagnostics,
+        );
         diagnostics
     }
+}
+
+/// The typed input of a RunAgentInput judged by `protocol`. A pre-1.0
+/// document is read through the pre-1.0 types first, which drop what
+/// pre-1.0 does not define (an unknown `resume` of another shape, say), as
+/// a pre-1.0 receiver strips unknown keys; every pre-1.0 input then reads
+/// as a 1.x one.
+fn read_run_agent_input(protocol: Protocol, value: Value) -> serde_json::Result<RunAgentInput> {
+    if protocol == Protocol::V0 {
+        let stripped: crate::types::v0::RunAgentInput = serde_json::from_value(value)?;
+        return serde_json::from_value(serde_json::to_value(stripped)?);
+    }
+    serde_json::from_value(value)
 }
 
 /// Fills in the line and column of every diagnostic and related place not

@@ -22,7 +22,7 @@ fn capture(name: &str) -> (PathBuf, Vec<Checked>) {
 #[test]
 fn har_reports_the_broken_run_with_entry_url_and_position_and_nothing_for_the_clean_one() {
     let (path, documents) =
-        capture("fixtures/streams/invalid/tool-call-result-without-start-har-truncated.har");
+        capture("fixtures/0/streams/invalid/tool-call-result-without-start-har-truncated.har");
     let text = std::fs::read_to_string(&path).expect("read");
     let lines: Vec<&str> = text.lines().collect();
 
@@ -74,7 +74,8 @@ fn har_reports_the_broken_run_with_entry_url_and_position_and_nothing_for_the_cl
 
 #[test]
 fn a_plain_text_body_locates_findings_at_the_character_in_the_har_file() {
-    let (path, documents) = capture("fixtures/streams/invalid/invalid-value-har-request-role.har");
+    let (path, documents) =
+        capture("fixtures/0/streams/invalid/invalid-value-har-request-role.har");
     let text = std::fs::read_to_string(&path).expect("read");
     let finding = documents
         .iter()

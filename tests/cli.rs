@@ -25,10 +25,22 @@ fn stdout(output: &Output) -> String {
 
 #[test]
 fn all_fixtures_exit_1_and_report_every_invalid_fixture() {
-    let output = agui_lint(&["check", "fixtures/", "--format", "json"]);
+    for version in ["0", "1.0", "1.1"] {
+        every_invalid_fixture_reports(version);
+    }
+}
+
+/// `fixtures/<version>/`, checked with undeclared documents judged as
+/// `version`.
+fn every_invalid_fixture_reports(version: &str) {
+    let folder = format!("fixtures/{version}/");
+    let output = agui_lint(&["check", &folder, "--protocol", version, "--format", "json"]);
+    let invalid_exists = walkdir::WalkDir::new(root().join(&folder))
+        .into_iter()
+        .any(|e| e.is_ok_and(|e| e.file_name() == "invalid"));
     assert_eq!(
         output.status.code(),
-        Some(1),
+        Some(if invalid_exists { 1 } else { 0 }),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
@@ -55,7 +67,7 @@ fn all_fixtures_exit_1_and_report_every_invalid_fixture() {
         assert!(*findings > 0, "{path} reports nothing");
     }
     let invalid_fixtures = findings_per_invalid_fixture.len();
-    assert!(invalid_fixtures > 0);
+    assert!(invalid_fixtures > 0 || version == "1.0");
     assert_eq!(
         report["summary"]["documents"].as_u64(),
         Some(documents.len() as u64)
@@ -64,17 +76,24 @@ fn all_fixtures_exit_1_and_report_every_invalid_fixture() {
 
 #[test]
 fn valid_fixtures_exit_0() {
-    let mut args = vec!["check".to_string()];
-    for entry in std::fs::read_dir(root().join("fixtures")).expect("fixtures") {
-        let valid = entry.expect("entry").path().join("valid");
-        if valid.is_dir() {
-            args.push(valid.display().to_string());
+    for version in ["0", "1.0", "1.1"] {
+        let mut args = vec!["check".to_string(), "--protocol".into(), version.into()];
+        for entry in std::fs::read_dir(root().join("fixtures").join(version)).expect("fixtures") {
+            let valid = entry.expect("entry").path().join("valid");
+            if valid.is_dir() {
+                args.push(valid.display().to_string());
+            }
         }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = agui_lint(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{version}: {}",
+            stdout(&output)
+        );
+        assert!(stdout(&output).contains("0 errors"), "{version}");
     }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let output = agui_lint(&args);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(stdout(&output).contains("0 errors"));
 }
 
 #[test]
@@ -83,7 +102,7 @@ fn role_typo_is_exactly_one_located_invalid_value() {
         "check",
         "--format",
         "json",
-        "fixtures/run-agent-input/invalid/invalid-value-role-typo.json",
+        "fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json",
     ]);
     assert_eq!(output.status.code(), Some(1));
     let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
@@ -128,7 +147,7 @@ fn stdin_is_read_with_dash() {
 fn warnings_alone_exit_0() {
     let output = agui_lint(&[
         "check",
-        "fixtures/message/invalid/unknown-field-timestamp.json",
+        "fixtures/0/message/invalid/unknown-field-timestamp.json",
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(stdout(&output).contains("warning[unknown-field]"));
@@ -138,7 +157,7 @@ fn warnings_alone_exit_0() {
 fn usage_and_io_failures_exit_2() {
     assert_eq!(agui_lint(&["check"]).status.code(), Some(2));
     assert_eq!(
-        agui_lint(&["check", "--kind", "nope", "fixtures/"])
+        agui_lint(&["check", "--kind", "nope", "fixtures/0/"])
             .status
             .code(),
         Some(2)
@@ -154,19 +173,28 @@ fn schema_command_writes_exactly_the_committed_files() {
     let dir = std::env::temp_dir().join(format!("agui-lint-schemas-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("stale.schema.json"), "{}").expect("write stale file");
+    std::fs::create_dir_all(dir.join("1.1")).expect("version dir");
+    std::fs::write(dir.join("1.1/stale.schema.json"), "{}").expect("write stale file");
     let output = agui_lint(&["schema", "--out", dir.to_str().expect("utf-8 path")]);
     assert_eq!(output.status.code(), Some(0));
-    let mut written: Vec<String> = std::fs::read_dir(&dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    written.sort();
-    let mut committed: Vec<String> = std::fs::read_dir(root().join("schemas"))
-        .expect("schemas/")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    committed.sort();
+    let files = |base: &Path| -> Vec<String> {
+        let mut names: Vec<String> = walkdir::WalkDir::new(base)
+            .into_iter()
+            .map(|e| e.expect("entry"))
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                e.path()
+                    .strip_prefix(base)
+                    .expect("under base")
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let written = files(&dir);
+    let committed = files(&root().join("schemas"));
     assert_eq!(written, committed);
     for name in &written {
         let a = std::fs::read(dir.join(name)).expect("written");
@@ -196,7 +224,7 @@ fn rule_command_documents_every_rule() {
 
 #[test]
 fn select_ignore_and_severity_flags_shape_the_report() {
-    let file = "fixtures/message/invalid/unknown-field-timestamp.json";
+    let file = "fixtures/0/message/invalid/unknown-field-timestamp.json";
     let ignored = agui_lint(&["check", "--ignore", "unknown-field", file]);
     assert_eq!(ignored.status.code(), Some(0));
     assert!(
@@ -213,7 +241,7 @@ fn select_ignore_and_severity_flags_shape_the_report() {
         "check",
         "--select",
         "missing-field",
-        "fixtures/run-agent-input/invalid/invalid-value-role-typo.json",
+        "fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json",
     ]);
     assert_eq!(selected.status.code(), Some(0), "{}", stdout(&selected));
 
@@ -234,7 +262,7 @@ fn config_file_is_found_upward_and_can_be_named() {
     .expect("config");
     let payload = nested.join("message.json");
     std::fs::copy(
-        root().join("fixtures/message/invalid/unknown-field-timestamp.json"),
+        root().join("fixtures/0/message/invalid/unknown-field-timestamp.json"),
         &payload,
     )
     .expect("copy fixture");
@@ -290,8 +318,8 @@ fn pre_commit_hook_entry_runs_on_the_files_pre_commit_passes() {
     assert_eq!(words.next(), Some("agui-lint"));
     let mut args: Vec<&str> = words.collect();
     // pre-commit appends the staged file names.
-    args.push("fixtures/message/valid/assistant-text.json");
-    args.push("fixtures/run-agent-input/invalid/invalid-value-role-typo.json");
+    args.push("fixtures/0/message/valid/assistant-text.json");
+    args.push("fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json");
     let output = agui_lint(&args);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(stdout(&output).contains("2 documents checked"));
@@ -318,7 +346,7 @@ fn mask_values_keeps_the_payloads_values_out_of_every_format() {
     .expect("payload");
     // A HAR export whose request URL is content too.
     std::fs::copy(
-        root().join("fixtures/streams/invalid/invalid-value-har-request-role.har"),
+        root().join("fixtures/0/streams/invalid/invalid-value-har-request-role.har"),
         dir.path().join("capture.har"),
     )
     .expect("copy fixture");

@@ -1,9 +1,10 @@
 //! Snapshot of every fixture's diagnostics, and the corpus contract:
-//! `fixtures/<kind>/valid/*.json` has no error or warning, and
-//! `fixtures/<kind>/invalid/<rule>-*.json` reports `<rule>`. The folder
-//! `fixtures/auto/` is checked with the kind detected from each document;
-//! `fixtures/streams/` holds captures (JSON Lines, SSE, HAR) checked as
-//! files, every record of one file counting together.
+//! `fixtures/<version>/<kind>/valid/*.json` has no error or warning, and
+//! `fixtures/<version>/<kind>/invalid/<rule>-*.json` reports `<rule>`, where
+//! `<version>` (`0`, `1.0`, `1.1`) is what a document that declares no
+//! version is judged as. The folder `auto/` is checked with the kind
+//! detected from each document; `streams/` holds captures (JSON Lines, SSE,
+//! HAR) checked as files, every record of one file counting together.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -12,7 +13,31 @@ use std::path::Path;
 use agui_lint::check::{check_source, Checked};
 use agui_lint::input::Source;
 use agui_lint::rules;
-use agui_lint::{Diagnostic, Kind, Report, Severity, Validator};
+use agui_lint::{
+    Diagnostic, Kind, Protocol, ProtocolChoice, Report, Settings, Severity, Validator,
+};
+
+/// The version folder a fixture is in: what an undeclared document is
+/// judged as.
+fn version_of(path: &Path) -> Protocol {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let relative = path.strip_prefix(&root).unwrap_or(path);
+    let folder = relative
+        .components()
+        .next()
+        .and_then(|c| c.as_os_str().to_str())
+        .expect("version folder");
+    folder
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A validator judging undeclared documents as `protocol`.
+fn validator_for(protocol: Protocol) -> Validator {
+    Validator::new()
+        .expect("validator")
+        .with_settings(Settings::default().protocol(ProtocolChoice::Version(protocol)))
+}
 
 /// The kind folder and the valid/invalid folder of a fixture.
 fn classify(path: &Path) -> (Option<Kind>, bool) {
@@ -63,12 +88,17 @@ fn check(validator: &Validator, path: &Path) -> Report {
     }
 }
 
-fn describe(report: &Report) -> String {
+/// What a user would see of `report`; the version that judged it is
+/// shown where it is not the folder's (a document declaring another).
+fn describe(report: &Report, folder: Protocol) -> String {
     let mut out = format!(
         "kind: {}\nvalid: {}\n",
         report.kind().map_or("unknown", |k| k.as_str()),
         report.is_valid()
     );
+    if report.protocol() != folder {
+        let _ = writeln!(out, "protocol: {}", report.protocol());
+    }
     describe_diagnostics(&mut out, report.diagnostics());
     out
 }
@@ -109,7 +139,7 @@ fn describe_diagnostics(out: &mut String, diagnostics: &[Diagnostic]) {
 }
 
 /// Every record of a capture, with the file positions the CLI reports.
-fn describe_capture(documents: &[Checked]) -> String {
+fn describe_capture(documents: &[Checked], folder: Protocol) -> String {
     let mut out = String::new();
     for document in documents {
         let _ = writeln!(
@@ -119,6 +149,9 @@ fn describe_capture(documents: &[Checked]) -> String {
             document.report.kind().map_or("unknown", |k| k.as_str()),
             document.report.is_valid()
         );
+        if document.report.protocol() != folder {
+            let _ = writeln!(out, "  protocol: {}", document.report.protocol());
+        }
         let located: Vec<Diagnostic> = document
             .report
             .diagnostics()
@@ -151,9 +184,11 @@ fn check_capture(validator: &Validator, path: &Path) -> Vec<Checked> {
 
 #[test]
 fn fixture_snapshots() {
-    let validator = Validator::new().expect("validator");
-    insta::glob!("../fixtures", "**/*.json", |path| {
-        let report = check(&validator, path);
+    let validators: Vec<Validator> = Protocol::ALL.into_iter().map(validator_for).collect();
+    let for_version =
+        |p: Protocol| &validators[Protocol::ALL.iter().position(|v| *v == p).expect("known")];
+    insta::glob!("../fixtures", "*/*/*/*.json", |path| {
+        let report = check(for_version(version_of(path)), path);
         let (_, valid) = classify(path);
         if valid {
             let noisy: Vec<_> = report
@@ -172,18 +207,20 @@ fn fixture_snapshots() {
                 report.diagnostics().iter().any(|d| d.rule == rule),
                 "{}: expected rule {rule}, got\n{}",
                 path.display(),
-                describe(&report)
+                describe(&report, version_of(path))
             );
         }
-        insta::assert_snapshot!(describe(&report));
+        insta::assert_snapshot!(describe(&report, version_of(path)));
     });
 }
 
 #[test]
 fn capture_fixture_snapshots() {
-    let validator = Validator::new().expect("validator");
-    insta::glob!("../fixtures", "streams/**/*.{jsonl,sse,har}", |path| {
-        let documents = check_capture(&validator, path);
+    let validators: Vec<Validator> = Protocol::ALL.into_iter().map(validator_for).collect();
+    let for_version =
+        |p: Protocol| &validators[Protocol::ALL.iter().position(|v| *v == p).expect("known")];
+    insta::glob!("../fixtures", "*/streams/**/*.{jsonl,sse,har}", |path| {
+        let documents = check_capture(for_version(version_of(path)), path);
         assert!(!documents.is_empty(), "{}: no document", path.display());
         let diagnostics: Vec<&Diagnostic> = documents
             .iter()
@@ -205,10 +242,10 @@ fn capture_fixture_snapshots() {
                 diagnostics.iter().any(|d| d.rule == rule),
                 "{}: expected rule {rule}, got\n{}",
                 path.display(),
-                describe_capture(&documents)
+                describe_capture(&documents, version_of(path))
             );
         }
-        insta::assert_snapshot!(describe_capture(&documents));
+        insta::assert_snapshot!(describe_capture(&documents, version_of(path)));
     });
 }
 
@@ -285,4 +322,28 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
             "no valid fixture of kind {kind}"
         );
     }
+}
+
+/// Fixtures are named after rules that apply to their version: none of
+/// the pre-1.0 profile's folders holds a 1.x kind.
+#[test]
+fn fixtures_are_in_a_version_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut versions = BTreeSet::new();
+    for entry in std::fs::read_dir(&root).expect("fixtures/") {
+        let path = entry.expect("entry").path();
+        let protocol = version_of(&path.join("x"));
+        versions.insert(protocol.as_str());
+        for kind in std::fs::read_dir(&path).expect("version folder") {
+            let name = kind.expect("entry").file_name();
+            let name = name.to_str().expect("name");
+            if let Ok(kind) = name.parse::<Kind>() {
+                assert!(
+                    kind.is_in(protocol),
+                    "fixtures/{protocol}/{name}: not a kind of {protocol}"
+                );
+            }
+        }
+    }
+    assert_eq!(versions, BTreeSet::from(["0", "1.0", "1.1"]));
 }

@@ -2,16 +2,25 @@
 
 use std::sync::Arc;
 
-use agui_lint::{Kind, Severity, Validator};
+use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Severity, Validator};
 use serde_json::json;
 
+/// A validator judging undeclared documents as pre-1.0, the profile the
+/// documents of the first tests here are written in.
+fn pre_1_0() -> Validator {
+    Validator::new()
+        .expect("validator")
+        .with_settings(Settings::default().protocol(ProtocolChoice::Version(Protocol::V0)))
+}
+
+/// A pre-1.0 RunAgentInput with a key (`resume`) that came with 1.0.
 const VALID: &[u8] = br#"{"threadId":"t1","runId":"r1","state":null,
   "messages":[{"id":"m1","role":"user","content":"hi"}],
   "tools":[],"context":[],"forwardedProps":{},"resume":{}}"#;
 
 #[test]
 fn typed_entry_point_returns_the_input_or_the_report() {
-    let validator = Validator::new().expect("validator");
+    let validator = pre_1_0();
     let input = validator
         .check_run_agent_input(VALID)
         .expect("valid with a warning");
@@ -32,7 +41,7 @@ fn typed_entry_point_returns_the_input_or_the_report() {
 
 #[test]
 fn typed_entry_point_can_hand_back_the_warnings() {
-    let validator = Validator::new().expect("validator");
+    let validator = pre_1_0();
     let (input, findings) = validator
         .check_run_agent_input_with_findings(VALID)
         .expect("valid with a warning");
@@ -44,7 +53,7 @@ fn typed_entry_point_can_hand_back_the_warnings() {
 
 #[test]
 fn warnings_do_not_make_a_document_invalid() {
-    let validator = Validator::new().expect("validator");
+    let validator = pre_1_0();
     let report = validator.validate(Kind::RunAgentInput, VALID);
     assert!(report.is_valid());
     assert_eq!(report.count(Severity::Warning), 1);
@@ -139,4 +148,38 @@ fn a_lone_surrogate_does_not_blur_the_other_locations() {
         .map(|d| (d.rule.as_str(), d.location.map_or(0, |l| l.column)))
         .collect();
     assert_eq!(found, [("lone-surrogate", 38), ("wrong-type", 54)]);
+}
+
+/// A 1.x request is judged by the version it declares, and read into the
+/// 1.x types; the same request undeclared is judged as the newest version.
+#[test]
+fn typed_entry_point_reads_1x_requests_by_their_declared_version() {
+    let validator = pre_1_0();
+    let body = br#"{"threadId":"t1","runId":"r1","protocolVersion":"1.0",
+      "messages":[{"id":"m1","role":"user","content":"hi","metadata":{"client":"web"}}],
+      "resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}}]}"#;
+    let (input, findings) = validator
+        .check_run_agent_input_with_findings(body)
+        .expect("valid 1.0");
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(input.protocol_version.as_deref(), Some("1.0"));
+    assert_eq!(input.resume.as_ref().map(Vec::len), Some(1));
+    assert_eq!(
+        validator.validate(Kind::RunAgentInput, body).protocol(),
+        Protocol::V1_0
+    );
+
+    let undeclared = br#"{"threadId":"t1","runId":"r1","messages":[]}"#;
+    let newest = Validator::new().expect("validator");
+    let report = newest.validate(Kind::RunAgentInput, undeclared);
+    assert_eq!(report.protocol(), Protocol::V1_1);
+    assert!(
+        report.diagnostics().is_empty(),
+        "{:?}",
+        report.diagnostics()
+    );
+    // The pre-1.0 profile requires what 1.x made optional.
+    let report = validator.validate(Kind::RunAgentInput, undeclared);
+    assert_eq!(report.protocol(), Protocol::V0);
+    assert_eq!(report.count(Severity::Error), 4);
 }

@@ -10,6 +10,7 @@ mod example;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -260,6 +261,27 @@ fn assert_valid_stream(events: &[String], run_id: &str) {
         assert_eq!(event["threadId"], "thread-1");
         assert_eq!(event["runId"], run_id);
     }
+}
+
+/// The official 1.0 client's real requests (`tests/upstream/traffic-1.0/`)
+/// reach the handler: each is judged by the version it declares.
+#[test]
+fn every_request_of_the_official_1_0_client_is_served() {
+    let server = example_server();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/upstream/traffic-1.0");
+    let mut served = 0;
+    for entry in std::fs::read_dir(&dir).expect("the vendored traffic") {
+        let path = entry.expect("entry").path();
+        if !path.to_string_lossy().ends_with(".request.json") {
+            continue;
+        }
+        let body = std::fs::read(&path).expect("request");
+        let answer = post(server, Some("application/json"), &body);
+        assert_eq!(answer.status, 200, "{}: {}", path.display(), answer.text());
+        assert!(answer.text().contains("RUN_STARTED"), "{}", path.display());
+        served += 1;
+    }
+    assert_eq!(served, 3, "the three requests of the vendored traffic");
 }
 
 #[test]

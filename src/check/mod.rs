@@ -27,7 +27,7 @@ use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseReader};
 use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
-use crate::{Diagnostic, EventStream, Kind, Location, Report, Validator};
+use crate::{Diagnostic, EventStream, Kind, Location, Protocol, Report, Validator};
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
 /// calling `progress` after each source. Documents come out in the order of
@@ -216,13 +216,23 @@ impl File<'_> {
             let (batch, error) = next_batch(&mut lines);
             let done = batch.is_empty();
             records += batch.len();
+            // Which version judges each record's events is told in stream
+            // order (a RUN_STARTED declares it for the events after it)
+            // before the records are checked out of order.
+            let default = self.validator.settings().default_protocol();
+            let protocols: Vec<Protocol> = batch
+                .iter()
+                .map(|line| stream.protocol_for(&line.bytes, default))
+                .collect();
             let checked: Vec<(Report, Option<Value>)> = batch
                 .par_iter()
-                .map(|line| {
+                .zip(protocols)
+                .map(|(line, protocol)| {
                     if line.length > line.bytes.len() {
                         (self.validator.oversized(line.length), None)
                     } else {
-                        self.validator.check_record(self.kind, &line.bytes)
+                        self.validator
+                            .check_record(self.kind, &line.bytes, protocol)
                     }
                 })
                 .collect();

@@ -122,7 +122,8 @@ fn extend_run(last: &mut Entry, next: &Checked) -> bool {
         && record == next.record
         && context == next.context
         && first.path == next.path
-        && first.report.kind() == next.report.kind();
+        && first.report.kind() == next.report.kind()
+        && first.report.protocol() == next.report.protocol();
     if !follows {
         return false;
     }

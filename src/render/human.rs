@@ -67,7 +67,7 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
     let mut out = String::new();
     for document in outcome.with_findings() {
         for d in document.report.diagnostics() {
-            finding(&mut out, document, d, &palette);
+            finding(&mut out, document, d, options, &palette);
         }
     }
     for failure in &outcome.failures {
@@ -119,7 +119,13 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
     out
 }
 
-fn finding(out: &mut String, document: &Checked, d: &Diagnostic, palette: &Palette) {
+fn finding(
+    out: &mut String,
+    document: &Checked,
+    d: &Diagnostic,
+    options: &Options,
+    palette: &Palette,
+) {
     let location = d.location.map(|l| document.file_location(l));
     let position = location
         .map(|l| format!(":{}:{}", l.line, l.column))
@@ -144,10 +150,18 @@ fn finding(out: &mut String, document: &Checked, d: &Diagnostic, palette: &Palet
             );
         }
     }
-    let record = document
+    let mut record = document
         .place()
         .map(|place| format!(" in {place}"))
         .unwrap_or_default();
+    // The version is named where it is not the one the run was set to,
+    // which is where a reader would not expect it.
+    if document.report.protocol() != options.protocol {
+        record.push_str(&format!(
+            " (judged as AG-UI {})",
+            document.report.protocol()
+        ));
+    }
     if !d.pointer.is_empty() || !record.is_empty() {
         let pointer = if d.pointer.is_empty() {
             "/"

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{statistics, Options, RuleCount, Summary};
 use crate::check::{Checked, Outcome};
-use crate::{Diagnostic, Kind};
+use crate::{Diagnostic, Kind, Protocol};
 
 #[derive(Serialize)]
 struct Output<'a> {
@@ -33,6 +33,7 @@ struct Document<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     context: Option<String>,
     kind: Option<Kind>,
+    protocol: Protocol,
     valid: bool,
     diagnostics: &'a [Diagnostic],
 }
@@ -44,6 +45,7 @@ impl<'a> Document<'a> {
             record: checked.record,
             context: checked.context.as_ref().map(ToString::to_string),
             kind: checked.report.kind(),
+            protocol: checked.report.protocol(),
             valid: checked.report.is_valid(),
             diagnostics: checked.report.diagnostics(),
         }

@@ -40,6 +40,9 @@ pub struct Options {
     pub quiet: bool,
     /// Warnings fail documents (JUnit failures, SARIF levels unchanged).
     pub strict: bool,
+    /// The version documents that declare none were judged as; the human
+    /// format names a document's version where it is another.
+    pub protocol: crate::Protocol,
 }
 
 /// Writes the report of `outcome` in `format` to `out`. The JSON formats

@@ -14,8 +14,8 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde_json::json;
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location as SarifLocation, Message, MultiformatMessageString,
-    Notification, PhysicalLocation, Region, ReportingConfiguration, ReportingDescriptor,
-    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    Notification, PhysicalLocation, PropertyBag, Region, ReportingConfiguration,
+    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
 use crate::check::{Checked, Outcome};
@@ -155,6 +155,15 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
         .level(result_level(d.severity))
         .build();
     result.rule_index = index.and_then(|i| i64::try_from(i).ok());
+    // Which AG-UI version judged the document, for tools that group by it.
+    result.properties = Some(
+        PropertyBag::builder()
+            .additional_properties(BTreeMap::from([(
+                "protocol".to_string(),
+                serde_json::Value::from(document.report.protocol().as_str()),
+            )]))
+            .build(),
+    );
     let pointer_message = match document.place() {
         Some(place) => format!("{} in {place}", pointer_text(&d.pointer)),
         None => pointer_text(&d.pointer).to_string(),

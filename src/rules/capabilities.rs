@@ -10,6 +10,7 @@ use super::walk::{Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Related, Severity, Target};
 use crate::text::excerpt;
+use crate::Protocol;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -32,7 +33,8 @@ That no capability is declared on while the switch it depends on is off:
 - `reasoning.streaming` or `reasoning.encrypted` true with
   `reasoning.supported: false`;
 - `multiAgent.delegation` or `multiAgent.handoffs` true, or
-  `multiAgent.subAgents` non-empty, with `multiAgent.supported: false`;
+  `multiAgent.subAgents` (1.x: `multiAgent.subagents`) non-empty, with
+  `multiAgent.supported: false`;
 - `humanInTheLoop.approvals`, `interventions`, `feedback`, `interrupts` or
   `approveWithEdits` true with `humanInTheLoop.supported: false`;
 - `execution.sandboxed: true` without `execution.codeExecution: true`
@@ -70,7 +72,9 @@ pub(super) const CAPABILITY_INVALID_LIMIT: Rule = Rule {
     severity: Severity::Error,
     summary: "An execution limit is negative or not a whole number",
     docs: r#"## What it checks
-That `execution.maxIterations` (a count) and `execution.maxExecutionTime`
+Pre-1.0 only (since 1.0 the schema itself bounds both to an integer from 0
+to 2^53 − 1, reported as `wrong-type` and `schema-violation`): that
+`execution.maxIterations` (a count) and `execution.maxExecutionTime`
 (milliseconds) are whole numbers of zero or more. `2.5` and `-1` are
 reported. A whole number written as a float (`3.0`) is accepted: JSON does
 not tell `3.0` from `3`, JavaScript reads both as `3`, and Pydantic accepts
@@ -183,8 +187,11 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     let category = |name: &str| capabilities.child(name).filter(|c| c.value.is_object());
-    check_contradictions(&category, out);
-    if let Some(execution) = category("execution") {
+    check_contradictions(&category, document.protocol, out);
+    // Since 1.0 the schema bounds the limits itself (an integer from 0 to
+    // 2^53 − 1), and reports them as it reports every number.
+    let execution = category("execution").filter(|_| !document.protocol.is_1x());
+    if let Some(execution) = execution {
         for key in ["maxIterations", "maxExecutionTime"] {
             if let Some(limit) = execution.child(key) {
                 check_limit(key, &limit, out);
@@ -203,6 +210,8 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
 
 /// A category whose `supported: false` turns off the capabilities under it.
 struct Switched {
+    /// The versions whose capabilities have this category in this shape.
+    protocols: &'static [Protocol],
     category: &'static str,
     /// Boolean flags that contradict the switch when `true`.
     flags: &'static [&'static str],
@@ -210,23 +219,36 @@ struct Switched {
     lists: &'static [&'static str],
 }
 
+const ALL: [Protocol; 3] = Protocol::ALL;
+
 const SWITCHED: &[Switched] = &[
     Switched {
+        protocols: &ALL,
         category: "tools",
         flags: &["parallelCalls", "clientProvided"],
         lists: &["items"],
     },
     Switched {
+        protocols: &ALL,
         category: "reasoning",
         flags: &["streaming", "encrypted"],
         lists: &[],
     },
     Switched {
+        protocols: &[Protocol::V0],
         category: "multiAgent",
         flags: &["delegation", "handoffs"],
         lists: &["subAgents"],
     },
+    // 1.0 renamed the list (`spec/1.1/changelog.mdx`).
     Switched {
+        protocols: &[Protocol::V1_0, Protocol::V1_1],
+        category: "multiAgent",
+        flags: &["delegation", "handoffs"],
+        lists: &["subagents"],
+    },
+    Switched {
+        protocols: &ALL,
         category: "humanInTheLoop",
         flags: &[
             "approvals",
@@ -248,10 +270,12 @@ const REQUIRES: &[(&str, &str, &str)] = &[
 
 fn check_contradictions<'a>(
     category: &dyn Fn(&str) -> Option<Node<'a>>,
+    protocol: Protocol,
     out: &mut Vec<Diagnostic>,
 ) {
     let mut found: Vec<Diagnostic> = Vec::new();
-    for switched in SWITCHED {
+    let switched_in = |switched: &&Switched| switched.protocols.contains(&protocol);
+    for switched in SWITCHED.iter().filter(switched_in) {
         let Some(node) = category(switched.category) else {
             continue;
         };
@@ -462,6 +486,7 @@ mod tests {
                 kind: Kind::Capabilities,
                 root: value,
                 limits: crate::Limits::default(),
+                protocol: crate::Protocol::V0,
             },
             &mut out,
         );

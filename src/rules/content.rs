@@ -681,6 +681,7 @@ mod tests {
                 kind,
                 root: value,
                 limits: crate::Limits::default(),
+                protocol: crate::Protocol::V0,
             },
             &mut out,
         );

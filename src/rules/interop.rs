@@ -248,6 +248,7 @@ mod tests {
                 kind: Kind::Context,
                 root,
                 limits: crate::Limits::default(),
+                protocol: crate::Protocol::V0,
             },
             &mut out,
         );

@@ -12,6 +12,7 @@ mod messages;
 mod schema;
 mod sequence;
 mod tools;
+pub(crate) mod version;
 mod walk;
 
 use std::sync::LazyLock;
@@ -21,7 +22,7 @@ use serde_json::Value;
 pub(crate) use sequence::{EventPlace, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::Kind;
+use crate::{Kind, Protocol};
 
 /// A rule: what it is called, how serious it is by default, and its docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +49,7 @@ impl Rule {
 static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     [
         schema::RULES,
+        version::RULES,
         messages::RULES,
         tools::RULES,
         content::RULES,
@@ -68,10 +70,18 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
     all().iter().find(|r| r.name == name)
 }
 
-/// Runs every semantic rule family on a parsed document of `kind`.
-pub(crate) fn check(kind: Kind, value: &Value, limits: crate::Limits, out: &mut Vec<Diagnostic>) {
+/// Runs every semantic rule family on a parsed document of `kind`, judged
+/// by `protocol`.
+pub(crate) fn check(
+    kind: Kind,
+    protocol: Protocol,
+    value: &Value,
+    limits: crate::Limits,
+    out: &mut Vec<Diagnostic>,
+) {
     let document = walk::Document {
         kind,
+        protocol,
         root: value,
         limits,
     };
@@ -81,6 +91,7 @@ pub(crate) fn check(kind: Kind, value: &Value, limits: crate::Limits, out: &mut 
         for (kind, payload, at) in document.embedded() {
             let embedded = walk::Document {
                 kind,
+                protocol,
                 root: payload.value,
                 limits,
             };
@@ -116,12 +127,14 @@ pub(crate) struct Families {
 /// [`check`] less the walks that find nothing.
 pub(crate) fn check_run_agent_input_families(
     value: &Value,
+    protocol: Protocol,
     limits: crate::Limits,
     families: Families,
     out: &mut Vec<Diagnostic>,
 ) {
     let document = walk::Document {
         kind: Kind::RunAgentInput,
+        protocol,
         root: value,
         limits,
     };

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::pointer;
-use crate::Kind;
+use crate::{Kind, Protocol};
 
 /// A node together with an owned pointer.
 #[derive(Debug, Clone)]
@@ -55,6 +55,8 @@ impl<'a> Node<'a> {
 pub(crate) struct Document<'a> {
     /// The kind the document is checked as.
     pub kind: Kind,
+    /// The protocol version the document is judged by.
+    pub protocol: Protocol,
     /// The whole document.
     pub root: &'a Value,
     /// The limits the document is checked within.

@@ -5,5 +5,5 @@
 mod generate;
 mod refine;
 
-pub use generate::{generate, generate_all, render, write_files};
+pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;

@@ -15,7 +15,7 @@ use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
-use crate::types::DEPRECATED_EVENT_TYPES;
+use crate::types::v0::DEPRECATED_EVENT_TYPES;
 
 /// Lists longer than this are summed up in help texts rather than spelled
 /// out.
@@ -40,6 +40,9 @@ struct Refiner<'s> {
     schema: &'s Value,
     instance: &'s Value,
 }
+
+/// The pattern of a JSON Pointer in the 1.x schemas (`JsonPointer`).
+const JSON_POINTER: &str = "^(/([^/~]|~[01])*)*$";
 
 impl Refiner<'_> {
     fn refine(&self, error: &ValidationError<'_>, out: &mut Vec<Diagnostic>) {
@@ -72,6 +75,39 @@ impl Refiner<'_> {
             }
             ValidationErrorKind::AnyOf { context } => {
                 self.refine_any_of(error, context, out);
+            }
+            // JSON Patch paths (1.x), the only `pattern` the schemas use.
+            ValidationErrorKind::Pattern { pattern } if pattern.as_str() == JSON_POINTER => {
+                let found = self
+                    .instance_at(at)
+                    .and_then(Value::as_str)
+                    .map(text::excerpt)
+                    .unwrap_or_default();
+                out.push(
+                    Diagnostic::new(
+                        "schema-violation",
+                        Severity::Error,
+                        at,
+                        format!("'{found}' is not a JSON Pointer"),
+                    )
+                    .with_help(
+                        "a JSON Pointer (RFC 6901) is empty (the whole document) or '/'-prefixed \
+                         tokens, with '~' written '~0' and '/' written '~1'",
+                    ),
+                );
+            }
+            // The 1.x slots that take any JSON value but `null`.
+            ValidationErrorKind::Not { schema }
+                if *schema == serde_json::json!({"type": "null"}) =>
+            {
+                let parent = self.schema_at(parent_path(parent_path(parent_path(schema_path))));
+                let instance = self.instance_at(at).unwrap_or(&Value::Null);
+                out.push(
+                    self.null_for_optional(at, instance, parent)
+                        .unwrap_or_else(|| {
+                            self.null_or_wrong_type(at, instance, "any value but null")
+                        }),
+                );
             }
             _ => out.push(Diagnostic::new(
                 "schema-violation",
@@ -342,6 +378,18 @@ impl Refiner<'_> {
     fn wrong_type(&self, at: &str, kind: &TypeKind, parent: Option<&Value>) -> Diagnostic {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
         let expected = text::expected_types(kind);
+        self.null_for_optional(at, instance, parent)
+            .unwrap_or_else(|| self.null_or_wrong_type(at, instance, &expected))
+    }
+
+    /// The `null-for-optional` finding when `instance` at `at` is `null`
+    /// under a key its object (`parent`) declares and does not require.
+    fn null_for_optional(
+        &self,
+        at: &str,
+        instance: &Value,
+        parent: Option<&Value>,
+    ) -> Option<Diagnostic> {
         let key = pointer::last(at);
         let optional = key.as_deref().is_some_and(|key| {
             parent.is_some_and(|p| {
@@ -353,9 +401,12 @@ impl Refiner<'_> {
                         .is_some_and(|r| r.iter().any(|k| k == key))
             })
         });
-        if instance.is_null() && optional {
-            let key = key.unwrap_or_default();
-            return Diagnostic::new(
+        if !(instance.is_null() && optional) {
+            return None;
+        }
+        let key = key.unwrap_or_default();
+        Some(
+            Diagnostic::new(
                 "null-for-optional",
                 Severity::Error,
                 at,
@@ -363,9 +414,8 @@ impl Refiner<'_> {
             )
             .with_help(format!(
                 "omit '{key}' instead: the TypeScript SDK rejects null for an optional key, the Python SDK accepts it, so this payload works with one peer and fails with the other"
-            ));
-        }
-        self.null_or_wrong_type(at, instance, &expected)
+            )),
+        )
     }
 
     fn null_or_wrong_type(&self, at: &str, instance: &Value, expected: &str) -> Diagnostic {

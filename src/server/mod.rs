@@ -81,8 +81,7 @@
 //! use agui_lint::Validator;
 //!
 //! let validator = Validator::new()?; // once, shared by every request
-//! let body = br#"{"threadId":"t","runId":"r","state":null,"messages":[],
-//!     "tools":[],"context":[],"forwardedProps":null}"#;
+//! let body = br#"{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[]}"#;
 //! match validator.check_run_agent_input(body) {
 //!     Ok(input) => assert_eq!(input.run_id, "r"),
 //!     // Answer 422 with `report.diagnostics()` as JSON.
@@ -221,6 +220,18 @@ impl Guard {
     #[must_use]
     pub fn with_warnings(mut self, warnings: Warnings) -> Self {
         self.warnings = warnings;
+        self
+    }
+
+    /// The guard judging requests that declare no `protocolVersion` as
+    /// `protocol` (a request's own declaration always wins). Shares the
+    /// compiled schemas; only the settings change.
+    #[must_use]
+    pub fn with_protocol(mut self, protocol: crate::ProtocolChoice) -> Self {
+        if let Ok(validator) = &self.validator {
+            let settings = validator.settings().clone().protocol(protocol);
+            self.validator = Ok(Arc::new((**validator).clone().with_settings(settings)));
+        }
         self
     }
 

@@ -1,49 +1,14 @@
-//! Rust types for every type in the AG-UI type reference (`spec/types.md`),
-//! the capability categories (`spec/concepts-capabilities.md`) and the
-//! events (`spec/events.md`).
+//! Rust types for every type of the AG-UI protocol, one module per
+//! generation: [`v1`] for AG-UI 1.0 and 1.1 (which differ only in
+//! `encryptedValueType`), [`v0`] for the pre-1.0 Types reference.
 //!
-//! Each type derives serde (camelCase wire names) and schemars; its doc
-//! comments become the descriptions of the published JSON Schemas under
-//! `schemas/`. Optional keys are `Option`s that are skipped when absent; the
-//! schema generator ([`crate::schema`]) makes them refuse `null`, because the
-//! TypeScript SDK rejects `null` there (rule `null-for-optional`).
-//!
-//! The types accept unknown keys when deserialized (both SDKs do), while the
-//! schemas close every object so that the validator can report them as
-//! `unknown-field` warnings.
+//! The JSON Schemas under `schemas/<version>/` are generated from these
+//! types ([`crate::schema`]). The crate root of this module re-exports
+//! [`v1`], the protocol as it is spoken today: its types also read every
+//! valid pre-1.0 `RunAgentInput`, as 1.x only made keys optional and added
+//! new ones.
 
-mod capabilities;
-mod content;
-mod event;
-mod message;
-mod run;
-mod tool;
+pub mod v0;
+pub mod v1;
 
-pub use capabilities::{
-    AgentCapabilities, ExecutionCapabilities, HumanInTheLoopCapabilities, IdentityCapabilities,
-    MultiAgentCapabilities, MultimodalCapabilities, MultimodalInputCapabilities,
-    MultimodalOutputCapabilities, OutputCapabilities, ReasoningCapabilities, StateCapabilities,
-    SubAgent, ToolsCapabilities, TransportCapabilities,
-};
-pub use content::{
-    AudioInputContent, DocumentInputContent, ImageInputContent, InputContent,
-    InputContentDataSource, InputContentSource, InputContentUrlSource, TextInputContent,
-    VideoInputContent,
-};
-pub use event::{
-    ActivityDeltaEvent, ActivitySnapshotEvent, CustomEvent, EncryptedValueSubtype, Event,
-    MessagesSnapshotEvent, RawEvent, ReasoningEncryptedValueEvent, ReasoningEndEvent,
-    ReasoningMessageChunkEvent, ReasoningMessageContentEvent, ReasoningMessageEndEvent,
-    ReasoningMessageStartEvent, ReasoningRole, ReasoningStartEvent, RunErrorEvent,
-    RunFinishedEvent, RunStartedEvent, StateDeltaEvent, StateSnapshotEvent, StepFinishedEvent,
-    StepStartedEvent, TextMessageChunkEvent, TextMessageContentEvent, TextMessageEndEvent,
-    TextMessageRole, TextMessageStartEvent, ToolCallArgsEvent, ToolCallChunkEvent,
-    ToolCallEndEvent, ToolCallResultEvent, ToolCallStartEvent, ToolRole, DEPRECATED_EVENT_TYPES,
-    EVENT_TYPES,
-};
-pub use message::{
-    ActivityMessage, AssistantMessage, DeveloperMessage, Message, ReasoningMessage, Role,
-    SystemMessage, ToolMessage, UserContent, UserMessage,
-};
-pub use run::{Context, RunAgentInput, State};
-pub use tool::{FunctionCall, Tool, ToolCall, ToolCallType};
+pub use v1::*;

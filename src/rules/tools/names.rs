@@ -179,6 +179,7 @@ mod tests {
             kind,
             root: value,
             limits: crate::Limits::default(),
+            protocol: crate::Protocol::V0,
         };
         let mut out = Vec::new();
         for tools in document.tool_lists() {

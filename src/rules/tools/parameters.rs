@@ -1228,6 +1228,7 @@ mod tests {
             kind: Kind::Tool,
             root: tool,
             limits: crate::Limits::default(),
+            protocol: crate::Protocol::V0,
         };
         let mut out = Vec::new();
         for tools in document.tool_lists() {

@@ -1,0 +1,108 @@
+//! Which protocol version a document declares, and the rule about
+//! declarations agui-lint cannot judge by (`spec/1.1/basic/versioning.mdx`,
+//! "Version negotiation").
+
+use serde_json::Value;
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::protocol::{Declaration, Protocol};
+use crate::text::excerpt;
+use crate::Kind;
+
+/// The rules of this family, in documentation order.
+pub(super) const RULES: &[Rule] = &[UNKNOWN_PROTOCOL_VERSION];
+
+pub(super) const UNKNOWN_PROTOCOL_VERSION: Rule = Rule {
+    name: "unknown-protocol-version",
+    severity: Severity::Warning,
+    summary: "A declared protocolVersion is newer than any agui-lint knows, or not a version",
+    docs: r#"## What it checks
+The `protocolVersion` a document declares: on a `RunAgentInput` (the
+version the client speaks), on `RUN_STARTED` (the version the agent
+speaks) or on `RUN_STARTED.input`. A version is `MAJOR.MINOR`, compared
+numerically (`1.10` is newer than `1.9`); an SDK's `MAJOR.MINOR.PATCH` is
+read as its `MAJOR.MINOR`. This rule reports a declaration newer than the
+newest version agui-lint knows (1.1), or one that is not a version at all
+(`"draft"`, `"one"`).
+
+## Why it matters
+A receiver meeting a newer minor of its line MUST serve the run and SHOULD
+warn; a declaration it cannot interpret is handled like a newer one
+(`spec/1.1/basic/versioning.mdx`). agui-lint does the same: it judges the
+document as the newest version it knows and says so here, so that fields
+the newer version added show up as `unknown-field` rather than as errors.
+An uninterpretable declaration usually means the sender put a product or
+package version where the protocol version belongs.
+
+## Invalid
+```json
+{"threadId": "t-1", "runId": "run-1", "protocolVersion": "draft", "messages": []}
+```
+
+## Valid
+```json
+{"threadId": "t-1", "runId": "run-1", "protocolVersion": "1.1", "messages": []}
+```
+"#,
+};
+
+/// Where `value`, a document of `kind`, declares its protocol version, as
+/// (pointer, declared text): a `RunAgentInput`'s `protocolVersion`; a
+/// `RUN_STARTED`'s own, else its input's; for an array of events, the first
+/// `RUN_STARTED` that declares one. A `protocolVersion` that is not a
+/// string declares nothing (the schema reports its type).
+pub(crate) fn declared(kind: Kind, value: &Value) -> Option<(String, &str)> {
+    match kind {
+        Kind::RunAgentInput => value
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .map(|v| ("/protocolVersion".to_string(), v)),
+        Kind::Event => declared_by_run_started(value),
+        Kind::Events => value.as_array()?.iter().enumerate().find_map(|(i, event)| {
+            declared_by_run_started(event).map(|(at, v)| (format!("/{i}{at}"), v))
+        }),
+        _ => None,
+    }
+}
+
+/// A `RUN_STARTED` event's declaration: its own `protocolVersion` (what the
+/// agent speaks), else its input's.
+pub(crate) fn declared_by_run_started(event: &Value) -> Option<(String, &str)> {
+    if event.get("type").and_then(Value::as_str) != Some("RUN_STARTED") {
+        return None;
+    }
+    if let Some(own) = event.get("protocolVersion").and_then(Value::as_str) {
+        return Some(("/protocolVersion".to_string(), own));
+    }
+    event
+        .get("input")
+        .and_then(|input| input.get("protocolVersion"))
+        .and_then(Value::as_str)
+        .map(|v| ("/input/protocolVersion".to_string(), v))
+}
+
+/// The `unknown-protocol-version` finding for a declaration at `pointer`
+/// that agui-lint cannot judge by, if it is one.
+pub(crate) fn finding(pointer: String, text: &str, declaration: Declaration) -> Option<Diagnostic> {
+    let newest = Protocol::NEWEST;
+    let message = match declaration {
+        Declaration::Known(_) => return None,
+        Declaration::Newer => format!(
+            "protocolVersion '{}' is newer than the newest version agui-lint knows ({newest})",
+            excerpt(text)
+        ),
+        Declaration::Uninterpretable => format!(
+            "protocolVersion '{}' is not a protocol version (MAJOR.MINOR)",
+            excerpt(text)
+        ),
+    };
+    Some(
+        UNKNOWN_PROTOCOL_VERSION
+            .diagnostic(pointer, message)
+            .with_help(format!(
+                "judged as AG-UI {newest}, the newest version agui-lint knows; fields of a \
+                 newer version are reported as unknown-field (a receiver strips them with a warning)"
+            )),
+    )
+}
