@@ -25,7 +25,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{Limits, PARSER_DEPTH};
 use crate::mask;
 use crate::rules;
-use crate::suggest;
 
 /// The name of the configuration file looked up from the working directory
 /// upward.
@@ -218,7 +217,7 @@ where
             if rules::rule(&name).is_some() {
                 Ok(name)
             } else {
-                let hint = suggest::closest(&name, rules::all().iter().map(|r| r.name))
+                let hint = rules::closest(&name)
                     .map(|best| format!(" (did you mean '{best}'?)"))
                     .unwrap_or_default();
                 Err(SettingsError::UnknownRule { name, hint })
