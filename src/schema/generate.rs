@@ -147,7 +147,7 @@ fn schema_for<T: JsonSchema>() -> Schema {
 
 /// schemars lets an `Option` key take `null`; AG-UI's optional keys
 /// (`name?: string`) do not, as the TypeScript SDK rejects `null` there
-/// (DESIGN.md, rule `null-for-optional`). Keys typed `unknown`/`any`
+/// (rule `null-for-optional`, README "Spec decisions"). Keys typed `unknown`/`any`
 /// (`metadata?: unknown`) have no `type` and so still admit `null`.
 #[derive(Debug, Clone)]
 struct RefuseNullInOptionalKeys;
