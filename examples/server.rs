@@ -9,7 +9,9 @@
 //! Server-Sent Events stream of AG-UI events (`RUN_STARTED`, a text message,
 //! `RUN_FINISHED`); any other body is refused before the agent runs (422
 //! with agui-lint's findings as JSON, 415 for a body that is not JSON, 413
-//! for one over the limit). `tests/server.rs` serves [`router`] itself.
+//! for one over the limit). Warnings do not block a request: they are
+//! printed on standard error through a `tracing` subscriber ([`logger`]).
+//! `tests/server.rs` serves [`router`] itself.
 
 use std::convert::Infallible;
 
@@ -21,6 +23,7 @@ use axum::routing::post;
 use axum::Router;
 use futures_util::stream::{self, Stream};
 use serde_json::{json, Value};
+use tracing_subscriber::fmt::MakeWriter;
 
 /// The guard of the endpoint: one validator for every request, the default
 /// 2 MiB body limit, warnings logged through `tracing`. A server that logs
@@ -28,6 +31,21 @@ use serde_json::{json, Value};
 /// to keep request values out of its logs.
 pub fn guard() -> Result<Guard, BuildError> {
     Ok(Guard::new(Validator::new()?))
+}
+
+/// The example's log: agui-lint's warnings (target `agui_lint`, with the
+/// `rule`, `pointer`, `line` and `column` fields) and anything else at INFO
+/// and above, one line each, written to `writer` (standard error in
+/// `main`). Without a subscriber, `tracing` drops every event.
+pub fn logger<W>(writer: W) -> impl tracing::Subscriber + Send + Sync
+where
+    W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
+{
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .finish()
 }
 
 /// The endpoint: `POST /agent`, checked by `guard`.
@@ -67,6 +85,7 @@ pub fn reply(input: &RunAgentInput) -> Vec<Value> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing::subscriber::set_global_default(logger(std::io::stderr))?;
     let port: u16 = match std::env::args()
         .nth(1)
         .or_else(|| std::env::var("PORT").ok())

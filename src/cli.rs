@@ -1,8 +1,11 @@
 //! Command-line definitions (clap).
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use agui_lint::Kind;
+use clap::builder::PossibleValue;
+use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
 
 /// Checks AG-UI (Agent User Interaction Protocol) payloads against the
 /// protocol's JSON Schemas and conformance rules.
@@ -20,9 +23,12 @@ pub enum Command {
     /// Check files, directories and standard input (-) for AG-UI conformance.
     ///
     /// Directories are walked for *.json (one document), *.jsonl and
-    /// *.ndjson (one document per line); hidden entries and build folders
-    /// (target, node_modules, ...) are skipped. Exit code 0 when no error,
-    /// 1 when any error (or warning with --strict), 2 when the tool failed.
+    /// *.ndjson (one document per line), *.sse (one document per event) and
+    /// *.har (each request body and response event); hidden entries and
+    /// build folders (target, node_modules, ...) are skipped. A path that
+    /// cannot be read is reported and every other path is still checked.
+    /// Exit code 0 when no error, 1 when any error (or warning with
+    /// --strict), 2 when the tool failed (such as a path it could not read).
     #[command(after_help = CHECK_EXAMPLES)]
     Check(Box<CheckArgs>),
     /// Print or write the JSON Schema of each kind.
@@ -70,7 +76,7 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// While walking directories, check only files matching this glob
-    /// (repeatable; default: *.json, *.jsonl, *.ndjson).
+    /// (repeatable; default: *.json, *.jsonl, *.ndjson, *.sse, *.har).
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
     /// While walking directories, skip files and folders matching this glob
@@ -78,11 +84,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
     /// The name standard input is shown under; its extension also tells
-    /// whether it is JSON Lines.
+    /// how it is read (JSON, JSON Lines, SSE or HAR).
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
     /// Kind of every document, or `auto` to tell each from its shape.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, value_enum, default_value_t = KindArg(None))]
     pub kind: KindArg,
     /// The AG-UI version a document that declares none (no
     /// `protocolVersion`) is judged as; a document's own declaration always
@@ -144,20 +150,52 @@ pub struct CheckArgs {
     pub mask_values: bool,
 }
 
-/// `--kind`: a kind name or `auto`.
+/// `--kind`: a kind, or `None` for `auto`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KindArg(pub Option<agui_lint::Kind>);
+pub struct KindArg(pub Option<Kind>);
 
-impl std::str::FromStr for KindArg {
-    type Err = agui_lint::UnknownKindName;
+/// `auto`, then every kind in [`Kind::ALL`]'s order.
+static KIND_ARGS: LazyLock<Vec<KindArg>> = LazyLock::new(|| {
+    std::iter::once(KindArg(None))
+        .chain(Kind::ALL.iter().map(|&kind| KindArg(Some(kind))))
+        .collect()
+});
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "auto" {
-            Ok(KindArg(None))
-        } else {
-            s.parse().map(|k| KindArg(Some(k)))
-        }
+impl ValueEnum for KindArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &KIND_ARGS
     }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self.0 {
+            None => PossibleValue::new("auto").help("Tell each document's kind from its shape"),
+            Some(kind) => kind_value(kind),
+        })
+    }
+}
+
+/// The `schema` command's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaKind(pub Kind);
+
+/// Every kind in [`Kind::ALL`]'s order.
+static SCHEMA_KINDS: LazyLock<Vec<SchemaKind>> =
+    LazyLock::new(|| Kind::ALL.iter().map(|&kind| SchemaKind(kind)).collect());
+
+impl ValueEnum for SchemaKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &SCHEMA_KINDS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(kind_value(self.0))
+    }
+}
+
+/// A kind as `--help` lists it: its name and the protocol type it is
+/// (`Message[]` for an array of them).
+fn kind_value(kind: Kind) -> PossibleValue {
+    PossibleValue::new(kind.as_str()).help(kind.type_name())
 }
 
 /// Output formats of `check`.
@@ -212,25 +250,27 @@ pub struct CompletionsArgs {
 /// Arguments of `schema`.
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
-    /// The kind whose schema to print; every kind when absent.
-    pub kind: Option<agui_lint::Kind>,
+    /// The kind whose schema to print; without it, every kind's schema in
+    /// one JSON object keyed by kind name.
+    #[arg(value_enum)]
+    pub kind: Option<SchemaKind>,
     /// The AG-UI version whose schemas to print or write; with `--out`,
     /// every version when absent, else the newest (1.1).
     #[arg(long, value_enum, value_name = "VERSION")]
     pub protocol: Option<ProtocolArg>,
     /// Write `<version>/<kind>.schema.json` files into this directory
     /// instead of printing.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
 
 /// A protocol version on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProtocolArg {
-    /// AG-UI 1.1.
+    /// AG-UI 1.1, the newest known.
     #[value(name = "1.1")]
     V1_1,
-    /// AG-UI 1.0.
+    /// AG-UI 1.0, spoken by the official SDKs at 1.0.0.
     #[value(name = "1.0")]
     V1_0,
     /// The pre-1.0 Types reference.
@@ -252,11 +292,11 @@ impl From<ProtocolArg> for agui_lint::ProtocolChoice {
     }
 }
 
-/// Arguments of `rule`.
+/// Arguments of `rule`: a rule's `NAME` or `--all`, one of the two.
 #[derive(Debug, clap::Args)]
+#[command(group(ArgGroup::new("which").required(true).args(["name", "all"])))]
 pub struct RuleArgs {
-    /// The rule to document.
-    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    /// The rule to document (`agui-lint rule --all` lists them).
     pub name: Option<String>,
     /// List every rule.
     #[arg(long)]

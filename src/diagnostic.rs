@@ -163,7 +163,7 @@ impl Diagnostic {
 }
 
 /// (De)serializes an optional [`Location`] as the two flat keys `line` and
-/// `column`, `null` when unknown, as DESIGN.md's JSON output has them.
+/// `column`, `null` when unknown, as the README's `--format json` shows them.
 mod optional_location {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

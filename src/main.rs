@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use agui_lint::check::check_sources;
+use agui_lint::check::{check_sources, Failure};
 use agui_lint::input::{collect_sources, Filter};
 use agui_lint::render::{render_to, Options};
 use agui_lint::{
@@ -46,11 +46,15 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?
         .with_settings(settings);
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
-    let sources = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref())
-        .map_err(|e| e.to_string())?;
-    let progress = Progress::new(sources.len(), args.quiet);
-    let mut outcome = check_sources(&validator, &sources, args.kind.0, &|| progress.tick());
+    let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
+    let progress = Progress::new(collected.sources.len(), args.quiet);
+    let mut outcome = check_sources(&validator, &collected.sources, args.kind.0, &|| {
+        progress.tick();
+    });
     progress.finish();
+    // A path that does not exist is reported with the files that could not
+    // be read: the run goes on and exits 2 at the end.
+    outcome.add_failures(collected.failures.into_iter().map(Failure::from));
     if masks_values {
         // The findings were masked as they were made; the source lines
         // and HAR URLs the report would also show are dropped here.
@@ -206,12 +210,12 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
 }
 
 fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
-    let kinds: Vec<Kind> = args.kind.map_or_else(|| Kind::ALL.to_vec(), |k| vec![k]);
     let chosen = args
         .protocol
         .map(|p| ProtocolChoice::from(p).default_version());
-    match args.out {
-        Some(dir) => {
+    match (args.out, args.kind) {
+        (Some(dir), kind) => {
+            let kinds: Vec<Kind> = kind.map_or_else(|| Kind::ALL.to_vec(), |k| vec![k.0]);
             let protocols = chosen.map_or_else(|| Protocol::ALL.to_vec(), |p| vec![p]);
             for protocol in protocols {
                 let folder = dir.join(schema::folder(protocol));
@@ -222,28 +226,29 @@ fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {
                 }
             }
         }
-        None => {
+        (None, Some(kind)) => {
             let protocol = chosen.unwrap_or(Protocol::NEWEST);
-            let mut text = String::new();
-            for kind in kinds {
-                match schema::generate(protocol, kind) {
-                    Some(schema) => text.push_str(&schema::render(&schema)),
-                    None => return Err(format!("AG-UI {protocol} has no '{kind}' documents")),
-                }
-            }
-            print(&text)?;
+            let schema = schema::generate(protocol, kind.0)
+                .ok_or_else(|| format!("AG-UI {protocol} has no '{}' documents", kind.0))?;
+            print(&schema::render(&schema))?;
+        }
+        // Standard output holds one JSON document, whatever is asked.
+        (None, None) => {
+            let protocol = chosen.unwrap_or(Protocol::NEWEST);
+            let all: serde_json::Map<String, serde_json::Value> = schema::generate_all(protocol)
+                .into_iter()
+                .map(|(kind, schema)| (kind.as_str().to_string(), schema))
+                .collect();
+            print(&schema::render(&serde_json::Value::Object(all)))?;
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
-    let chosen: Vec<&rules::Rule> = if args.all {
-        rules::all().iter().collect()
-    } else {
-        let name = args.name.clone().unwrap_or_default();
-        vec![rules::rule(&name)
-            .ok_or_else(|| format!("unknown rule '{name}' (see `agui-lint rule --all`)"))?]
+    let chosen: Vec<&rules::Rule> = match &args.name {
+        Some(name) if !args.all => vec![known_rule(name)?],
+        _ => rules::all().iter().collect(),
     };
     if args.format == RuleFormat::Json {
         let list: Vec<serde_json::Value> = chosen
@@ -274,19 +279,23 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
         print(&text)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let name = args.name.unwrap_or_default();
-    match rules::rule(&name) {
-        Some(rule) => {
-            print(&format!(
-                "# {}\n\nDefault severity: {}\n\n{}.\n\n{}",
-                rule.name, rule.severity, rule.summary, rule.docs
-            ))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        None => Err(format!(
-            "unknown rule '{name}' (see `agui-lint rule --all`)"
-        )),
+    for rule in chosen {
+        print(&format!(
+            "# {}\n\nDefault severity: {}\n\n{}.\n\n{}",
+            rule.name, rule.severity, rule.summary, rule.docs
+        ))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rule named `name`, or an error naming the closest rule.
+fn known_rule(name: &str) -> Result<&'static rules::Rule, String> {
+    rules::rule(name).ok_or_else(|| {
+        let hint = rules::closest(name)
+            .map(|best| format!("did you mean '{best}'? "))
+            .unwrap_or_default();
+        format!("unknown rule '{name}' ({hint}see `agui-lint rule --all`)")
+    })
 }
 
 fn print(text: &str) -> Result<(), String> {

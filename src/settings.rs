@@ -28,7 +28,6 @@ use crate::limits::{Limits, PARSER_DEPTH};
 use crate::mask;
 use crate::protocol::{Protocol, ProtocolChoice};
 use crate::rules;
-use crate::suggest;
 
 /// The name of the configuration file looked up from the working directory
 /// upward.
@@ -248,7 +247,7 @@ where
             if rules::rule(&name).is_some() {
                 Ok(name)
             } else {
-                let hint = suggest::closest(&name, rules::all().iter().map(|r| r.name))
+                let hint = rules::closest(&name)
                     .map(|best| format!(" (did you mean '{best}'?)"))
                     .unwrap_or_default();
                 Err(SettingsError::UnknownRule { name, hint })

@@ -514,3 +514,183 @@ fn every_subcommand_help_shows_an_example_and_completions_are_generated() {
         assert!(script.stdout.contains("exit-zero"), "{shell}");
     }
 }
+
+#[test]
+fn a_missing_path_is_reported_and_every_other_path_is_still_checked() {
+    let ws = Workspace::new();
+    ws.write("good.json", r#"{"id":"m1","role":"user","content":"hi"}"#);
+    ws.write("dir/error.json", ROLE_TYPO);
+    let run = snapshot!(
+        ws,
+        "missing_path_and_others",
+        &["check", "nope.json", "good.json", "dir"]
+    );
+    assert_eq!(run.code, Some(2));
+    assert!(run
+        .stdout
+        .contains("nope.json: error: no such file or directory"));
+    assert!(run
+        .stdout
+        .contains("dir/error.json:3:11: error[invalid-value]"));
+    assert!(run.stdout.contains("2 documents checked"), "{}", run.stdout);
+    // Every format reports it; exit 2 wins over 1 and over --exit-zero.
+    let json = ws.run(&["check", "good.json", "nope.json", "--format", "json"]);
+    assert_eq!(json.code, Some(2));
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(report["summary"]["documents"], 1);
+    let github = ws.run(&["check", "nope.json", "good.json", "--format", "github"]);
+    assert!(github
+        .stdout
+        .contains("::error file=nope.json,title=agui-lint::no such file or directory"));
+    let zero = ws.run(&["check", "nope.json", "dir", "--exit-zero"]);
+    assert_eq!(zero.code, Some(2));
+}
+
+/// The long help of `check`, and every option with a fixed set of values
+/// listing them.
+#[test]
+fn check_help_lists_every_walked_extension_and_every_value() {
+    let ws = Workspace::new();
+    let help = snapshot!(ws, "check_help", &["check", "--help"]);
+    let short = ws.run(&["check", "-h"]);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    for (extension, _) in agui_lint::input::Layout::EXTENSIONS {
+        let glob = format!("*.{extension}");
+        assert!(help.stdout.contains(&glob), "check --help misses {glob}");
+        assert!(short.stdout.contains(&glob), "check -h misses {glob}");
+        assert!(
+            readme.contains(&format!("`{glob}`")),
+            "README misses {glob}"
+        );
+    }
+    let values = [
+        ("--kind <KIND>", "auto, run-agent-input, message, messages, tool, tools, tool-call, context, input-content, capabilities, event, events, resume-entry, interrupt"),
+        ("--protocol <VERSION>", "1.1, 1.0, 0, auto"),
+        ("--format <FORMAT>", "human, json, jsonl, sarif, github, junit"),
+        ("--color <COLOR>", "auto, always, never"),
+    ];
+    for (option, list) in values {
+        let line = short
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(option))
+            .unwrap_or_else(|| panic!("{option} missing from check -h"));
+        assert!(
+            line.contains(&format!("[possible values: {list}]")),
+            "{line}"
+        );
+    }
+    // Every kind is listed, so a new kind cannot be left out.
+    for kind in agui_lint::Kind::ALL {
+        assert!(values[0].1.contains(kind.as_str()), "{kind}");
+    }
+    let bad = ws.run(&["check", "--kind", "nope", "."]);
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains(values[0].1), "{}", bad.stderr);
+}
+
+#[test]
+fn rule_without_a_name_says_to_give_one_or_all_and_a_typo_gets_the_closest() {
+    let ws = Workspace::new();
+    let bare = snapshot!(ws, "rule_bare", &["rule"]);
+    assert_eq!(bare.code, Some(2));
+    assert!(bare.stderr.contains("<NAME|--all>"), "{}", bare.stderr);
+    let typo = snapshot!(ws, "rule_typo", &["rule", "unknwn-field"]);
+    assert_eq!(typo.code, Some(2));
+    assert!(
+        typo.stderr.contains("did you mean 'unknown-field'?"),
+        "{}",
+        typo.stderr
+    );
+    let far = ws.run(&["rule", "zzzzzzzzzzzz"]);
+    assert_eq!(far.code, Some(2));
+    assert!(!far.stderr.contains("did you mean"), "{}", far.stderr);
+    let both = ws.run(&["rule", "invalid-value", "--all"]);
+    assert_eq!(both.code, Some(2));
+}
+
+#[test]
+fn schema_without_a_kind_is_one_json_document_of_every_kind() {
+    let ws = Workspace::new();
+    let run = ws.run(&["schema"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // from_str rejects anything after the first value.
+    let all: Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let all = all.as_object().expect("an object keyed by kind");
+    let kinds: Vec<&str> = all.keys().map(String::as_str).collect();
+    let expected: Vec<&str> = agui_lint::Kind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(kinds, expected);
+    for kind in agui_lint::Kind::ALL {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/1.1/").to_string()
+            + &kind.schema_file_name();
+        let committed: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("schema")).expect("JSON");
+        assert_eq!(all[kind.as_str()], committed, "{kind}");
+    }
+    // A version's kinds only: pre-1.0 has no interrupts.
+    let run = ws.run(&["schema", "--protocol", "0"]);
+    let all: Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(all.as_object().map(|o| o.len()), Some(11));
+    assert!(all.get("interrupt").is_none());
+    let missing = ws.run(&["schema", "interrupt", "--protocol", "0"]);
+    assert_eq!(missing.code, Some(2));
+    assert!(missing.stderr.contains("has no 'interrupt' documents"), "{}", missing.stderr);
+}
+
+/// A stream whose findings point back at whole earlier events.
+const STREAM: &str = concat!(
+    r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#,
+    "\n",
+    r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"get_weather"}"#,
+    "\n",
+    r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"get_weather"}"#,
+    "\n",
+);
+
+#[test]
+fn a_related_event_is_named_without_a_dangling_label_in_every_format() {
+    let ws = Workspace::new();
+    ws.write("stream.jsonl", STREAM);
+    ws.write(
+        "stream.sse",
+        &STREAM
+            .lines()
+            .map(|l| format!("data: {l}\n\n"))
+            .collect::<String>(),
+    );
+    let github = snapshot!(
+        ws,
+        "related_github",
+        &["check", "stream.jsonl", "stream.sse", "--format", "github"]
+    );
+    assert!(
+        github
+            .stdout
+            .contains("note: TOOL_CALL_START here (event 2) (2:1)"),
+        "{}",
+        github.stdout
+    );
+    snapshot!(
+        ws,
+        "related_human",
+        &["check", "stream.jsonl", "stream.sse"]
+    );
+    for format in ["human", "json", "jsonl", "sarif", "github", "junit"] {
+        let run = ws.run(&["check", "stream.jsonl", "stream.sse", "--format", format]);
+        assert_eq!(run.code, Some(1), "{format}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("TOOL_CALL_START here (event 2)"),
+            "{format}"
+        );
+        for dangling in [
+            " at \n", " at %0A", " at \"", " at /\n", " at / (", " at /\"",
+        ] {
+            assert!(
+                !run.stdout.contains(dangling) && !run.stdout.ends_with(" at "),
+                "{format} prints {dangling:?}:\n{}",
+                run.stdout
+            );
+        }
+    }
+}

@@ -1,40 +1,62 @@
-//! JSON parser conformance over the public JSONTestSuite corpus
-//! (`../shared/data/JSONTestSuite/test_parsing`): every `y_` file parses,
-//! every `n_` file is one located `invalid-json`, and no file (`i_` ones
-//! included) panics or hangs.
+//! JSON parser conformance over the JSONTestSuite parsing corpus, vendored
+//! under `tests/data/JSONTestSuite/test_parsing` (MIT, see its LICENSE and
+//! ORIGIN.md): every `y_` file parses, every `n_` file is one located
+//! `invalid-json`, and no file (`i_` ones included) panics or hangs.
 //!
-//! The corpus is read from beside the project. When it is absent the test
-//! prints a notice and passes, except under `CI`, where its absence fails.
+//! The corpus is part of the repository, so the test never skips: a
+//! missing or shrunken corpus fails it. The test's name carries the case
+//! count, so `cargo test` shows how many files were really checked.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agui_lint::Validator;
 
-fn corpus() -> Option<PathBuf> {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/JSONTestSuite/test_parsing");
-    dir.is_dir().then_some(dir)
+/// The vendored corpus: 95 `y_`, 188 `n_` and 35 `i_` files.
+const EXPECTED: [(&str, usize); 3] = [("y_", 95), ("n_", 188), ("i_", 35)];
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/JSONTestSuite/test_parsing")
 }
 
 #[test]
-fn json_test_suite() {
-    let Some(dir) = corpus() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the JSONTestSuite corpus is missing under CI: expected ../shared/data/JSONTestSuite/test_parsing"
-        );
-        eprintln!("notice: ../shared/data/JSONTestSuite/test_parsing not found; JSON conformance not checked");
-        return;
-    };
-    let validator = Validator::new().expect("validator");
+fn json_test_suite_318_files() {
+    let dir = corpus();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("read corpus")
+        .unwrap_or_else(|e| {
+            panic!(
+                "the JSONTestSuite corpus is missing at {}: {e}",
+                dir.display()
+            )
+        })
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    assert!(files.len() > 300, "only {} files", files.len());
+    let count = |prefix: &str| {
+        files
+            .iter()
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(prefix))
+            })
+            .count()
+    };
+    let found: Vec<(&str, usize)> = EXPECTED.iter().map(|&(p, _)| (p, count(p))).collect();
+    assert_eq!(
+        found,
+        EXPECTED,
+        "the corpus at {} is not the vendored one",
+        dir.display()
+    );
+    assert_eq!(files.len(), 318, "the test's name says 318 files");
+    println!(
+        "JSONTestSuite: checking {} files from {}",
+        files.len(),
+        dir.display()
+    );
+    let validator = Validator::new().expect("validator");
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().and_then(|n| n.to_str()).expect("name");

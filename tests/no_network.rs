@@ -1,4 +1,4 @@
-//! DESIGN.md, Safety: a tool's `parameters` is user data, and agui-lint
+//! README, "Hostile input": a tool's `parameters` is user data, and agui-lint
 //! never fetches a `$ref` or `$schema` from the network or reads one from
 //! the disk. A listener on a local port proves that no connection is made;
 //! a `file://` reference to an existing file is reported, and nothing of the

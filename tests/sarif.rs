@@ -84,7 +84,7 @@ fn every_rule_is_described_and_every_result_references_one() {
     // The JSON report of the same run lists the same findings in the same
     // order: each result's rule and level must come from its diagnostic.
     let report = run("json");
-    // JSON gives a JSON Lines record's positions within its line (DESIGN.md);
+    // JSON gives a JSON Lines record's positions within its line (README, "Output formats");
     // SARIF gives file lines.
     let diagnostics: Vec<(&Value, u64)> = report["documents"]
         .as_array()

@@ -622,3 +622,41 @@ fn masked_findings_are_logged_and_answered_without_the_requests_values() {
         assert_eq!(logged.contains("9007199254740993"), !masked, "{logged}");
     }
 }
+
+/// A `tracing_subscriber` writer into a shared buffer.
+#[derive(Clone)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_examples_logger_prints_the_warnings_of_an_accepted_request() {
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let writer = Captured(buffer.clone());
+    let logger = example::logger(move || writer.clone());
+    let mut router = example::router(example::guard().expect("validator"));
+    let (status, _, _) = tracing::subscriber::with_default(logger, || {
+        runtime().block_on(call(&mut router, Body::from(input_with_warnings("call_1"))))
+    });
+    assert_eq!(status, 200);
+    let printed = String::from_utf8(buffer.lock().unwrap().clone()).expect("UTF-8");
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 3, "{printed}");
+    for line in &lines {
+        assert!(line.contains(" WARN agui_lint: "), "{line}");
+    }
+    assert!(
+        printed
+            .contains("unknown key 'colour' rule=unknown-field pointer=/messages/0/colour line=1"),
+        "{printed}"
+    );
+}

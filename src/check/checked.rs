@@ -129,3 +129,12 @@ pub struct Failure {
     /// What went wrong.
     pub message: String,
 }
+
+impl From<crate::input::InputError> for Failure {
+    fn from(error: crate::input::InputError) -> Self {
+        Failure {
+            path: error.path,
+            message: error.message,
+        }
+    }
+}

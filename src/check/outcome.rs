@@ -48,6 +48,13 @@ impl Outcome {
         self.failures.extend(other.failures);
     }
 
+    /// Adds sources that could not be checked, such as paths that do not
+    /// exist, keeping every failure in path order.
+    pub fn add_failures(&mut self, failures: impl IntoIterator<Item = Failure>) {
+        self.failures.extend(failures);
+        self.failures.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+
     /// How many documents were checked.
     pub fn len(&self) -> usize {
         self.count

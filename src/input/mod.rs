@@ -1,5 +1,5 @@
 //! Documents out of the paths given on the command line: files, directories
-//! (walked for `*.json`, `*.jsonl` and `*.ndjson`) and `-` for standard
+//! (walked for the extensions in [`Layout::EXTENSIONS`]) and `-` for standard
 //! input, each split into the records it holds: JSON files, JSON Lines,
 //! Server-Sent Events captures and HTTP Archives.
 
@@ -13,7 +13,7 @@ use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 pub use records::{JsonLines, Layout, Line};
-pub use walk::{collect_sources, Filter, InputError};
+pub use walk::{collect_sources, Collected, Filter, InputError};
 
 /// Where a document's bytes come from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -20,15 +20,23 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// Every extension agui-lint reads, with the layout it announces: what a
+    /// directory walk keeps unless `--include` says otherwise.
+    pub const EXTENSIONS: [(&'static str, Layout); 5] = [
+        ("json", Layout::Json),
+        ("jsonl", Layout::JsonLines),
+        ("ndjson", Layout::JsonLines),
+        ("sse", Layout::Sse),
+        ("har", Layout::Har),
+    ];
+
     /// The layout a file name's extension announces, if any.
     pub fn from_path(path: &Path) -> Option<Layout> {
-        match path.extension()?.to_str()? {
-            "json" => Some(Layout::Json),
-            "jsonl" | "ndjson" => Some(Layout::JsonLines),
-            "sse" => Some(Layout::Sse),
-            "har" => Some(Layout::Har),
-            _ => None,
-        }
+        let extension = path.extension()?.to_str()?;
+        Layout::EXTENSIONS
+            .iter()
+            .find(|(known, _)| *known == extension)
+            .map(|&(_, layout)| layout)
     }
 
     /// Tells the layout of unnamed bytes (stdin, an unknown extension) from

@@ -16,7 +16,7 @@ use super::Source;
 const BUILD_FOLDERS: &[&str] = &["target", "node_modules", "__pycache__", "venv"];
 
 /// A path that could not be walked, or a glob that does not parse.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct InputError {
     /// The path or glob as given or as found while walking.
@@ -81,36 +81,48 @@ fn matches(set: &GlobSet, path: &Path) -> bool {
     set.is_match(path) || path.file_name().is_some_and(|name| set.is_match(name))
 }
 
+/// The sources the command line's paths hold, and the paths that could not
+/// be expanded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Collected {
+    /// The sources to check, sorted and free of repeats.
+    pub sources: Vec<Source>,
+    /// Paths that do not exist, and directories (or entries in them) that
+    /// could not be walked, in the order met. They are reported and fail
+    /// the run, but never stop the other paths from being checked.
+    pub failures: Vec<InputError>,
+}
+
 /// Expands `paths` into the sources to check: files as given (always
 /// checked, whatever their name), directories walked for the files
 /// `filter` keeps, `-` as standard input (named `stdin_name` in reports).
-/// The result is sorted and free of repeats so that output is deterministic.
-pub fn collect_sources(
-    paths: &[PathBuf],
-    filter: &Filter,
-    stdin_name: Option<&Path>,
-) -> Result<Vec<Source>, InputError> {
-    let mut sources = Vec::new();
+/// The sources are sorted and free of repeats so that output is
+/// deterministic; a path that cannot be expanded is kept as a failure and
+/// the rest are still expanded.
+pub fn collect_sources(paths: &[PathBuf], filter: &Filter, stdin_name: Option<&Path>) -> Collected {
+    let mut collected = Collected::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            sources.push(Source::Stdin(stdin_name.map(Path::to_path_buf)));
+            collected
+                .sources
+                .push(Source::Stdin(stdin_name.map(Path::to_path_buf)));
         } else if path.is_dir() {
-            walk(path, filter, &mut sources)?;
+            walk(path, filter, &mut collected);
         } else if path.exists() || path.is_symlink() {
-            sources.push(Source::File(path.clone()));
+            collected.sources.push(Source::File(path.clone()));
         } else {
-            return Err(InputError {
+            collected.failures.push(InputError {
                 path: path.display().to_string(),
                 message: "no such file or directory".into(),
             });
         }
     }
-    sources.sort();
-    sources.dedup();
-    Ok(sources)
+    collected.sources.sort();
+    collected.sources.dedup();
+    collected
 }
 
-fn walk(root: &Path, filter: &Filter, sources: &mut Vec<Source>) -> Result<(), InputError> {
+fn walk(root: &Path, filter: &Filter, collected: &mut Collected) {
     let entries = WalkDir::new(root)
         .follow_links(false)
         .sort_by_file_name()
@@ -122,12 +134,19 @@ fn walk(root: &Path, filter: &Filter, sources: &mut Vec<Source>) -> Result<(), I
                     || (e.file_type().is_dir() && filter.excludes(e.path())))
         });
     for entry in entries {
-        let entry = entry.map_err(|e| InputError {
-            path: e.path().unwrap_or(root).display().to_string(),
-            message: e
-                .io_error()
-                .map_or_else(|| e.to_string(), ToString::to_string),
-        })?;
+        // An unreadable folder is reported; the walk goes on past it.
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                collected.failures.push(InputError {
+                    path: e.path().unwrap_or(root).display().to_string(),
+                    message: e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), ToString::to_string),
+                });
+                continue;
+            }
+        };
         // A symbolic link to a file is checked like the file (and a dangling
         // one is reported as unreadable rather than skipped); links to
         // directories are not followed, so a walk never loops.
@@ -136,10 +155,9 @@ fn walk(root: &Path, filter: &Filter, sources: &mut Vec<Source>) -> Result<(), I
         if is_file && filter.keeps_file(entry.path()) {
             // `check .` reports `a.json`, not `./a.json`.
             let path = entry.path().strip_prefix(".").unwrap_or(entry.path());
-            sources.push(Source::File(path.to_path_buf()));
+            collected.sources.push(Source::File(path.to_path_buf()));
         }
     }
-    Ok(())
 }
 
 fn is_hidden(name: &OsStr) -> bool {
@@ -166,7 +184,7 @@ mod tests {
 
     fn names(dir: &Path, filter: &Filter) -> Vec<String> {
         collect_sources(&[dir.to_path_buf()], filter, None)
-            .expect("walk")
+            .sources
             .iter()
             .map(|s| {
                 let name = s.display_name();
@@ -182,6 +200,8 @@ mod tests {
             "a.json",
             "b.jsonl",
             "c.ndjson",
+            "capture.sse",
+            "devtools.har",
             "d.txt",
             ".hidden.json",
             ".git/x.json",
@@ -191,7 +211,14 @@ mod tests {
         ]);
         assert_eq!(
             names(dir.path(), &Filter::default()),
-            ["a.json", "b.jsonl", "c.ndjson", "sub/e.json"]
+            [
+                "a.json",
+                "b.jsonl",
+                "c.ndjson",
+                "capture.sse",
+                "devtools.har",
+                "sub/e.json"
+            ]
         );
     }
 
@@ -216,9 +243,20 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_path_is_an_error() {
-        let error = collect_sources(&["no/such/path".into()], &Filter::default(), None)
-            .expect_err("missing");
-        assert_eq!(error.path, "no/such/path");
+    fn a_missing_path_is_a_failure_and_the_others_are_still_collected() {
+        let dir = tree(&["a.json"]);
+        let collected = collect_sources(
+            &["no/such/path".into(), dir.path().to_path_buf()],
+            &Filter::default(),
+            None,
+        );
+        assert_eq!(
+            collected.failures,
+            [InputError {
+                path: "no/such/path".into(),
+                message: "no such file or directory".into(),
+            }]
+        );
+        assert_eq!(collected.sources, [Source::File(dir.path().join("a.json"))]);
     }
 }

@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use super::related_text;
 use crate::check::Outcome;
 use crate::Severity;
 
@@ -31,11 +32,8 @@ pub fn render(outcome: &Outcome) -> String {
                 let _ = write!(message, "\nhelp: {help}");
             }
             for related in &d.related {
-                let _ = write!(
-                    message,
-                    "\nnote: {} at {}",
-                    related.message, related.pointer
-                );
+                let position = document.related_file_location(related);
+                let _ = write!(message, "\nnote: {}", related_text(related, position));
             }
             let _ = writeln!(
                 out,

@@ -174,22 +174,11 @@ fn finding(
         let _ = writeln!(out, "  {} {help}", paint(palette.help, "help:"));
     }
     for related in &d.related {
-        let position = document
-            .related_file_location(related)
-            .map(|l| format!(" ({}:{})", l.line, l.column))
-            .unwrap_or_default();
-        // An empty pointer in another record is that whole event: the
-        // message names it.
-        let pointer = match (related.pointer.as_str(), related.record) {
-            ("", Some(_)) => String::new(),
-            ("", None) => " at /".to_string(),
-            (pointer, _) => format!(" at {pointer}"),
-        };
         let _ = writeln!(
             out,
-            "  {} {}{pointer}{position}",
+            "  {} {}",
             paint(palette.note, "note:"),
-            related.message
+            super::related_text(related, document.related_file_location(related))
         );
     }
 }

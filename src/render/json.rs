@@ -1,4 +1,4 @@
-//! `--format json` and `--format jsonl`: the document shape DESIGN.md fixes;
+//! `--format json` and `--format jsonl`: the document shape the README shows;
 //! CI scripts and servers parse it, so it stays stable.
 //!
 //! Documents are serialized as they are rebuilt from the outcome, never

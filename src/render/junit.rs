@@ -77,7 +77,8 @@ fn counts(document: &Checked) -> String {
         .join(", ")
 }
 
-/// One line per finding: `line:col: severity[rule] message (at pointer)`.
+/// One line per finding, `line:col: severity[rule] message (at pointer)`,
+/// and an indented `note:` line per related place.
 fn findings(document: &Checked) -> String {
     let mut text = String::new();
     for d in document.report.diagnostics() {
@@ -89,6 +90,13 @@ fn findings(document: &Checked) -> String {
             text.push_str(&format!(" (at {})", d.pointer));
         }
         text.push('\n');
+        for related in &d.related {
+            let position = document.related_file_location(related);
+            text.push_str(&format!(
+                "  note: {}\n",
+                super::related_text(related, position)
+            ));
+        }
     }
     text
 }

@@ -10,14 +10,15 @@ mod sarif;
 use std::collections::BTreeMap;
 
 use crate::check::Outcome;
-use crate::Severity;
+use crate::{Location, Related, Severity};
 
 /// The output formats of `agui-lint check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// One finding per line with the source line and a caret, for people.
     Human,
-    /// One JSON document in the shape DESIGN.md fixes.
+    /// One JSON document: the documents checked, each with its findings,
+    /// and a summary (the shape the README documents).
     Json,
     /// One JSON object per checked document, one per line.
     JsonLines,
@@ -145,4 +146,22 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// A related place as every text format names it: its message, then ` at
+/// POINTER` when the pointer names a place inside the document or event,
+/// then `(line:column)` when its position is known. A place that is a whole
+/// other event (an empty pointer) is named by its message alone ("the run
+/// started here (event 1)"), so no format prints a label with nothing after
+/// it.
+pub(crate) fn related_text(related: &Related, position: Option<Location>) -> String {
+    let mut text = related.message.clone();
+    if !related.pointer.is_empty() {
+        text.push_str(" at ");
+        text.push_str(&related.pointer);
+    }
+    if let Some(position) = position {
+        text.push_str(&format!(" ({}:{})", position.line, position.column));
+    }
+    text
 }

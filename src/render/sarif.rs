@@ -180,11 +180,7 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
             let mut location = location(
                 document,
                 document.related_file_location(related),
-                Some(format!(
-                    "{} at {}",
-                    related.message,
-                    pointer_text(&related.pointer)
-                )),
+                Some(super::related_text(related, None)),
             )?;
             location.id = i64::try_from(id).ok();
             Some(location)

@@ -70,6 +70,12 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
     all().iter().find(|r| r.name == name)
 }
 
+/// The registered rule name closest to `name`, for "did you mean" hints on
+/// a misspelt rule.
+pub fn closest(name: &str) -> Option<&'static str> {
+    crate::suggest::closest(name, all().iter().map(|r| r.name))
+}
+
 /// Runs every semantic rule family on a parsed document of `kind`, judged
 /// by `protocol`.
 pub(crate) fn check(

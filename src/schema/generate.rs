@@ -225,7 +225,7 @@ impl Transform for KeepFieldsOf {
 
 /// schemars lets an `Option` key take `null`; AG-UI's optional keys
 /// (`name?: string`) do not, as the TypeScript SDK rejects `null` there
-/// (DESIGN.md, rule `null-for-optional`). Keys typed `unknown`/`any`
+/// (rule `null-for-optional`, README "Spec decisions"). Keys typed `unknown`/`any`
 /// (`metadata?: unknown`) have no `type` and so still admit `null`.
 #[derive(Debug, Clone)]
 struct RefuseNullInOptionalKeys;

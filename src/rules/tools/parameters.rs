@@ -1,7 +1,7 @@
 //! A tool's `parameters`: a JSON Schema that is valid for its draft,
 //! compiles without leaving the document, and describes an object.
 //!
-//! `parameters` is user data (DESIGN.md, Safety): nothing here fetches a
+//! `parameters` is user data (README, "Hostile input"): nothing here fetches a
 //! `$ref` or `$schema` from the network or the disk (`jsonschema` is built
 //! without its HTTP and file features and every compile is `.offline()`),
 //! patterns are compiled with the linear-time `regex` engine under size
