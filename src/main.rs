@@ -257,6 +257,7 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
                 serde_json::json!({
                     "name": r.name,
                     "severity": r.severity,
+                    "protocols": r.protocols().iter().map(|p| p.as_str()).collect::<Vec<_>>(),
                     "summary": r.summary,
                     "docs": r.docs,
                 })
@@ -270,9 +271,10 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
         let mut text = String::new();
         for rule in rules::all() {
             text.push_str(&format!(
-                "{:<32} {:<8} {}\n",
+                "{:<36} {:<8} {:<9} {}\n",
                 rule.name,
                 rule.severity.as_str(),
+                rule.protocols_text(),
                 rule.summary
             ));
         }
@@ -281,8 +283,12 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
     }
     for rule in chosen {
         print(&format!(
-            "# {}\n\nDefault severity: {}\n\n{}.\n\n{}",
-            rule.name, rule.severity, rule.summary, rule.docs
+            "# {}\n\nDefault severity: {}\nProtocol versions: {}\n\n{}.\n\n{}",
+            rule.name,
+            rule.severity,
+            rule.protocols_text(),
+            rule.summary,
+            rule.docs
         ))?;
     }
     Ok(ExitCode::SUCCESS)

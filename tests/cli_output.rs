@@ -635,7 +635,11 @@ fn schema_without_a_kind_is_one_json_document_of_every_kind() {
     assert!(all.get("interrupt").is_none());
     let missing = ws.run(&["schema", "interrupt", "--protocol", "0"]);
     assert_eq!(missing.code, Some(2));
-    assert!(missing.stderr.contains("has no 'interrupt' documents"), "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("has no 'interrupt' documents"),
+        "{}",
+        missing.stderr
+    );
 }
 
 /// A stream whose findings point back at whole earlier events.

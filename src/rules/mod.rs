@@ -39,11 +39,43 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The protocol versions whose documents this rule judges: every
+    /// version unless [`SCOPES`] says otherwise.
+    pub fn protocols(&self) -> &'static [Protocol] {
+        SCOPES
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map_or(&Protocol::ALL, |(_, protocols)| *protocols)
+    }
+
+    /// The versions as `rule` shows them: `all`, or a list such as
+    /// `1.0, 1.1`.
+    pub fn protocols_text(&self) -> String {
+        let protocols = self.protocols();
+        if protocols.len() == Protocol::ALL.len() {
+            return "all".to_string();
+        }
+        let mut names: Vec<&str> = protocols.iter().map(|p| p.as_str()).collect();
+        names.sort_unstable();
+        names.join(", ")
+    }
+
     /// A finding of this rule at `pointer`, with its default severity.
     pub fn diagnostic(&self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.name, self.severity, pointer, message)
     }
 }
+
+/// The pre-1.0 profile alone.
+pub(crate) const PRE_1_0: &[Protocol] = &[Protocol::V0];
+/// AG-UI 1.0 and 1.1.
+pub(crate) const SINCE_1_0: &[Protocol] = &[Protocol::V1_1, Protocol::V1_0];
+/// AG-UI 1.1 alone.
+pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
+
+/// The rules that judge only some versions' documents; every other rule
+/// judges all of them. Each family reports only in its rules' versions.
+const SCOPES: &[(&str, &[Protocol])] = &[("capability-invalid-limit", PRE_1_0)];
 
 /// Every registered rule, family by family, in documentation order.
 static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
