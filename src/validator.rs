@@ -649,6 +649,7 @@ impl Validator {
             diagnostics = schema::refine_errors(
                 &compiled.schema,
                 value,
+                protocol,
                 compiled.validator.iter_errors(value),
             );
             for diagnostic in &mut diagnostics {
