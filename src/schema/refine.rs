@@ -528,7 +528,12 @@ mod tests {
             .offline()
             .build(&schema)
             .expect("schema compiles");
-        refine_errors(&schema, &instance, validator.iter_errors(&instance))
+        refine_errors(
+            &schema,
+            &instance,
+            Protocol::V0,
+            validator.iter_errors(&instance),
+        )
     }
 
     #[test]
