@@ -261,24 +261,39 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Every document and capture fixture under `fixtures/<version>/<kind>/`
+/// and `fixtures/<version>/streams/`.
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    walkdir::WalkDir::new(&root)
+        .into_iter()
+        .map(|entry| entry.expect("walk fixtures").into_path())
+        .filter(|path| {
+            path.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e))
+        })
+        .filter(|path| classify_if_fixture(path))
+        .collect()
+}
+
+/// Whether `path` is in a `valid/` or `invalid/` folder (other folders,
+/// such as conformance streams, have contracts of their own).
+fn classify_if_fixture(path: &Path) -> bool {
+    path.parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "valid" || n == "invalid")
+}
+
 #[test]
 fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut fired = BTreeSet::new();
     let mut valid_kinds = BTreeSet::new();
     let mut stream_rules = BTreeSet::new();
     let mut valid_stream_names = BTreeSet::new();
     let mut count = 0;
-    for entry in walkdir::WalkDir::new(&root) {
-        let entry = entry.expect("walk fixtures");
-        let path = entry.path();
-        let is_fixture = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
-        if !is_fixture {
-            continue;
-        }
+    for path in fixture_files() {
+        let path = path.as_path();
         count += 1;
         let (kind, valid) = classify(path);
         let is_capture = path.components().any(|c| c.as_os_str() == "streams");
@@ -354,19 +369,10 @@ fn fixtures_are_in_a_version_folder() {
 /// named after a rule in a version the rule does not judge.
 #[test]
 fn version_scoped_rules_are_shown_both_ways_in_each_version() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut invalid: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut valid: BTreeSet<(String, String)> = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(&root) {
-        let entry = entry.expect("walk fixtures");
-        let path = entry.path();
-        let is_fixture = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
-        if !is_fixture || path.components().any(|c| c.as_os_str() == "conformance") {
-            continue;
-        }
+    for path in fixture_files() {
+        let path = path.as_path();
         let version = version_of(path).as_str().to_string();
         if classify(path).1 {
             let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
