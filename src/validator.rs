@@ -663,6 +663,18 @@ impl Validator {
             self.settings.limits(),
             &mut diagnostics,
         );
+        // A number the 1.x schema bounds (a timestamp, a token count) beyond
+        // ±(2^53 − 1) is the schema's error; the interoperability warning
+        // would say it a second time.
+        let bounded: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d.rule == "schema-violation")
+            .map(|d| d.pointer.clone())
+            .collect();
+        if !bounded.is_empty() {
+            diagnostics
+                .retain(|d| d.rule != "non-interoperable-number" || !bounded.contains(&d.pointer));
+        }
         diagnostics
     }
 }

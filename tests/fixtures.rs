@@ -255,10 +255,6 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "document-too-large",
         "the default limit is 64 MiB, too large to commit; tests/limits.rs lowers the limit and checks it on files, JSON Lines lines and the library",
     ),
-    (
-        "schema-violation",
-        "the fallback for schema keywords agui-lint does not refine; the published schemas use none, so it is covered by a unit test over a synthetic schema",
-    ),
 ];
 
 /// Every document and capture fixture under `fixtures/<version>/<kind>/`
@@ -346,27 +342,56 @@ const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
         "document-too-large",
         "the default limit is 64 MiB, too large to commit; tests/limits.rs checks it",
     ),
-    (
-        "schema-violation",
-        "the fallback for schema keywords agui-lint does not refine; covered by a unit test over a synthetic schema",
-    ),
     // Sequence rules whose meaning 1.x changes (RUN_ERROR ends a run, chunk
     // rules, subagent ownership, pending tool calls, the input's state as
     // the baseline): their 1.x fixtures come with their 1.x rework.
-    ("run-started-while-active", "sequence rule, being reworked for 1.x"),
-    ("event-after-run-error", "sequence rule, being reworked for 1.x"),
-    ("event-after-run-finished", "sequence rule, being reworked for 1.x"),
-    ("run-finished-id-mismatch", "sequence rule, being reworked for 1.x"),
-    ("run-finished-while-open", "sequence rule, being reworked for 1.x"),
+    (
+        "run-started-while-active",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "event-after-run-error",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "event-after-run-finished",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "run-finished-id-mismatch",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "run-finished-while-open",
+        "sequence rule, being reworked for 1.x",
+    ),
     ("stream-truncated", "sequence rule, being reworked for 1.x"),
-    ("event-without-start", "sequence rule, being reworked for 1.x"),
+    (
+        "event-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
     ("duplicate-start", "sequence rule, being reworked for 1.x"),
     ("never-ended", "sequence rule, being reworked for 1.x"),
-    ("tool-call-result-without-start", "sequence rule, being reworked for 1.x"),
-    ("step-finished-without-start", "sequence rule, being reworked for 1.x"),
-    ("step-started-twice", "sequence rule, being reworked for 1.x"),
-    ("step-never-finished", "sequence rule, being reworked for 1.x"),
-    ("first-chunk-without-id", "sequence rule, being reworked for 1.x"),
+    (
+        "tool-call-result-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-finished-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-started-twice",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-never-finished",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "first-chunk-without-id",
+        "sequence rule, being reworked for 1.x",
+    ),
     (
         "state-delta-before-snapshot",
         "sequence rule, being reworked for 1.x: a 1.x run's state starts from the input's state",
