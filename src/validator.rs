@@ -402,24 +402,25 @@ impl Validator {
         // written with escapes is left to the full path, which is always
         // right.)
         //
-        // The fast path knows the pre-1.0 profile only, and refuses a
-        // `protocolVersion` key as unknown there: it is tried only where an
-        // undeclared document is judged as pre-1.0.
-        let worth_trying = self.settings.default_protocol() == Protocol::V0
-            && match kind {
-                Some(kind) => kind == Kind::RunAgentInput,
-                None => THREAD_ID_KEY.find(bytes).is_some(),
-            };
+        // The fast path reads every version and chooses the one a document
+        // is judged by as `judge_version` does: the one it declares, else
+        // the configured default (a RunAgentInput is never judged by a
+        // stream's version).
+        let worth_trying = match kind {
+            Some(kind) => kind == Kind::RunAgentInput,
+            None => THREAD_ID_KEY.find(bytes).is_some(),
+        };
         if worth_trying {
-            match fast::judge_run_agent_input(bytes, self.settings.limits()) {
-                Verdict::Clean => {
+            let default = self.settings.default_protocol();
+            match fast::judge_run_agent_input(bytes, self.settings.limits(), default) {
+                Verdict::Clean(protocol) => {
                     let report = self
                         .report(Some(Kind::RunAgentInput), Vec::new())
-                        .with_protocol(Protocol::V0);
+                        .with_protocol(protocol);
                     return (report, None);
                 }
-                Verdict::RulesFire(families) => {
-                    if let Some(checked) = self.check_rules_only(bytes, families) {
+                Verdict::RulesFire(protocol, families) => {
+                    if let Some(checked) = self.check_rules_only(bytes, protocol, families) {
                         return checked;
                     }
                 }
@@ -438,13 +439,14 @@ impl Validator {
     fn check_rules_only(
         &self,
         bytes: &[u8],
+        protocol: Protocol,
         families: rules::Families,
     ) -> Option<(Report, Option<Value>)> {
         let value = serde_json::from_slice::<Value>(bytes).ok()?;
         let mut diagnostics = Vec::new();
         rules::check_run_agent_input_families(
             &value,
-            Protocol::V0,
+            protocol,
             self.settings.limits(),
             families,
             &mut diagnostics,
@@ -454,7 +456,7 @@ impl Validator {
         }
         Some((
             self.report(Some(Kind::RunAgentInput), diagnostics)
-                .with_protocol(Protocol::V0),
+                .with_protocol(protocol),
             Some(value),
         ))
     }

@@ -11,10 +11,16 @@
 //! (serde's derive would also take an array of the fields in order, which
 //! the schema refuses), hence the hand-written [`object!`] reader.
 //!
+//! The structs hold the keys of every protocol version (pre-1.0, 1.0 and
+//! 1.1): [`super::shape`] then holds them to the version the document is
+//! judged by, including where a version refuses `null` in an `any` slot.
+//!
 //! Strings borrow from the input unless they hold escapes. The `any` slots
-//! (`state`, `forwardedProps`, `metadata`, activity `content`) are walked
-//! and dropped; a tool's `parameters` is kept as its source text, which is
-//! what its verdict is cached by.
+//! (`state`, `forwardedProps`, part `metadata`, a resume `payload`) and the
+//! open objects (activity `content`, the `metadata` of messages, tools,
+//! tool calls and resume entries) are walked and dropped, remembering only
+//! whether an `any` value was `null`; a tool's `parameters` is kept as its
+//! source text, which is what its verdict is cached by.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -60,9 +66,40 @@ impl<'de> Deserialize<'de> for Str<'de> {
 }
 
 /// A value of an `any` slot: read whole, checked as the full path checks
-/// every value (keys unique, numbers interoperable), and not kept.
+/// every value (keys unique, numbers interoperable), and not kept. Only
+/// whether it was `null` is remembered: pre-1.0 admits `null` in these
+/// slots, 1.x refuses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Any;
+pub(super) struct Any {
+    /// The value was `null`.
+    pub(super) null: bool,
+}
+
+impl Any {
+    const VALUE: Any = Any { null: false };
+}
+
+/// An object open by key (`metadata`): read whole like an [`Any`], but
+/// only a JSON object is taken, never `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Object;
+
+impl<'de> Deserialize<'de> for Object {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = Object;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object, A::Error> {
+                read_members(map)?;
+                Ok(Object)
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
 
 impl<'de> Deserialize<'de> for Any {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -80,11 +117,11 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any { null: true })
     }
 
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<Any, E> {
@@ -102,23 +139,23 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Any, A::Error> {
         while seq.next_element::<Any>()?.is_some() {}
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Any, A::Error> {
         read_members(map)?;
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 }
 
 fn interoperable<E: de::Error>(number: Number) -> Result<Any, E> {
     if is_interoperable(&number) {
-        Ok(Any)
+        Ok(Any::VALUE)
     } else {
         Err(E::custom("a number the SDKs read differently"))
     }
@@ -160,8 +197,8 @@ macro_rules! object {
 
         impl<'de> Deserialize<'de> for $name<'de> {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct ObjectVisitor;
-                impl<'de> Visitor<'de> for ObjectVisitor {
+                struct StructVisitor;
+                impl<'de> Visitor<'de> for StructVisitor {
                     type Value = $name<'de>;
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                         f.write_str(concat!("a ", stringify!($name), " object"))
@@ -182,7 +219,7 @@ macro_rules! object {
                         Ok(read)
                     }
                 }
-                deserializer.deserialize_map(ObjectVisitor)
+                deserializer.deserialize_map(StructVisitor)
             }
         }
     };
@@ -195,6 +232,8 @@ object! {
         thread_id: Str<'a> = "threadId",
         /// `runId`.
         run_id: Str<'a> = "runId",
+        /// `protocolVersion` (1.x).
+        protocol_version: Str<'a> = "protocolVersion",
         /// `parentRunId`.
         parent_run_id: Str<'a> = "parentRunId",
         /// `state`.
@@ -207,6 +246,22 @@ object! {
         context: Vec<Context<'a>> = "context",
         /// `forwardedProps`.
         forwarded_props: Any = "forwardedProps",
+        /// `resume` (1.x).
+        resume: Vec<ResumeEntry<'a>> = "resume",
+    }
+}
+
+object! {
+    /// An answer to an interrupt (1.x).
+    ResumeEntry {
+        /// `interruptId`.
+        interrupt_id: Str<'a> = "interruptId",
+        /// `status`.
+        status: Str<'a> = "status",
+        /// `payload`.
+        payload: Any = "payload",
+        /// `metadata`.
+        metadata: Object = "metadata",
     }
 }
 
@@ -231,6 +286,12 @@ object! {
         encrypted_value: Str<'a> = "encryptedValue",
         /// `activityType`.
         activity_type: Str<'a> = "activityType",
+        /// `encryptedValueType` (1.1).
+        encrypted_value_type: Str<'a> = "encryptedValueType",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
+        /// `subagentRunId` (1.x).
+        subagent_run_id: Str<'a> = "subagentRunId",
     }
 }
 
@@ -245,6 +306,10 @@ object! {
         function: FunctionCall<'a> = "function",
         /// `encryptedValue`.
         encrypted_value: Str<'a> = "encryptedValue",
+        /// `encryptedValueType` (1.1).
+        encrypted_value_type: Str<'a> = "encryptedValueType",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
     }
 }
 
@@ -267,6 +332,8 @@ object! {
         description: Str<'a> = "description",
         /// `parameters`, as its source text.
         parameters: &'a RawValue = "parameters",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
     }
 }
 
@@ -285,6 +352,8 @@ object! {
     Part {
         /// `type`.
         kind: Str<'a> = "type",
+        /// `id` (1.x).
+        id: Str<'a> = "id",
         /// `text`.
         text: Str<'a> = "text",
         /// `source`.
@@ -295,12 +364,14 @@ object! {
 }
 
 object! {
-    /// The source of a media part, of either type.
+    /// The source of a media part, of any type.
     Source {
         /// `type`.
         kind: Str<'a> = "type",
         /// `value`.
         value: Str<'a> = "value",
+        /// `provider` (1.x, `file` sources).
+        provider: Str<'a> = "provider",
         /// `mimeType`.
         mime_type: Str<'a> = "mimeType",
     }

@@ -2,6 +2,9 @@
 //! anything found?". Each function names the rules it stands for; the
 //! predicates that decide a single value are the rules' own
 //! ([`crate::rules::verdict`]), so both paths judge a value alike.
+//!
+//! Each takes the version the document is judged by: the rules a version
+//! scopes out (see `crate::rules::Rule::protocols`) are not asked.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -15,14 +18,16 @@ use crate::rules::verdict::{
     name_is_well_formed, part_is_clean, verdict_by_text, ParametersVerdict,
 };
 use crate::rules::Families;
-use crate::Limits;
+use crate::{Limits, Protocol};
 
 /// How deep a tool's `parameters` sits: the input object, its `tools`
 /// array and the tool object hold it.
 const PARAMETERS_DEPTH: usize = 3;
 
-/// What the rules find in `input`, whose shape already fits the schema.
-pub(super) fn judge(input: &RunAgentInput<'_>, limits: Limits) -> Verdict {
+/// What the rules find in `input`, whose shape already fits the schema of
+/// `protocol`, the version it is judged by.
+pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limits) -> Verdict {
+    // An absent list (1.x) means none, as on the full path.
     let messages = input.messages.as_deref().unwrap_or_default();
     let tools = input.tools.as_deref().unwrap_or_default();
     // A `parameters` text may hold what the parser or the schema layer
@@ -42,9 +47,9 @@ pub(super) fn judge(input: &RunAgentInput<'_>, limits: Limits) -> Verdict {
         content: !content_is_clean(messages),
     };
     if families.messages || families.tools || families.content {
-        Verdict::RulesFire(families)
+        Verdict::RulesFire(protocol, families)
     } else {
-        Verdict::Clean
+        Verdict::Clean(protocol)
     }
 }
 
@@ -78,16 +83,23 @@ fn tool_names_are_clean(tools: &[Tool<'_>]) -> bool {
 }
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
-/// and the parse and interoperability rules inside it), or `None` when one
-/// is not clean or nests deeper than the parser reads.
-fn tool_verdicts(tools: &[Tool<'_>], limits: Limits) -> Option<Vec<Arc<ParametersVerdict>>> {
+/// and the parse and interoperability rules inside it), `None` for a tool
+/// without (1.x), or `None` in all when one is not clean or nests deeper
+/// than the parser reads.
+fn tool_verdicts(
+    tools: &[Tool<'_>],
+    limits: Limits,
+) -> Option<Vec<Option<Arc<ParametersVerdict>>>> {
     tools
         .iter()
         .map(|tool| {
-            let verdict = verdict_by_text(tool.parameters?.get(), limits.max_tool_schema_nodes);
+            let Some(parameters) = tool.parameters else {
+                return Some(None);
+            };
+            let verdict = verdict_by_text(parameters.get(), limits.max_tool_schema_nodes);
             // The parser refuses its 128th level of nesting.
             let fits = PARAMETERS_DEPTH + verdict.depth < PARSER_DEPTH;
-            (verdict.clean && fits).then_some(verdict)
+            (verdict.clean && fits).then_some(Some(verdict))
         })
         .collect()
 }
@@ -136,7 +148,7 @@ struct Call<'m> {
 fn calls_are_clean(
     messages: &[Message<'_>],
     tools: &[Tool<'_>],
-    verdicts: &[Arc<ParametersVerdict>],
+    verdicts: &[Option<Arc<ParametersVerdict>>],
 ) -> bool {
     let mut calls: Vec<Call<'_>> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
@@ -208,7 +220,7 @@ fn calls_are_clean(
 fn arguments_are_clean(
     call: &Call<'_>,
     tools: &[Tool<'_>],
-    verdicts: &[Arc<ParametersVerdict>],
+    verdicts: &[Option<Arc<ParametersVerdict>>],
 ) -> bool {
     let Ok(arguments @ Value::Object(_)) = serde_json::from_str::<Value>(call.arguments) else {
         return false;
@@ -219,7 +231,10 @@ fn arguments_are_clean(
     else {
         return false;
     };
-    verdicts[tool].accepts(&arguments)
+    // A tool without `parameters` takes any arguments object.
+    verdicts
+        .get(tool)
+        .is_some_and(|v| v.as_ref().is_none_or(|v| v.accepts(&arguments)))
 }
 
 fn has_role(message: &Message<'_>, role: &str) -> bool {
