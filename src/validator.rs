@@ -651,6 +651,7 @@ impl Validator {
             diagnostics = schema::refine_errors(
                 &compiled.schema,
                 value,
+                protocol,
                 compiled.validator.iter_errors(value),
             );
             for diagnostic in &mut diagnostics {

@@ -7,8 +7,11 @@
 
 mod capabilities;
 mod content;
+mod encrypted;
 mod interop;
 mod messages;
+mod request;
+pub(crate) mod retired;
 mod schema;
 mod sequence;
 mod tools;
@@ -77,14 +80,24 @@ pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 
 /// The rules that judge only some versions' documents; every other rule
 /// judges all of them. Each family reports only in its rules' versions.
-const SCOPES: &[(&str, &[Protocol])] = &[("capability-invalid-limit", PRE_1_0)];
+const SCOPES: &[(&str, &[Protocol])] = &[
+    ("capability-invalid-limit", PRE_1_0),
+    ("retired-shape", SINCE_1_0),
+    ("duplicate-resume-entry", SINCE_1_0),
+    ("activity-message-in-input", SINCE_1_0),
+    ("metadata-reserved-key", SINCE_1_0),
+    ("encrypted-value-type-without-value", SINCE_1_1),
+];
 
 /// Every registered rule, family by family, in documentation order.
 static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     [
         schema::RULES,
         version::RULES,
+        retired::RULES,
         messages::RULES,
+        request::RULES,
+        encrypted::RULES,
         tools::RULES,
         content::RULES,
         capabilities::RULES,
@@ -194,6 +207,8 @@ pub(crate) fn check_run_agent_input_families(
 /// included.)
 fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
     messages::check(document, out);
+    request::check(document, out);
+    encrypted::check(document, out);
     tools::check(document, out);
     content::check(document, out);
     capabilities::check(document, out);

@@ -13,9 +13,11 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
+use crate::rules::retired;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
 use crate::types::v0::DEPRECATED_EVENT_TYPES;
+use crate::Protocol;
 
 /// Lists longer than this are summed up in help texts rather than spelled
 /// out.
@@ -26,9 +28,14 @@ const MAX_LISTED_VALUES: usize = 10;
 pub(crate) fn refine_errors<'a>(
     schema: &Value,
     instance: &Value,
+    protocol: Protocol,
     errors: impl IntoIterator<Item = ValidationError<'a>>,
 ) -> Vec<Diagnostic> {
-    let refiner = Refiner { schema, instance };
+    let refiner = Refiner {
+        schema,
+        instance,
+        protocol,
+    };
     let mut out = Vec::new();
     for error in errors {
         refiner.refine(&error, &mut out);
@@ -37,6 +44,9 @@ pub(crate) fn refine_errors<'a>(
 }
 
 struct Refiner<'s> {
+    /// The version judging: a pre-1.0 shape in a 1.x document is named as
+    /// retired.
+    protocol: Protocol,
     schema: &'s Value,
     instance: &'s Value,
 }
@@ -52,7 +62,12 @@ impl Refiner<'_> {
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 let parent = self.schema_at(parent_path(schema_path));
                 for key in unexpected {
-                    out.push(self.unknown_field(at, key, parent));
+                    let retired = self
+                        .protocol
+                        .is_1x()
+                        .then(|| retired::retired_key(at, key))
+                        .flatten();
+                    out.push(retired.unwrap_or_else(|| self.unknown_field(at, key, parent)));
                 }
             }
             ValidationErrorKind::Required { property } => {
@@ -214,6 +229,15 @@ impl Refiner<'_> {
                         }
                     }
                     None => {
+                        let retired = self
+                            .protocol
+                            .is_1x()
+                            .then(|| retired::retired_tag(at, tag_key, tag))
+                            .flatten();
+                        if let Some(retired) = retired {
+                            out.push(retired);
+                            return;
+                        }
                         let pointer = pointer::push(at, tag_key);
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
@@ -340,6 +364,11 @@ impl Refiner<'_> {
             format!("unknown key '{key}'"),
         )
         .at(Target::Key);
+        if self.protocol == Protocol::V1_0 && crate::types::v1::ADDED_IN_1_1.contains(&key) {
+            return diagnostic.with_help(format!(
+                "'{key}' came with AG-UI 1.1; a 1.0 receiver strips it: declare protocolVersion \"1.1\" if the sender speaks 1.1"
+            ));
+        }
         match suggest::closest(key, known.iter().copied()) {
             Some(best) if suggest::is_snake_case(key) => diagnostic.with_help(format!(
                 "did you mean '{best}'? the Python SDK accepts the snake_case spelling, the TypeScript SDK does not"
@@ -499,7 +528,12 @@ mod tests {
             .offline()
             .build(&schema)
             .expect("schema compiles");
-        refine_errors(&schema, &instance, validator.iter_errors(&instance))
+        refine_errors(
+            &schema,
+            &instance,
+            Protocol::V0,
+            validator.iter_errors(&instance),
+        )
     }
 
     #[test]
