@@ -30,7 +30,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Number;
 
-use crate::rules::verdict::is_interoperable;
+use crate::rules::verdict::{is_interoperable, RESERVED_METADATA_KEY};
 
 /// A JSON string, borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -80,9 +80,13 @@ impl Any {
 }
 
 /// An object open by key (`metadata`): read whole like an [`Any`], but
-/// only a JSON object is taken, never `null`.
+/// only a JSON object is taken, never `null`. Whether it holds the key
+/// the protocol reserves (`ag-ui`) is remembered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Object;
+pub(super) struct Object {
+    /// The object has the reserved key.
+    pub(super) reserved: bool,
+}
 
 impl<'de> Deserialize<'de> for Object {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -93,8 +97,8 @@ impl<'de> Deserialize<'de> for Object {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object, A::Error> {
-                read_members(map)?;
-                Ok(Object)
+                let reserved = read_members(map)?;
+                Ok(Object { reserved })
             }
         }
         deserializer.deserialize_map(ObjectVisitor)
@@ -161,13 +165,16 @@ fn interoperable<E: de::Error>(number: Number) -> Result<Any, E> {
     }
 }
 
-/// Reads an object of `any` values, refusing a repeated key.
-fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+/// Reads an object of `any` values, refusing a repeated key; says whether
+/// the reserved metadata key is among its keys.
+fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<bool, A::Error> {
     // Most objects are small: a list beats hashing until it is not.
     const LINEAR: usize = 16;
     let mut few: Vec<Str<'de>> = Vec::new();
     let mut many: HashSet<Str<'de>> = HashSet::new();
+    let mut reserved = false;
     while let Some(key) = map.next_key::<Str<'de>>()? {
+        reserved |= key.as_str() == RESERVED_METADATA_KEY;
         let repeated = if many.is_empty() && few.len() < LINEAR {
             let seen = few.contains(&key);
             few.push(key);
@@ -181,7 +188,7 @@ fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
         }
         map.next_value::<Any>()?;
     }
-    Ok(())
+    Ok(reserved)
 }
 
 /// Defines a flat struct read from a JSON object only: each key of the

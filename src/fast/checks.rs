@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::borrowed::{Content, Message, RunAgentInput, Tool};
+use super::borrowed::{Content, Message, Object, RunAgentInput, Tool};
 use super::Verdict;
 use crate::limits::PARSER_DEPTH;
 use crate::rules::verdict::{
-    name_is_well_formed, part_is_clean, verdict_by_text, ParametersVerdict,
+    carries_parts, name_is_well_formed, part_is_clean, type_without_value, verdict_by_text,
+    ParametersVerdict,
 };
 use crate::rules::Families;
 use crate::{Limits, Protocol};
@@ -44,9 +45,10 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     let families = Families {
         messages: !messages_are_clean,
         tools: !tool_names_are_clean(tools),
-        content: !content_is_clean(messages),
+        content: !content_is_clean(messages, protocol),
+        request: !request_is_clean(input, protocol),
     };
-    if families.messages || families.tools || families.content {
+    if families.messages || families.tools || families.content || families.request {
         Verdict::RulesFire(protocol, families)
     } else {
         Verdict::Clean(protocol)
@@ -104,32 +106,83 @@ fn tool_verdicts(
         .collect()
 }
 
-/// `content-empty` and the content part rules.
-fn content_is_clean(messages: &[Message<'_>]) -> bool {
+/// `content-empty` (on user messages) and the content part rules (on
+/// the messages whose parts they judge in `protocol`).
+fn content_is_clean(messages: &[Message<'_>], protocol: Protocol) -> bool {
     messages
         .iter()
-        .filter(|m| m.role.as_ref().is_some_and(|r| r.as_str() == "user"))
-        .all(|m| match &m.content {
-            Some(Content::Text(text)) => !text.as_str().is_empty(),
-            Some(Content::Parts(parts)) => {
-                !parts.is_empty()
-                    && parts.iter().all(|part| {
-                        let (Some(kind), Some(source)) = (&part.kind, &part.source) else {
-                            return true;
-                        };
-                        let (Some(source_type), Some(value)) = (&source.kind, &source.value) else {
-                            return true;
-                        };
-                        part_is_clean(
-                            kind.as_str(),
-                            source_type.as_str(),
-                            value.as_str(),
-                            source.mime_type.as_ref().map(|m| m.as_str()),
-                        )
-                    })
-            }
-            _ => true,
+        .filter(|m| {
+            m.role
+                .as_ref()
+                .is_some_and(|r| carries_parts(protocol, r.as_str()))
         })
+        .all(|m| {
+            let user = has_role(m, "user");
+            match &m.content {
+                Some(Content::Text(text)) => !user || !text.as_str().is_empty(),
+                Some(Content::Parts(parts)) => {
+                    (!user || !parts.is_empty())
+                        && parts.iter().all(|part| {
+                            let (Some(kind), Some(source)) = (&part.kind, &part.source) else {
+                                return true;
+                            };
+                            let (Some(source_type), Some(value)) = (&source.kind, &source.value)
+                            else {
+                                return true;
+                            };
+                            part_is_clean(
+                                kind.as_str(),
+                                source_type.as_str(),
+                                value.as_str(),
+                                source.mime_type.as_ref().map(|m| m.as_str()),
+                            )
+                        })
+                }
+                _ => true,
+            }
+        })
+}
+
+/// The 1.x request rules: `duplicate-resume-entry`,
+/// `activity-message-in-input`, `metadata-reserved-key` (on messages, tool
+/// calls, tools and resume entries) and, in 1.1,
+/// `encrypted-value-type-without-value` (on messages and tool calls).
+fn request_is_clean(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
+    if !protocol.is_1x() {
+        return true;
+    }
+    let reserved = |metadata: &Option<Object>| metadata.is_some_and(|m| m.reserved);
+    let messages = input.messages.as_deref().unwrap_or_default();
+    let resume = input.resume.as_deref().unwrap_or_default();
+    let mut answered = HashSet::with_capacity(resume.len());
+    let resume_is_clean = resume.iter().all(|entry| {
+        !reserved(&entry.metadata)
+            && entry
+                .interrupt_id
+                .as_ref()
+                .is_none_or(|id| answered.insert(id.as_str()))
+    });
+    let judges_encrypted = protocol == Protocol::V1_1;
+    let messages_are_clean = messages.iter().all(|m| {
+        !has_role(m, "activity")
+            && !reserved(&m.metadata)
+            && !(judges_encrypted
+                && type_without_value(
+                    m.encrypted_value_type.is_some(),
+                    m.encrypted_value.is_some(),
+                ))
+            && (!has_role(m, "assistant")
+                || m.tool_calls.iter().flatten().all(|call| {
+                    !reserved(&call.metadata)
+                        && !(judges_encrypted
+                            && type_without_value(
+                                call.encrypted_value_type.is_some(),
+                                call.encrypted_value.is_some(),
+                            ))
+                }))
+    });
+    let tools_are_clean = input.tools.iter().flatten().all(|t| !reserved(&t.metadata));
+    resume_is_clean && messages_are_clean && tools_are_clean
 }
 
 /// A tool call and the index of the assistant message that makes it.

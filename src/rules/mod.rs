@@ -173,6 +173,9 @@ pub(crate) struct Families {
     pub tools: bool,
     /// The content rules: empty content, parts and their sources.
     pub content: bool,
+    /// The 1.x request rules: resume entries, activity messages, reserved
+    /// metadata keys, `encryptedValueType` without its value.
+    pub request: bool,
 }
 
 /// The `families` of rules on a RunAgentInput whose values the fast path
@@ -199,6 +202,10 @@ pub(crate) fn check_run_agent_input_families(
     }
     if families.content {
         content::check(&document, out);
+    }
+    if families.request {
+        request::check(&document, out);
+        encrypted::check(&document, out);
     }
 }
 
@@ -234,8 +241,11 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::content::part_is_clean;
+    pub(crate) use super::encrypted::type_without_value;
     pub(crate) use super::interop::is_interoperable;
+    pub(crate) use super::request::RESERVED_METADATA_KEY;
     pub(crate) use super::tools::{name_is_well_formed, verdict_by_text, ParametersVerdict};
+    pub(crate) use super::walk::carries_parts;
 }
 
 /// The default severity of the rule named `name`.
