@@ -162,24 +162,26 @@ fn request_is_clean(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
                 .as_ref()
                 .is_none_or(|id| answered.insert(id.as_str()))
     });
-    let judges_encrypted = protocol == Protocol::V1_1;
+    // `encryptedValueType` exists since 1.1; in 1.0 it is an unknown key.
+    let encrypted_is_clean = |has_type: bool, has_value: bool| {
+        protocol != Protocol::V1_1 || !type_without_value(has_type, has_value)
+    };
     let messages_are_clean = messages.iter().all(|m| {
+        let calls_are_clean = !has_role(m, "assistant")
+            || m.tool_calls.iter().flatten().all(|call| {
+                !reserved(&call.metadata)
+                    && encrypted_is_clean(
+                        call.encrypted_value_type.is_some(),
+                        call.encrypted_value.is_some(),
+                    )
+            });
         !has_role(m, "activity")
             && !reserved(&m.metadata)
-            && !(judges_encrypted
-                && type_without_value(
-                    m.encrypted_value_type.is_some(),
-                    m.encrypted_value.is_some(),
-                ))
-            && (!has_role(m, "assistant")
-                || m.tool_calls.iter().flatten().all(|call| {
-                    !reserved(&call.metadata)
-                        && !(judges_encrypted
-                            && type_without_value(
-                                call.encrypted_value_type.is_some(),
-                                call.encrypted_value.is_some(),
-                            ))
-                }))
+            && encrypted_is_clean(
+                m.encrypted_value_type.is_some(),
+                m.encrypted_value.is_some(),
+            )
+            && calls_are_clean
     });
     let tools_are_clean = input.tools.iter().flatten().all(|t| !reserved(&t.metadata));
     resume_is_clean && messages_are_clean && tools_are_clean
