@@ -764,6 +764,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn clean_1x_requests_build_no_value_and_read_typed() {
+        use crate::{ProtocolChoice, Settings};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/1.0/run-agent-input/valid");
+        let mut official = 0;
+        for entry in std::fs::read_dir(dir).expect("the 1.0 fixtures") {
+            let path = entry.expect("an entry").path();
+            if !path.display().to_string().contains("official-client-") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("a fixture");
+            for default in Protocol::ALL {
+                let validator = Validator::new()
+                    .expect("validator")
+                    .with_settings(Settings::default().protocol(ProtocolChoice::Version(default)));
+                // The full path always hands back the value it parsed; the
+                // fast path never builds one.
+                let (report, value) =
+                    validator.check_bytes(Some(Kind::RunAgentInput), &bytes, None);
+                assert!(report.diagnostics().is_empty(), "{}", path.display());
+                assert!(value.is_none(), "{} built a Value", path.display());
+                assert_eq!(report.protocol(), Protocol::V1_0, "{}", path.display());
+                let (report, value) = validator.check_bytes(None, &bytes, None);
+                assert_eq!(report.kind(), Some(Kind::RunAgentInput));
+                assert!(value.is_none(), "{} detected built a Value", path.display());
+                let typed = validator
+                    .check_run_agent_input(&bytes)
+                    .expect("a valid input");
+                assert_eq!(typed.protocol_version.as_deref(), Some("1.0"));
+                let full: RunAgentInput =
+                    serde_json::from_slice(&bytes).expect("the 1.x type reads it");
+                assert_eq!(typed, full);
+            }
+            official += 1;
+        }
+        assert!(official >= 3);
+    }
+
+    #[test]
     fn validator_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<Validator>();

@@ -166,6 +166,10 @@ fn every_fixture_and_payload_gets_the_same_verdict() {
             }
         }
     }
+    println!(
+        "{} seeds, {clean} clean (by version 1.1, 1.0, 0: {clean_by_version:?})",
+        SEEDS.len()
+    );
     // Both verdicts are exercised: many seeds are clean RunAgentInputs,
     // of every version.
     assert!(
