@@ -665,6 +665,18 @@ impl Validator {
             self.settings.limits(),
             &mut diagnostics,
         );
+        // A number the 1.x schema bounds (a timestamp, a token count) beyond
+        // ±(2^53 − 1) is the schema's error; the interoperability warning
+        // would say it a second time.
+        let bounded: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d.rule == "schema-violation")
+            .map(|d| d.pointer.clone())
+            .collect();
+        if !bounded.is_empty() {
+            diagnostics
+                .retain(|d| d.rule != "non-interoperable-number" || !bounded.contains(&d.pointer));
+        }
         diagnostics
     }
 }
@@ -694,18 +706,20 @@ fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
     } else {
         Locator::with_unique_keys(text)
     };
-    // Offsets first, then every line and column in one pass over the text:
-    // a minified document is one long line, and counting columns from its
-    // start once per finding would be quadratic.
-    let mut offsets = Vec::new();
+    // Every offset in one walk over the text, then every line and column in
+    // one more: finding by finding, a document with hundreds of findings
+    // would be walked (and a minified one, one long line, counted) from its
+    // start once per finding.
+    let mut requests = Vec::new();
     for diagnostic in diagnostics.iter() {
         if diagnostic.location.is_none() {
-            offsets.push(locator.offset(&diagnostic.pointer, diagnostic.target));
+            requests.push((diagnostic.pointer.as_str(), diagnostic.target));
         }
         for related in diagnostic.related.iter().filter(|r| r.location.is_none()) {
-            offsets.push(locator.offset(&related.pointer, related.target));
+            requests.push((related.pointer.as_str(), related.target));
         }
     }
+    let offsets = locator.offsets(&requests);
     let mut locations = locate::locations_at(bytes, &offsets).into_iter();
     for diagnostic in diagnostics {
         if diagnostic.location.is_none() {

@@ -713,7 +713,13 @@ fn reports_name_the_version_that_judged_each_document() {
         "undeclared.json",
         r#"{"threadId":"t","runId":"r","messages":[],"state":null}"#,
     );
-    let json = ws.run(&["check", "declared.json", "undeclared.json", "--format", "json"]);
+    let json = ws.run(&[
+        "check",
+        "declared.json",
+        "undeclared.json",
+        "--format",
+        "json",
+    ]);
     let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
     let protocols: Vec<&str> = report["documents"]
         .as_array()
@@ -735,10 +741,24 @@ fn reports_name_the_version_that_judged_each_document() {
         .filter(|l| l.contains("judged as"))
         .collect();
     assert_eq!(judged.len(), 1, "{}", human.stdout);
-    assert!(judged[0].contains("(judged as AG-UI 1.0)"), "{}", human.stdout);
+    assert!(
+        judged[0].contains("(judged as AG-UI 1.0)"),
+        "{}",
+        human.stdout
+    );
     // With the run's default at 1.0, the other document is the exception.
-    let human = ws.run(&["check", "declared.json", "undeclared.json", "--protocol", "1.0"]);
+    let human = ws.run(&[
+        "check",
+        "declared.json",
+        "undeclared.json",
+        "--protocol",
+        "1.0",
+    ]);
     assert!(!human.stdout.contains("judged as"), "{}", human.stdout);
     let human = ws.run(&["check", "undeclared.json", "--protocol", "0"]);
-    assert!(human.stdout.contains("missing required key 'tools'"), "{}", human.stdout);
+    assert!(
+        human.stdout.contains("missing required key 'tools'"),
+        "{}",
+        human.stdout
+    );
 }

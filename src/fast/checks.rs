@@ -15,8 +15,8 @@ use super::borrowed::{Content, Message, Object, RunAgentInput, Tool};
 use super::Verdict;
 use crate::limits::PARSER_DEPTH;
 use crate::rules::verdict::{
-    carries_parts, name_is_well_formed, part_is_clean, type_without_value, verdict_by_text,
-    ParametersVerdict,
+    carries_parts, encrypted_value_type_without_value as type_without_value, name_is_well_formed,
+    parameters_declare_nothing, part_is_clean, verdict_by_text, ParametersVerdict,
 };
 use crate::rules::Families;
 use crate::{Limits, Protocol};
@@ -34,7 +34,7 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     // A `parameters` text may hold what the parser or the schema layer
     // reports (it was read as raw text), so a finding there is not only
     // the semantic rules'.
-    let Some(verdicts) = tool_verdicts(tools, limits) else {
+    let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
         return Verdict::Unknown;
     };
     let messages_are_clean = run_ids_are_clean(input)
@@ -86,10 +86,12 @@ fn tool_names_are_clean(tools: &[Tool<'_>]) -> bool {
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
 /// and the parse and interoperability rules inside it), `None` for a tool
-/// without (1.x), or `None` in all when one is not clean or nests deeper
-/// than the parser reads.
+/// whose `parameters` declare nothing in `protocol` (absent, or in 1.x
+/// empty), or `None` in all when one is not clean or nests deeper than the
+/// parser reads.
 fn tool_verdicts(
     tools: &[Tool<'_>],
+    protocol: Protocol,
     limits: Limits,
 ) -> Option<Vec<Option<Arc<ParametersVerdict>>>> {
     tools
@@ -98,12 +100,22 @@ fn tool_verdicts(
             let Some(parameters) = tool.parameters else {
                 return Some(None);
             };
+            if parameters_declare_nothing(protocol, is_empty_object(parameters.get())) {
+                return Some(None);
+            }
             let verdict = verdict_by_text(parameters.get(), limits.max_tool_schema_nodes);
             // The parser refuses its 128th level of nesting.
             let fits = PARAMETERS_DEPTH + verdict.depth < PARSER_DEPTH;
             (verdict.clean && fits).then_some(Some(verdict))
         })
         .collect()
+}
+
+/// Whether `text`, the source of a JSON value, is an empty object.
+fn is_empty_object(text: &str) -> bool {
+    text.strip_prefix('{')
+        .and_then(|inside| inside.strip_suffix('}'))
+        .is_some_and(|inside| inside.bytes().all(|b| b.is_ascii_whitespace()))
 }
 
 /// `content-empty` (on user messages) and the content part rules (on

@@ -241,10 +241,12 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::content::part_is_clean;
-    pub(crate) use super::encrypted::type_without_value;
+    pub(crate) use super::encrypted::type_without_value as encrypted_value_type_without_value;
     pub(crate) use super::interop::is_interoperable;
     pub(crate) use super::request::RESERVED_METADATA_KEY;
-    pub(crate) use super::tools::{name_is_well_formed, verdict_by_text, ParametersVerdict};
+    pub(crate) use super::tools::{
+        name_is_well_formed, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
+    };
     pub(crate) use super::walk::carries_parts;
 }
 
