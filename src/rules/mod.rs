@@ -72,10 +72,8 @@ impl Rule {
 /// The pre-1.0 profile alone.
 pub(crate) const PRE_1_0: &[Protocol] = &[Protocol::V0];
 /// AG-UI 1.0 and 1.1.
-#[allow(dead_code)]
 pub(crate) const SINCE_1_0: &[Protocol] = &[Protocol::V1_1, Protocol::V1_0];
 /// AG-UI 1.1 alone.
-#[allow(dead_code)]
 pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 
 /// The rules that judge only some versions' documents; every other rule
