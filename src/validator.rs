@@ -103,9 +103,16 @@ impl EventStream {
         self.declared.unwrap_or(default)
     }
 
+    /// Sets the `protocolVersion` the request of a captured exchange
+    /// declared: a `RUN_STARTED` declaring another is reported.
+    pub fn expect_version(&mut self, declared: &str) {
+        self.sequence.expect_version(declared);
+    }
+
     fn feed(
         &mut self,
         event: &Value,
+        protocol: Protocol,
         record: Option<usize>,
         location: Option<Location>,
         out: &mut Vec<Diagnostic>,
@@ -117,7 +124,7 @@ impl EventStream {
             pointer: String::new(),
             location,
         };
-        self.sequence.event(event, &place, out);
+        self.sequence.event(event, protocol, &place, out);
         self.last = Some(place);
     }
 }
@@ -252,7 +259,8 @@ impl Validator {
         let protocol = stream.protocol_for(bytes, self.settings.default_protocol());
         let (mut report, event) = self.check_record(kind, bytes, protocol);
         if let Some(event) = event {
-            let sequence = self.continue_stream(stream, &event, bytes, record, location);
+            let sequence =
+                self.continue_stream(stream, &event, report.protocol(), bytes, record, location);
             if !sequence.is_empty() {
                 report.extend(sequence);
             }
@@ -277,18 +285,19 @@ impl Validator {
     }
 
     /// The second half of [`Self::validate_in_stream`], in stream order: the
-    /// sequence findings of `event` (parsed from `bytes`), located in
-    /// `bytes`, with the settings applied.
+    /// sequence findings of `event` (parsed from `bytes`, judged by
+    /// `protocol`), located in `bytes`, with the settings applied.
     pub(crate) fn continue_stream(
         &self,
         stream: &mut EventStream,
         event: &Value,
+        protocol: Protocol,
         bytes: &[u8],
         record: Option<usize>,
         location: Option<Location>,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
-        stream.feed(event, record, location, &mut diagnostics);
+        stream.feed(event, protocol, record, location, &mut diagnostics);
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
             // Located as the record's own findings were: after a byte order

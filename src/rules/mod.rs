@@ -75,7 +75,24 @@ pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 
 /// The rules that judge only some versions' documents; every other rule
 /// judges all of them. Each family reports only in its rules' versions.
-const SCOPES: &[(&str, &[Protocol])] = &[("capability-invalid-limit", PRE_1_0)];
+const SCOPES: &[(&str, &[Protocol])] = &[
+    ("capability-invalid-limit", PRE_1_0),
+    // The normative stream behaviour of 1.x (issue 14).
+    ("run-started-other-thread", SINCE_1_0),
+    ("run-id-reused", SINCE_1_0),
+    ("protocol-version-mismatch", SINCE_1_0),
+    ("chunk-contradicts-opener", SINCE_1_0),
+    ("chunk-continuation-ambiguous", SINCE_1_0),
+    ("continuation-owner-mismatch", SINCE_1_0),
+    ("subagent-started-late", SINCE_1_0),
+    ("subagent-id-reused", SINCE_1_0),
+    ("subagent-parent-not-started", SINCE_1_0),
+    ("interrupt-id-duplicate", SINCE_1_0),
+    ("outcome-tool-call-answered", SINCE_1_0),
+    ("activity-delta-without-snapshot", SINCE_1_0),
+    ("activity-delta-not-applicable", SINCE_1_0),
+    ("activity-content-not-object", SINCE_1_0),
+];
 
 /// Every registered rule, family by family, in documentation order.
 static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -144,7 +161,7 @@ pub(crate) fn check(
         }
     }
     if kind == Kind::Events {
-        check_sequence(value, out);
+        check_sequence(value, protocol, out);
     }
 }
 
@@ -197,8 +214,8 @@ fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
     capabilities::check(document, out);
 }
 
-/// An events array is one stream.
-fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
+/// An events array is one stream, judged by `protocol`.
+fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>) {
     let mut sequence = Sequence::new();
     for (i, event) in events.as_array().into_iter().flatten().enumerate() {
         let place = EventPlace {
@@ -207,7 +224,7 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
             pointer: format!("/{i}"),
             location: None,
         };
-        sequence.event(event, &place, out);
+        sequence.event(event, protocol, &place, out);
     }
     sequence.finish(out);
 }
