@@ -15,7 +15,7 @@ use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{self, version, EventPlace, Sequence};
+use crate::rules::{self, version, EventPlace, Interrupted, Sequence};
 use crate::schema;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
@@ -109,6 +109,12 @@ impl EventStream {
         self.sequence.expect_version(declared);
     }
 
+    /// How the stream's latest 1.x run finished: the interrupts the next
+    /// request on its thread answers.
+    pub(crate) fn interrupted(&self) -> Option<&Interrupted> {
+        self.sequence.interrupted()
+    }
+
     fn feed(
         &mut self,
         event: &Value,
@@ -181,6 +187,32 @@ impl Validator {
     /// A document whose kind cannot be told gets an `unknown-kind` error.
     pub fn validate_detected(&self, bytes: &[u8]) -> Report {
         self.check_bytes(None, bytes, None).0
+    }
+
+    /// Checks the `RunAgentInput` of a captured exchange that follows
+    /// `previous`, how the exchange before it ended: a 1.x input's resume
+    /// entries must answer that run's interrupts.
+    pub(crate) fn validate_following(
+        &self,
+        bytes: &[u8],
+        previous: Option<&Interrupted>,
+    ) -> Report {
+        let mut report = self.validate(Kind::RunAgentInput, bytes);
+        let Some(previous) = previous.filter(|_| report.protocol().is_1x()) else {
+            return report;
+        };
+        let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+            return report;
+        };
+        let mut diagnostics = Vec::new();
+        rules::check_resume(&value, previous, &mut diagnostics);
+        self.settings.apply(&mut diagnostics);
+        if !diagnostics.is_empty() {
+            let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+            locate_all(text, true, &mut diagnostics);
+            report.extend(diagnostics);
+        }
+        report
     }
 
     /// Checks an already parsed document of `kind`. Diagnostics carry no
@@ -658,6 +690,7 @@ impl Validator {
             diagnostics = schema::refine_errors(
                 &compiled.schema,
                 value,
+                protocol,
                 compiled.validator.iter_errors(value),
             );
             for diagnostic in &mut diagnostics {

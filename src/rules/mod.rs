@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-pub(crate) use sequence::{EventPlace, Sequence};
+pub(crate) use sequence::{check_resume, EventPlace, Interrupted, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::{Kind, Protocol};
@@ -92,6 +92,10 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("activity-delta-without-snapshot", SINCE_1_0),
     ("activity-delta-not-applicable", SINCE_1_0),
     ("activity-content-not-object", SINCE_1_0),
+    ("resume-missing-interrupt", SINCE_1_0),
+    ("resume-unknown-interrupt", SINCE_1_0),
+    ("unknown-event-type", SINCE_1_0),
+    ("retired-event-type", SINCE_1_0),
 ];
 
 /// Every registered rule, family by family, in documentation order.

@@ -16,19 +16,25 @@ use crate::pointer;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
 use crate::types::v0::DEPRECATED_EVENT_TYPES;
+use crate::Protocol;
 
 /// Lists longer than this are summed up in help texts rather than spelled
 /// out.
 const MAX_LISTED_VALUES: usize = 10;
 
-/// Maps schema errors of `instance`, validated against `schema`, to
-/// diagnostics.
+/// Maps schema errors of `instance`, validated against `schema` of
+/// `protocol`, to diagnostics.
 pub(crate) fn refine_errors<'a>(
     schema: &Value,
     instance: &Value,
+    protocol: Protocol,
     errors: impl IntoIterator<Item = ValidationError<'a>>,
 ) -> Vec<Diagnostic> {
-    let refiner = Refiner { schema, instance };
+    let refiner = Refiner {
+        schema,
+        instance,
+        protocol,
+    };
     let mut out = Vec::new();
     for error in errors {
         refiner.refine(&error, &mut out);
@@ -39,6 +45,37 @@ pub(crate) fn refine_errors<'a>(
 struct Refiner<'s> {
     schema: &'s Value,
     instance: &'s Value,
+    protocol: Protocol,
+}
+
+/// The warning for a 1.x event whose `type` is `tag`, which a receiver
+/// drops: a retired `THINKING_*` event, or a type it does not know.
+fn dropped_event(pointer: String, tag: &str, allowed: &[&str]) -> Diagnostic {
+    match DEPRECATED_EVENT_TYPES.iter().find(|(old, _)| *old == tag) {
+        Some((_, new)) => Diagnostic::new(
+            "retired-event-type",
+            Severity::Warning,
+            pointer,
+            format!("event type '{tag}' is retired since 1.0: a receiver translates it to {new} or drops it, with a warning"),
+        )
+        .with_help(format!("send '{new}' instead: the REASONING_* events replace the THINKING_* ones")),
+        None => {
+            let diagnostic = Diagnostic::new(
+                "unknown-event-type",
+                Severity::Warning,
+                pointer,
+                format!("unknown event type '{tag}': a receiver drops the event, with a warning"),
+            );
+            match suggest::closest(tag, allowed.iter().copied()) {
+                Some(best) => diagnostic.with_help(format!(
+                    "did you mean '{best}'? an event type from a newer version is dropped; private signals go in CUSTOM or RAW"
+                )),
+                None => diagnostic.with_help(
+                    "an event type from a newer version is dropped; private signals go in CUSTOM or RAW",
+                ),
+            }
+        }
+    }
 }
 
 /// The pattern of a JSON Pointer in the 1.x schemas (`JsonPointer`).
@@ -212,6 +249,15 @@ impl Refiner<'_> {
                                 self.refine(inner, out);
                             }
                         }
+                    }
+                    // 1.x: an event of a type the receiver does not know is
+                    // dropped with a warning, never fatal
+                    // (`spec/1.1/basic/processing.mdx`, "The rule").
+                    None if self.protocol.is_1x()
+                        && tag_key == "type"
+                        && allowed.contains(&"RUN_STARTED") =>
+                    {
+                        out.push(dropped_event(pointer::push(at, tag_key), tag, &allowed));
                     }
                     None => {
                         let pointer = pointer::push(at, tag_key);
@@ -499,7 +545,12 @@ mod tests {
             .offline()
             .build(&schema)
             .expect("schema compiles");
-        refine_errors(&schema, &instance, validator.iter_errors(&instance))
+        refine_errors(
+            &schema,
+            &instance,
+            Protocol::V0,
+            validator.iter_errors(&instance),
+        )
     }
 
     #[test]

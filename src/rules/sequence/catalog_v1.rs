@@ -370,6 +370,65 @@ on, an answer that already exists.
 "#,
 };
 
+pub(super) const RESUME_MISSING_INTERRUPT: Rule = Rule {
+    name: "resume-missing-interrupt",
+    severity: Severity::Error,
+    summary:
+        "The request after an interrupted run leaves one of its interrupts without a resume entry",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming"), in
+a captured exchange (HAR): the next request on the thread of a run that
+finished with the interrupt outcome must cover every interrupt of that run
+in its `resume` list, each answered or explicitly abandoned.
+
+## Why it matters
+Omission is not abandonment: a consumer must reject such an input before
+sending it, and a producer that notices must keep the interrupt open.
+
+## Invalid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [], "resume": []}}
+```
+
+## Valid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved", "payload": {"approved": true}}]}}
+```
+"#,
+};
+
+pub(super) const RESUME_UNKNOWN_INTERRUPT: Rule = Rule {
+    name: "resume-unknown-interrupt",
+    severity: Severity::Warning,
+    summary: "A resume entry answers an interrupt the run it continues did not raise",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming"), in
+a captured exchange (HAR): each resume entry's `interruptId` names an
+interrupt of the run being continued, the most recent run on the thread.
+
+## Why it matters
+A producer proceeds without an entry it does not recognise and warns: the
+answer is lost.
+
+## Invalid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved"}, {"interruptId": "i9", "status": "resolved"}]}}
+```
+
+## Valid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved"}]}}
+```
+"#,
+};
+
 pub(super) const ACTIVITY_DELTA_WITHOUT_SNAPSHOT: Rule = Rule {
     name: "activity-delta-without-snapshot",
     severity: Severity::Warning,

@@ -30,6 +30,8 @@ mod catalog_v1;
 mod chunks;
 mod outcome;
 
+pub(crate) use outcome::check_resume;
+
 use catalog::*;
 use catalog_v1::*;
 
@@ -69,6 +71,8 @@ pub(super) const RULES: &[Rule] = &[
     SUBAGENT_PARENT_NOT_STARTED,
     INTERRUPT_ID_DUPLICATE,
     OUTCOME_TOOL_CALL_ANSWERED,
+    RESUME_MISSING_INTERRUPT,
+    RESUME_UNKNOWN_INTERRUPT,
     ACTIVITY_DELTA_WITHOUT_SNAPSHOT,
     ACTIVITY_DELTA_NOT_APPLICABLE,
     ACTIVITY_CONTENT_NOT_OBJECT,
@@ -77,6 +81,17 @@ pub(super) const RULES: &[Rule] = &[
 /// How many ids of earlier runs (run ids) or of unannounced subagents a
 /// stream remembers: memory stays bounded on a capture of any length.
 const REMEMBERED_IDS: usize = 4096;
+
+/// How the latest 1.x run of a stream finished: the interrupts the next
+/// request on its thread must answer (none after a run that finished
+/// otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The run's thread, when its `RUN_STARTED` named one.
+    pub thread: Option<String>,
+    /// The ids of the interrupts its `RUN_FINISHED` outcome carried.
+    pub ids: Vec<String>,
+}
 
 /// Where an event is: for findings about it, and for notes that point back
 /// at it from later events.
@@ -234,6 +249,8 @@ pub struct Sequence {
     activities: activity::Activities,
     /// The version the request of a captured exchange declared.
     requested: Option<String>,
+    /// How the latest 1.x run finished, for the next request's resume.
+    interrupted: Option<Interrupted>,
 }
 
 impl Default for Sequence {
@@ -265,7 +282,13 @@ impl Sequence {
             answered: HashSet::new(),
             activities: activity::Activities::default(),
             requested: None,
+            interrupted: None,
         }
+    }
+
+    /// How the stream's latest 1.x run finished or failed, if one did.
+    pub fn interrupted(&self) -> Option<&Interrupted> {
+        self.interrupted.as_ref()
     }
 
     /// The `protocolVersion` the request that asked for this stream
@@ -574,9 +597,14 @@ impl Sequence {
                 );
             }
         }
+        let thread = thread_id.clone();
         self.close_tool_chunk(at, out);
         if self.protocol.is_1x() {
             outcome::check(at, &self.answered, out);
+            self.interrupted = Some(Interrupted {
+                thread,
+                ids: outcome::interrupt_ids(at.event),
+            });
         }
         for open in std::mem::take(&mut self.open) {
             out.push(
@@ -1555,6 +1583,32 @@ mod tests {
         );
     }
 
+    #[test]
+    fn resume_entries_answer_the_interrupts() {
+        for rule in [&RESUME_MISSING_INTERRUPT, &RESUME_UNKNOWN_INTERRUPT] {
+            for (heading, fires) in [("## Invalid", true), ("## Valid", false)] {
+                let example = example(rule.docs, heading);
+                let run = &example["previous run"];
+                let previous = Interrupted {
+                    thread: run["threadId"].as_str().map(str::to_string),
+                    ids: outcome::interrupt_ids(run),
+                };
+                let mut out = Vec::new();
+                outcome::check_resume(&example["next request"], &previous, &mut out);
+                let rules: Vec<&str> = out.iter().map(|d| d.rule.as_str()).collect();
+                assert_eq!(
+                    rules.contains(&rule.name),
+                    fires,
+                    "{} {heading}: {rules:?}",
+                    rule.name
+                );
+                if !fires {
+                    assert!(rules.is_empty(), "{} {heading}: {rules:?}", rule.name);
+                }
+            }
+        }
+    }
+
     /// The JSON block under `heading` in a rule's docs.
     fn example(docs: &str, heading: &str) -> Value {
         let section = docs.split(heading).nth(1).expect("section");
@@ -1565,7 +1619,9 @@ mod tests {
 
     #[test]
     fn every_rule_fires_on_its_invalid_example_and_not_on_its_valid_one() {
-        for rule in RULES {
+        // The resume rules judge a request against the run before it: their
+        // examples are checked in `resume_entries_answer_the_interrupts`.
+        for rule in RULES.iter().filter(|r| !r.name.starts_with("resume-")) {
             for &protocol in rule.protocols() {
                 let invalid = fired_at(protocol, example(rule.docs, "## Invalid"));
                 assert!(
