@@ -7,6 +7,7 @@
 
 mod capabilities;
 mod content;
+mod encrypted;
 mod interop;
 mod messages;
 mod schema;
@@ -96,6 +97,7 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("resume-unknown-interrupt", SINCE_1_0),
     ("unknown-event-type", SINCE_1_0),
     ("retired-event-type", SINCE_1_0),
+    ("encrypted-value-type-without-value", SINCE_1_1),
 ];
 
 /// Every registered rule, family by family, in documentation order.
@@ -107,6 +109,7 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         tools::RULES,
         content::RULES,
         capabilities::RULES,
+        encrypted::RULES,
         interop::RULES,
         sequence::RULES,
     ]
@@ -216,6 +219,7 @@ fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
     tools::check(document, out);
     content::check(document, out);
     capabilities::check(document, out);
+    encrypted::check(document, out);
 }
 
 /// An events array is one stream, judged by `protocol`.
