@@ -34,7 +34,7 @@ impl Activities {
     }
 
     /// A `MESSAGES_SNAPSHOT` restates activity messages by id.
-    pub(super) fn from_messages(&mut self, messages: &Value) {
+    pub(super) fn restate(&mut self, messages: &Value) {
         for message in messages.as_array().into_iter().flatten() {
             if message.get("role").and_then(Value::as_str) != Some("activity") {
                 continue;

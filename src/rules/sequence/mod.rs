@@ -328,21 +328,12 @@ impl Sequence {
             }
             match kind {
                 "SUBAGENT_STARTED" => self.subagent_started(&at, out),
-                "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
-                    if self
-                        .end(Opened::Subagent, "subagentRunId", kind, &at, out)
-                        .is_some()
-                    {
-                        if let Some(id) = at.str("subagentRunId") {
-                            self.subagents_done.insert(id.to_string(), place.clone());
-                        }
-                    }
-                }
+                "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => self.subagent_ended(kind, &at, out),
                 "ACTIVITY_SNAPSHOT" => self.activities.snapshot(&at),
                 "ACTIVITY_DELTA" => self.activities.delta(&at, out),
                 "MESSAGES_SNAPSHOT" => {
                     if let Some(messages) = event.get("messages") {
-                        self.activities.from_messages(messages);
+                        self.activities.restate(messages);
                     }
                 }
                 "TOOL_CALL_RESULT" => {
@@ -777,6 +768,15 @@ impl Sequence {
             && self.attributed.len() < REMEMBERED_IDS
         {
             self.attributed.insert(id.to_string());
+        }
+    }
+
+    /// `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` (`type_`) ends an active
+    /// invocation, whose id this run may not use again.
+    fn subagent_ended(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let ended = self.end(Opened::Subagent, "subagentRunId", type_, at, out);
+        if let (Some(_), Some(id)) = (ended, at.str("subagentRunId")) {
+            self.subagents_done.insert(id.to_string(), at.place.clone());
         }
     }
 
