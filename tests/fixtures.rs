@@ -257,32 +257,41 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "document-too-large",
         "the default limit is 64 MiB, too large to commit; tests/limits.rs lowers the limit and checks it on files, JSON Lines lines and the library",
     ),
-    (
-        "schema-violation",
-        "the fallback for schema keywords agui-lint does not refine; the published schemas use none, so it is covered by a unit test over a synthetic schema",
-    ),
 ];
+
+/// Every document and capture fixture under `fixtures/<version>/<kind>/`
+/// and `fixtures/<version>/streams/`.
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    walkdir::WalkDir::new(&root)
+        .into_iter()
+        .map(|entry| entry.expect("walk fixtures").into_path())
+        .filter(|path| {
+            path.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e))
+        })
+        .filter(|path| classify_if_fixture(path))
+        .collect()
+}
+
+/// Whether `path` is in a `valid/` or `invalid/` folder (other folders,
+/// such as conformance streams, have contracts of their own).
+fn classify_if_fixture(path: &Path) -> bool {
+    path.parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "valid" || n == "invalid")
+}
 
 #[test]
 fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut fired = BTreeSet::new();
     let mut valid_kinds = BTreeSet::new();
     let mut stream_rules = BTreeSet::new();
     let mut valid_stream_names = BTreeSet::new();
     let mut count = 0;
-    for entry in walkdir::WalkDir::new(&root) {
-        let entry = entry.expect("walk fixtures");
-        let path = entry.path();
-        let is_fixture = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
-        // Conformance streams are tests/conformance.rs's.
-        let is_conformance = path.components().any(|c| c.as_os_str() == "conformance");
-        if !is_fixture || is_conformance {
-            continue;
-        }
+    for path in fixture_files() {
+        let path = path.as_path();
         count += 1;
         let (kind, valid) = classify(path);
         let is_capture = path.components().any(|c| c.as_os_str() == "streams");
@@ -328,6 +337,54 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
     }
 }
 
+/// Rules that judge AG-UI 1.1 documents but have no invalid fixture under
+/// `fixtures/1.1/`, with why.
+const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[(
+    "document-too-large",
+    "the default limit is 64 MiB, too large to commit; tests/limits.rs checks it",
+)];
+
+/// Every existing rule keeps working on 1.1 documents: each rule whose
+/// scope includes 1.1 has an invalid fixture under `fixtures/1.1/`, except
+/// those `WITHOUT_1_1_FIXTURE` names.
+#[test]
+fn every_rule_judging_1_1_has_a_1_1_invalid_fixture() {
+    for (name, _) in WITHOUT_1_1_FIXTURE {
+        let rule = rules::rule(name)
+            .unwrap_or_else(|| panic!("WITHOUT_1_1_FIXTURE names unknown rule {name}"));
+        assert!(
+            rule.protocols().contains(&Protocol::V1_1),
+            "WITHOUT_1_1_FIXTURE names {name}, which does not judge 1.1 documents"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(Protocol::V1_1.as_str());
+    let mut fired = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(&root) {
+        let entry = entry.expect("walk fixtures/1.1");
+        let path = entry.path();
+        let is_fixture = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
+        if is_fixture && classify_if_fixture(path) && !classify(path).1 {
+            fired.insert(expected_rule(path));
+        }
+    }
+    let missing: Vec<&str> = rules::all()
+        .iter()
+        .filter(|rule| rule.protocols().contains(&Protocol::V1_1))
+        .map(|rule| rule.name)
+        .filter(|name| !WITHOUT_1_1_FIXTURE.iter().any(|(exempt, _)| exempt == name))
+        .filter(|name| !fired.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no fixtures/1.1/**/invalid/<rule>-*.* shows these rules on a 1.1 document: {missing:?}"
+    );
+}
+
 /// Fixtures are named after rules that apply to their version: none of
 /// the pre-1.0 profile's folders holds a 1.x kind.
 #[test]
@@ -350,4 +407,52 @@ fn fixtures_are_in_a_version_folder() {
         }
     }
     assert_eq!(versions, BTreeSet::from(["0", "1.0", "1.1"]));
+}
+
+/// Each rule that judges only some versions (`rule --all` shows which) has,
+/// in each 1.x version it judges, an invalid fixture named after it and a
+/// valid one named after it (the rule's correct form); and no fixture is
+/// named after a rule in a version the rule does not judge.
+#[test]
+fn version_scoped_rules_are_shown_both_ways_in_each_version() {
+    let mut invalid: BTreeSet<(String, &'static str)> = BTreeSet::new();
+    let mut valid: BTreeSet<(String, String)> = BTreeSet::new();
+    for path in fixture_files() {
+        let path = path.as_path();
+        let version = version_of(path).as_str().to_string();
+        if classify(path).1 {
+            let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
+            valid.insert((version, stem.to_string()));
+        } else {
+            let rule = expected_rule(path);
+            let scope = rules::rule(rule).expect("registered").protocols();
+            assert!(
+                scope.iter().any(|p| p.as_str() == version),
+                "{}: rule {rule} does not judge AG-UI {version} documents",
+                path.display()
+            );
+            invalid.insert((version, rule));
+        }
+    }
+    for rule in rules::all() {
+        let scope = rule.protocols();
+        if scope.len() == Protocol::ALL.len() {
+            continue;
+        }
+        for protocol in scope.iter().filter(|p| p.is_1x()) {
+            let version = protocol.as_str().to_string();
+            assert!(
+                invalid.contains(&(version.clone(), rule.name)),
+                "no fixtures/{version}/**/invalid/{}*.* shows rule {}",
+                rule.name,
+                rule.name
+            );
+            assert!(
+                valid.contains(&(version.clone(), rule.name.to_string())),
+                "no fixtures/{version}/**/valid/{}.* shows the correct form of {}",
+                rule.name,
+                rule.name
+            );
+        }
+    }
 }

@@ -131,7 +131,8 @@ fn validator_rejects(validator: &Validator, kind: Kind, document: &Value) -> (bo
 
 /// The rules that judge a document's shape: a valid document gets none of
 /// them at any severity.
-const SHAPE_RULES: [&str; 6] = [
+const SHAPE_RULES: [&str; 7] = [
+    "retired-shape",
     "missing-field",
     "wrong-type",
     "invalid-value",

@@ -10,6 +10,8 @@ mod content;
 mod encrypted;
 mod interop;
 mod messages;
+mod request;
+pub(crate) mod retired;
 mod schema;
 mod sequence;
 mod tools;
@@ -70,14 +72,20 @@ impl Rule {
 /// The pre-1.0 profile alone.
 pub(crate) const PRE_1_0: &[Protocol] = &[Protocol::V0];
 /// AG-UI 1.0 and 1.1.
+#[allow(dead_code)]
 pub(crate) const SINCE_1_0: &[Protocol] = &[Protocol::V1_1, Protocol::V1_0];
 /// AG-UI 1.1 alone.
+#[allow(dead_code)]
 pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 
 /// The rules that judge only some versions' documents; every other rule
 /// judges all of them. Each family reports only in its rules' versions.
 const SCOPES: &[(&str, &[Protocol])] = &[
     ("capability-invalid-limit", PRE_1_0),
+    ("retired-shape", SINCE_1_0),
+    ("duplicate-resume-entry", SINCE_1_0),
+    ("activity-message-in-input", SINCE_1_0),
+    ("metadata-reserved-key", SINCE_1_0),
     // The normative stream behaviour of 1.x (issue 14).
     ("run-started-other-thread", SINCE_1_0),
     ("run-id-reused", SINCE_1_0),
@@ -96,7 +104,6 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("resume-missing-interrupt", SINCE_1_0),
     ("resume-unknown-interrupt", SINCE_1_0),
     ("unknown-event-type", SINCE_1_0),
-    ("retired-event-type", SINCE_1_0),
     ("encrypted-value-type-without-value", SINCE_1_1),
 ];
 
@@ -105,11 +112,13 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     [
         schema::RULES,
         version::RULES,
+        retired::RULES,
         messages::RULES,
+        request::RULES,
+        encrypted::RULES,
         tools::RULES,
         content::RULES,
         capabilities::RULES,
-        encrypted::RULES,
         interop::RULES,
         sequence::RULES,
     ]
@@ -182,6 +191,9 @@ pub(crate) struct Families {
     pub tools: bool,
     /// The content rules: empty content, parts and their sources.
     pub content: bool,
+    /// The 1.x request rules: resume entries, activity messages, reserved
+    /// metadata keys, `encryptedValueType` without its value.
+    pub request: bool,
 }
 
 /// The `families` of rules on a RunAgentInput whose values the fast path
@@ -209,6 +221,10 @@ pub(crate) fn check_run_agent_input_families(
     if families.content {
         content::check(&document, out);
     }
+    if families.request {
+        request::check(&document, out);
+        encrypted::check(&document, out);
+    }
 }
 
 /// The families that check the protocol's types wherever they appear.
@@ -216,10 +232,11 @@ pub(crate) fn check_run_agent_input_families(
 /// included.)
 fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
     messages::check(document, out);
+    request::check(document, out);
+    encrypted::check(document, out);
     tools::check(document, out);
     content::check(document, out);
     capabilities::check(document, out);
-    encrypted::check(document, out);
 }
 
 /// An events array is one stream, judged by `protocol`.
@@ -242,8 +259,13 @@ fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>)
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::content::part_is_clean;
+    pub(crate) use super::encrypted::type_without_value as encrypted_value_type_without_value;
     pub(crate) use super::interop::is_interoperable;
-    pub(crate) use super::tools::{name_is_well_formed, verdict_by_text, ParametersVerdict};
+    pub(crate) use super::request::RESERVED_METADATA_KEY;
+    pub(crate) use super::tools::{
+        name_is_well_formed, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
+    };
+    pub(crate) use super::walk::carries_parts;
 }
 
 /// The default severity of the rule named `name`.

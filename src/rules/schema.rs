@@ -22,7 +22,6 @@ pub(super) const RULES: &[Rule] = &[
     NULL_FOR_OPTIONAL,
     UNKNOWN_FIELD,
     UNKNOWN_EVENT_TYPE,
-    RETIRED_EVENT_TYPE,
     SCHEMA_VIOLATION,
 ];
 
@@ -369,14 +368,20 @@ pub(super) const UNKNOWN_FIELD: Rule = Rule {
     severity: Severity::Warning,
     summary: "A key the protocol does not define",
     docs: r#"## What it checks
-That every key is one the protocol defines for its object. Where a defined
-key is close (another case, a snake_case spelling, a typo) it is suggested.
-Keys of newer protocol revisions (`metadata`, `resume`, ...) are reported
-here too.
+That every key is one the version judging the document defines for its
+object. Where a defined key is close (another case, a snake_case spelling,
+a typo) it is suggested. A key of a later version is reported here when
+the document is judged by an earlier one: `encryptedValueType` (1.1) in a
+document that declares `protocolVersion: "1.0"`, or `metadata` (1.0) in one
+judged as pre-1.0 (`--protocol 0`); declare the version the document speaks
+to have it judged by that version. A pre-1.0 key that 1.0 retired
+(`subAgents`) is `retired-shape` instead.
 
 ## Why it matters
-Both SDKs ignore unknown keys, so the data is silently dropped. A snake_case
-key (`tool_call_id`) is read by the Python SDK but not by the TypeScript SDK.
+Receivers strip unknown keys with a warning (`spec/1.1/basic/processing.mdx`),
+so the data is silently dropped; the normative 1.1 schema rejects them. A
+snake_case key (`tool_call_id`) is read by the Python SDK but not by the
+TypeScript SDK.
 
 ## Invalid
 ```json
@@ -418,31 +423,6 @@ not smuggle private signals this way: `CUSTOM` and `RAW` exist for that.
 "#,
 };
 
-pub(super) const RETIRED_EVENT_TYPE: Rule = Rule {
-    name: "retired-event-type",
-    severity: Severity::Warning,
-    summary: "A THINKING_* event, retired in 1.0 (translated or dropped with a warning)",
-    docs: r#"## What it checks
-AG-UI 1.x (`spec/1.1/basic/versioning.mdx`, retired shapes): the
-`THINKING_*` events were retired in 1.0 for the `REASONING_*` ones. A
-receiver translates a retired shape into its replacement, or drops it, and
-warns either way. The finding names the replacement.
-
-## Why it matters
-A receiver without the translation loses the reasoning the event carried.
-
-## Invalid
-```json
-{"type": "THINKING_START"}
-```
-
-## Valid
-```json
-{"type": "REASONING_START", "messageId": "r1"}
-```
-"#,
-};
-
 pub(super) const SCHEMA_VIOLATION: Rule = Rule {
     name: "schema-violation",
     severity: Severity::Error,
@@ -450,9 +430,12 @@ pub(super) const SCHEMA_VIOLATION: Rule = Rule {
     docs: r#"## What it checks
 Any schema error that is not a missing key, a wrong type, a disallowed
 value, an unknown key or a null optional key. The message is the JSON
-Schema validator's own. The published schemas use no other keyword today,
-so this rule is the safety net for errors agui-lint cannot refine, such as a
-value that matches several alternatives of a union at once.
+Schema validator's own, or a plainer one where agui-lint knows the keyword:
+in the 1.x schemas, numbers out of bounds (a negative token count, a
+timestamp beyond 2^53 − 1), an interrupt outcome with no interrupts, a JSON
+Patch path that is not a JSON Pointer. It is also the safety net for errors
+agui-lint cannot refine, such as a value that matches several alternatives
+of a union at once.
 
 ## Why it matters
 The payload does not conform to the published schema, so other tools that

@@ -51,6 +51,13 @@ impl<'a> Node<'a> {
     }
 }
 
+/// Whether the content of a message of `role`, judged by `protocol`, may
+/// be a list of parts that the content rules judge: a user message's, and
+/// since 1.0 a tool message's.
+pub(crate) fn carries_parts(protocol: Protocol, role: &str) -> bool {
+    role == "user" || (protocol.is_1x() && role == "tool")
+}
+
 /// One document, seen through the protocol's types.
 pub(crate) struct Document<'a> {
     /// The kind the document is checked as.
@@ -64,7 +71,8 @@ pub(crate) struct Document<'a> {
 }
 
 impl<'a> Document<'a> {
-    fn root_node(&self) -> Node<'a> {
+    /// The whole document as a node.
+    pub fn root_node(&self) -> Node<'a> {
         Node::new(self.root, String::new())
     }
 
@@ -141,15 +149,27 @@ impl<'a> Document<'a> {
             .collect()
     }
 
-    /// Every multimodal content part: those of user messages, or the
-    /// document itself when it is one.
+    /// Every multimodal content part: those of user messages (and, since
+    /// 1.0, of tool messages and `TOOL_CALL_RESULT` events, whose content
+    /// may be parts too), or the document itself when it is one.
     pub fn content_parts(&self) -> Vec<Node<'a>> {
         if self.kind == Kind::InputContent {
             return vec![self.root_node()];
         }
+        let carries_parts =
+            |role: Option<&str>| role.is_some_and(|r| carries_parts(self.protocol, r));
+        let results = match self.kind {
+            Kind::Event if self.protocol.is_1x() => vec![self.root_node()],
+            Kind::Events if self.protocol.is_1x() => self.root_node().elements(),
+            _ => Vec::new(),
+        };
+        let results = results
+            .into_iter()
+            .filter(|event| event.str("type") == Some("TOOL_CALL_RESULT"));
         self.messages()
-            .iter()
-            .filter(|m| m.str("role") == Some("user"))
+            .into_iter()
+            .filter(|m| carries_parts(m.str("role")))
+            .chain(results)
             .filter_map(|m| m.child("content"))
             .flat_map(|content| content.elements())
             .collect()

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
+use crate::rules::retired;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
 use crate::types::v0::DEPRECATED_EVENT_TYPES;
@@ -43,40 +44,34 @@ pub(crate) fn refine_errors<'a>(
 }
 
 struct Refiner<'s> {
+    /// The version judging: a pre-1.0 shape in a 1.x document is named as
+    /// retired.
+    protocol: Protocol,
     schema: &'s Value,
     instance: &'s Value,
-    protocol: Protocol,
 }
 
-/// The warning for a 1.x event whose `type` is `tag`, which a receiver
-/// drops: a retired `THINKING_*` event, or a type it does not know.
+/// The warning for a 1.x event whose `type` is `tag`, a type the receiver
+/// does not know, which it drops.
 fn dropped_event(pointer: String, tag: &str, allowed: &[&str]) -> Diagnostic {
-    match DEPRECATED_EVENT_TYPES.iter().find(|(old, _)| *old == tag) {
-        Some((_, new)) => Diagnostic::new(
-            "retired-event-type",
-            Severity::Warning,
-            pointer,
-            format!("event type '{tag}' is retired since 1.0: a receiver translates it to {new} or drops it, with a warning"),
-        )
-        .with_help(format!("send '{new}' instead: the REASONING_* events replace the THINKING_* ones")),
-        None => {
-            let diagnostic = Diagnostic::new(
-                "unknown-event-type",
-                Severity::Warning,
-                pointer,
-                format!("unknown event type '{tag}': a receiver drops the event, with a warning"),
-            );
-            match suggest::closest(tag, allowed.iter().copied()) {
-                Some(best) => diagnostic.with_help(format!(
-                    "did you mean '{best}'? an event type from a newer version is dropped; private signals go in CUSTOM or RAW"
-                )),
-                None => diagnostic.with_help(
-                    "an event type from a newer version is dropped; private signals go in CUSTOM or RAW",
-                ),
-            }
-        }
+    let diagnostic = Diagnostic::new(
+        "unknown-event-type",
+        Severity::Warning,
+        pointer,
+        format!("unknown event type '{tag}': a receiver drops the event, with a warning"),
+    );
+    match suggest::closest(tag, allowed.iter().copied()) {
+        Some(best) => diagnostic.with_help(format!(
+            "did you mean '{best}'? an event type from a newer version is dropped; private signals go in CUSTOM or RAW"
+        )),
+        None => diagnostic.with_help(
+            "an event type from a newer version is dropped; private signals go in CUSTOM or RAW",
+        ),
     }
 }
+
+/// 2^53 − 1, the bound of the 1.x schemas' integers.
+const SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
 /// The pattern of a JSON Pointer in the 1.x schemas (`JsonPointer`).
 const JSON_POINTER: &str = "^(/([^/~]|~[01])*)*$";
@@ -89,7 +84,12 @@ impl Refiner<'_> {
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 let parent = self.schema_at(parent_path(schema_path));
                 for key in unexpected {
-                    out.push(self.unknown_field(at, key, parent));
+                    let retired = self
+                        .protocol
+                        .is_1x()
+                        .then(|| retired::retired_key(at, key))
+                        .flatten();
+                    out.push(retired.unwrap_or_else(|| self.unknown_field(at, key, parent)));
                 }
             }
             ValidationErrorKind::Required { property } => {
@@ -131,6 +131,18 @@ impl Refiner<'_> {
                         "a JSON Pointer (RFC 6901) is empty (the whole document) or '/'-prefixed \
                          tokens, with '~' written '~0' and '/' written '~1'",
                     ),
+                );
+            }
+            // Timestamps and counts (1.x), bounded to what a JSON number
+            // keeps exactly.
+            ValidationErrorKind::Maximum { limit } | ValidationErrorKind::Minimum { limit }
+                if limit.as_i64().map(i64::unsigned_abs) == Some(SAFE_INTEGER) =>
+            {
+                out.push(
+                    Diagnostic::new("schema-violation", Severity::Error, at, error.to_string())
+                        .with_help(
+                            "the schema bounds it to ±(2^53 − 1), the integers a JSON number keeps exactly: a larger one reads back as another number in JavaScript",
+                        ),
                 );
             }
             // The 1.x slots that take any JSON value but `null`.
@@ -253,13 +265,24 @@ impl Refiner<'_> {
                     // 1.x: an event of a type the receiver does not know is
                     // dropped with a warning, never fatal
                     // (`spec/1.1/basic/processing.mdx`, "The rule").
+                    // (A retired THINKING_* event is `retired-shape`'s.)
                     None if self.protocol.is_1x()
                         && tag_key == "type"
-                        && allowed.contains(&"RUN_STARTED") =>
+                        && allowed.contains(&"RUN_STARTED")
+                        && retired::retired_tag(at, tag_key, tag).is_none() =>
                     {
                         out.push(dropped_event(pointer::push(at, tag_key), tag, &allowed));
                     }
                     None => {
+                        let retired = self
+                            .protocol
+                            .is_1x()
+                            .then(|| retired::retired_tag(at, tag_key, tag))
+                            .flatten();
+                        if let Some(retired) = retired {
+                            out.push(retired);
+                            return;
+                        }
                         let pointer = pointer::push(at, tag_key);
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
@@ -386,6 +409,11 @@ impl Refiner<'_> {
             format!("unknown key '{key}'"),
         )
         .at(Target::Key);
+        if self.protocol == Protocol::V1_0 && crate::types::v1::ADDED_IN_1_1.contains(&key) {
+            return diagnostic.with_help(format!(
+                "'{key}' came with AG-UI 1.1; a 1.0 receiver strips it: declare protocolVersion \"1.1\" if the sender speaks 1.1"
+            ));
+        }
         match suggest::closest(key, known.iter().copied()) {
             Some(best) if suggest::is_snake_case(key) => diagnostic.with_help(format!(
                 "did you mean '{best}'? the Python SDK accepts the snake_case spelling, the TypeScript SDK does not"

@@ -58,6 +58,9 @@ pub use tool::{Tool, ToolCall};
 /// when present. The key `ag-ui` is reserved for the protocol's own use.
 pub type Metadata = serde_json::Map<String, serde_json::Value>;
 
+/// The keys AG-UI 1.1 added over 1.0, wherever they appear.
+pub const ADDED_IN_1_1: &[&str] = &["encryptedValueType"];
+
 /// The largest integer a JSON number keeps exactly through a round trip
 /// (2^53 − 1), which bounds timestamps and token counts.
 pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;

@@ -1,0 +1,205 @@
+//! What a 1.x client owes in the `RunAgentInput` it sends: one resume entry
+//! per interrupt (`spec/1.1/basic/patterns/interrupt-resume.mdx`), no
+//! activity messages (`spec/1.1/basic/run-input.mdx`), and the reserved
+//! `ag-ui` metadata key left to the protocol (`spec/1.1/basic/metadata.mdx`).
+
+use std::collections::HashMap;
+
+use super::walk::{Document, Node};
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::text::excerpt;
+use crate::Kind;
+
+/// The rules of this family, in documentation order.
+pub(super) const RULES: &[Rule] = &[
+    DUPLICATE_RESUME_ENTRY,
+    ACTIVITY_MESSAGE_IN_INPUT,
+    METADATA_RESERVED_KEY,
+];
+
+pub(super) const DUPLICATE_RESUME_ENTRY: Rule = Rule {
+    name: "duplicate-resume-entry",
+    severity: Severity::Error,
+    summary: "Two resume entries answer the same interrupt",
+    docs: r#"## What it checks
+That each entry of a `RunAgentInput`'s `resume` list answers its own
+interrupt: no two entries share an `interruptId`. The finding points at the
+later entry's `interruptId`, with the first as related information.
+
+## Why it matters
+The resume list carries one `ResumeEntry` per interrupt answered, and it is
+the consumer's complete statement of what was decided
+(`spec/1.1/basic/patterns/interrupt-resume.mdx`). Two entries for one
+interrupt, one `resolved` and one `cancelled` or with two payloads,
+contradict each other: the agent cannot tell which decision stands, and
+what it does is up to whichever entry its code happens to read last.
+
+## Invalid
+```json
+{"threadId": "t-1", "runId": "run-2", "messages": [],
+ "resume": [{"interruptId": "int-1", "status": "resolved", "payload": {"approved": true}},
+            {"interruptId": "int-1", "status": "cancelled"}]}
+```
+
+## Valid
+```json
+{"threadId": "t-1", "runId": "run-2", "messages": [],
+ "resume": [{"interruptId": "int-1", "status": "resolved", "payload": {"approved": true}},
+            {"interruptId": "int-2", "status": "cancelled"}]}
+```
+"#,
+};
+
+pub(super) const ACTIVITY_MESSAGE_IN_INPUT: Rule = Rule {
+    name: "activity-message-in-input",
+    severity: Severity::Warning,
+    summary: "A 1.x RunAgentInput sends an activity message back to the agent",
+    docs: r#"## What it checks
+That the `messages` of a 1.x `RunAgentInput` hold no message with role
+`activity`.
+
+## Why it matters
+Activity messages never travel back to the producer: a consumer MUST strip
+them from `messages` before sending (`spec/1.1/basic/run-input.mdx`). They
+are the client's rendering material (progress cards, plans), not
+conversation the agent resumes from; an agent handed one has no use for it,
+and one that forwards the history to a model sends it content in a role
+the model does not know.
+
+## Invalid
+```json
+{"threadId": "t-1", "runId": "run-2", "messages": [
+  {"id": "u-1", "role": "user", "content": "Plan my trip"},
+  {"id": "act-1", "role": "activity", "activityType": "plan", "content": {"steps": 3}}]}
+```
+
+## Valid
+```json
+{"threadId": "t-1", "runId": "run-2", "messages": [
+  {"id": "u-1", "role": "user", "content": "Plan my trip"}]}
+```
+"#,
+};
+
+pub(super) const METADATA_RESERVED_KEY: Rule = Rule {
+    name: "metadata-reserved-key",
+    severity: Severity::Warning,
+    summary: "A client writes the protocol's reserved `ag-ui` metadata key",
+    docs: r#"## What it checks
+The `metadata` objects a client writes in a 1.x `RunAgentInput` (on
+messages, tool calls, tools and resume entries) and in a resume entry on
+its own: none has the key `ag-ui`.
+
+## Why it matters
+`metadata` is open by key, but the `ag-ui` key is reserved for the
+protocol's own use; every other key is application space, and producers
+SHOULD prefix keys they invent with a vendor or application name
+(`spec/1.1/basic/metadata.mdx`). Application data under `ag-ui` collides
+with what the protocol puts there, and a later version may give the key a
+meaning the data contradicts.
+
+## Invalid
+```json
+{"id": "u-1", "role": "user", "content": "hi", "metadata": {"ag-ui": {"client": "web"}}}
+```
+
+## Valid
+```json
+{"id": "u-1", "role": "user", "content": "hi", "metadata": {"acme.client": "web"}}
+```
+"#,
+};
+
+/// The metadata key the protocol reserves for itself.
+pub(crate) const RESERVED_METADATA_KEY: &str = "ag-ui";
+
+/// Runs this family's checks on `document`: 1.x requests only.
+pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+    if !document.protocol.is_1x() {
+        return;
+    }
+    if document.kind == Kind::ResumeEntry {
+        check_metadata(&document.root_node(), out);
+        return;
+    }
+    let Some(run) = document.run_agent_input() else {
+        return;
+    };
+    let resume = run
+        .child("resume")
+        .map(|r| r.elements())
+        .unwrap_or_default();
+    check_resume_ids(&resume, out);
+    let messages = document.messages();
+    for message in &messages {
+        if message.str("role") == Some("activity") {
+            out.push(
+                ACTIVITY_MESSAGE_IN_INPUT
+                    .diagnostic(
+                        message.pointer.clone(),
+                        "activity message sent back to the agent",
+                    )
+                    .with_help(
+                        "a client strips activity messages from messages before sending: they are its rendering material, not conversation",
+                    ),
+            );
+        }
+    }
+    let tools = run.child("tools").map(|t| t.elements()).unwrap_or_default();
+    let written = messages
+        .iter()
+        .chain(&document.tool_calls())
+        .chain(&tools)
+        .chain(&resume)
+        .cloned()
+        .collect::<Vec<_>>();
+    for node in &written {
+        check_metadata(node, out);
+    }
+}
+
+/// Two resume entries for one interrupt.
+fn check_resume_ids(entries: &[Node<'_>], out: &mut Vec<Diagnostic>) {
+    let mut first: HashMap<&str, String> = HashMap::new();
+    for entry in entries {
+        let Some(id) = entry.child("interruptId") else {
+            continue;
+        };
+        let Some(text) = id.value.as_str() else {
+            continue;
+        };
+        match first.get(text) {
+            Some(earlier) => out.push(
+                DUPLICATE_RESUME_ENTRY
+                    .diagnostic(
+                        id.pointer.clone(),
+                        format!("interrupt '{}' is answered twice", excerpt(text)),
+                    )
+                    .with_help("send one resume entry per interrupt: resolved with its payload, or cancelled")
+                    .with_related(earlier.clone(), "first entry for this interrupt"),
+            ),
+            None => {
+                first.insert(text, id.pointer.clone());
+            }
+        }
+    }
+}
+
+/// The reserved key in the `metadata` of `node`.
+fn check_metadata(node: &Node<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(metadata) = node.child("metadata") else {
+        return;
+    };
+    if metadata.value.get(RESERVED_METADATA_KEY).is_some() {
+        out.push(
+            METADATA_RESERVED_KEY
+                .diagnostic(
+                    crate::pointer::push(&metadata.pointer, RESERVED_METADATA_KEY),
+                    "metadata key 'ag-ui' is reserved for the protocol",
+                )
+                .with_help("put application data under a key of its own, prefixed with a vendor or application name")
+                .at(Target::Key),
+        );
+    }
+}
