@@ -176,10 +176,19 @@ fn every_stream_reaches_the_outcome_a_conforming_client_must() {
 /// Rules of stream captures that a conformance stream (one stream of
 /// events, written as JSON) cannot show, by name prefix, with why.
 const NOT_IN_ONE_STREAM: &[(&str, &str)] = &[
-    ("invalid-", "malformed JSON, HAR or encodings are bytes, not events"),
+    (
+        "invalid-",
+        "malformed JSON, HAR or encodings are bytes, not events",
+    ),
     ("empty-input", "a capture with no record has no stream"),
-    ("unknown-protocol-version", "a declaration rule, not a sequence rule; upstream's own version streams show it"),
-    ("resume-", "judges the next request of a HAR against the run before: two exchanges, not one stream"),
+    (
+        "unknown-protocol-version",
+        "a declaration rule, not a sequence rule; upstream's own version streams show it",
+    ),
+    (
+        "resume-",
+        "judges the next request of a HAR against the run before: two exchanges, not one stream",
+    ),
 ];
 
 /// Every stream rule (a rule some capture under `fixtures/*/streams/invalid`
@@ -201,7 +210,10 @@ fn every_stream_rule_is_covered_both_ways() {
                 .filter(|n| stem == *n || stem.starts_with(&format!("{n}-")))
                 .max_by_key(|n| n.len())
                 .expect("named after a rule");
-            if !NOT_IN_ONE_STREAM.iter().any(|(name, _)| rule.starts_with(name)) {
+            if !NOT_IN_ONE_STREAM
+                .iter()
+                .any(|(name, _)| rule.starts_with(name))
+            {
                 stream_rules.insert(rule.to_string());
             }
         }

@@ -341,6 +341,7 @@ impl Sequence {
                         self.answered.insert(id.to_string());
                     }
                 }
+                "TOOL_CALL_START" => self.tool_call_owner(&at, out),
                 _ => {}
             }
         }
@@ -950,6 +951,43 @@ impl Sequence {
         }
     }
 
+    /// 1.x: a tool call inherits the attribution of the message holding
+    /// it, and may not name another owner (`spec/1.1/events/subagents.mdx`,
+    /// "Ownership").
+    fn tool_call_owner(&self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let (Some(tag), Some(parent)) = (at.str("subagentRunId"), at.str("parentMessageId")) else {
+            return;
+        };
+        let Some(message) = self
+            .index
+            .of(Opened::TextMessage)
+            .get(parent)
+            .and_then(|&i| self.open.get(i))
+        else {
+            return;
+        };
+        if message.owner.as_deref() == Some(tag) {
+            return;
+        }
+        let owner = message
+            .owner
+            .as_deref()
+            .map_or("the parent agent".to_string(), |o| {
+                format!("subagent '{o}'")
+            });
+        out.push(
+            at.finding(
+                &OWNER_MISMATCH,
+                "/subagentRunId",
+                format!(
+                    "TOOL_CALL_START is attributed to subagent '{tag}', but its message '{parent}' belongs to {owner}"
+                ),
+            )
+            .with_help("a tool call carries the attribution of the message that holds it, or none")
+            .with_related_place(&message.start, format!("{} here", message.start_type)),
+        );
+    }
+
     /// 1.x: a continuation's attribution must agree with its opener's.
     fn check_owner(&self, open: &Open, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
         if !self.protocol.is_1x() || open.kind == Opened::Step {
@@ -1118,8 +1156,8 @@ impl Sequence {
             return;
         };
         if let Err(error) = json_patch::patch(state, &patch) {
-            out.push(
-                at.finding(
+            let mut finding = at
+                .finding(
                     &STATE_DELTA_NOT_APPLICABLE,
                     &format!("/delta/{}", error.operation),
                     format!(
@@ -1127,8 +1165,18 @@ impl Sequence {
                         error.operation, error.kind
                     ),
                 )
-                .with_help("the client's patch fails and its state diverges; send a STATE_SNAPSHOT to resynchronise"),
-            );
+                .with_help("the client's patch fails and its state diverges; send a STATE_SNAPSHOT to resynchronise");
+            // 1.x: a well-formed patch that fails is surfaced as a warning
+            // and the consumer keeps its prior value
+            // (`spec/1.1/basic/patterns/snapshots.mdx`, "When a patch does
+            // not apply").
+            if self.protocol.is_1x() {
+                finding.severity = crate::diagnostic::Severity::Warning;
+                finding
+                    .message
+                    .push_str(": a receiver keeps its prior state and warns");
+            }
+            out.push(finding);
             self.state = None;
         }
     }
@@ -1580,6 +1628,22 @@ mod tests {
                 "duplicate-start",
                 "run-finished-while-open"
             ]
+        );
+        assert_eq!(
+            fired_at(
+                Protocol::V1_1,
+                json!([
+                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                    {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant", "subagentRunId": "s"},
+                    {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "subagentRunId": "x"},
+                    {"type": "TOOL_CALL_START", "toolCallId": "d", "toolCallName": "f", "parentMessageId": "m"},
+                    {"type": "TOOL_CALL_END", "toolCallId": "c"},
+                    {"type": "TOOL_CALL_END", "toolCallId": "d"},
+                    {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+                    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+                ])
+            ),
+            ["continuation-owner-mismatch"]
         );
     }
 
