@@ -9,12 +9,12 @@ use crate::rules::Rule;
 pub(super) const RUN_STARTED_OTHER_THREAD: Rule = Rule {
     name: "run-started-other-thread",
     severity: Severity::Error,
-    summary: "A later run of a stream names another thread than its first run",
+    summary: "A run of a stream names another thread than the run before it",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/lifecycle.mdx`, "Several runs on one stream"): a
 stream may carry several runs in sequence, but they are runs of one
 conversation, so every `RUN_STARTED` of a stream carries the `threadId` of
-the first.
+the run before it (a stream re-homed once is reported once).
 
 ## Why it matters
 A consumer rejects a second run on another thread rather than quietly
