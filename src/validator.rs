@@ -15,7 +15,7 @@ use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{self, version, EventPlace, Sequence};
+use crate::rules::{self, version, EventPlace, Interrupted, Sequence};
 use crate::schema;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
@@ -103,9 +103,22 @@ impl EventStream {
         self.declared.unwrap_or(default)
     }
 
+    /// Sets the `protocolVersion` the request of a captured exchange
+    /// declared: a `RUN_STARTED` declaring another is reported.
+    pub fn expect_version(&mut self, declared: &str) {
+        self.sequence.expect_version(declared);
+    }
+
+    /// How the stream's latest 1.x run finished: the interrupts the next
+    /// request on its thread answers.
+    pub(crate) fn interrupted(&self) -> Option<&Interrupted> {
+        self.sequence.interrupted()
+    }
+
     fn feed(
         &mut self,
         event: &Value,
+        protocol: Protocol,
         record: Option<usize>,
         location: Option<Location>,
         out: &mut Vec<Diagnostic>,
@@ -117,7 +130,7 @@ impl EventStream {
             pointer: String::new(),
             location,
         };
-        self.sequence.event(event, &place, out);
+        self.sequence.event(event, protocol, &place, out);
         self.last = Some(place);
     }
 }
@@ -174,6 +187,32 @@ impl Validator {
     /// A document whose kind cannot be told gets an `unknown-kind` error.
     pub fn validate_detected(&self, bytes: &[u8]) -> Report {
         self.check_bytes(None, bytes, None).0
+    }
+
+    /// Checks the `RunAgentInput` of a captured exchange that follows
+    /// `previous`, how the exchange before it ended: a 1.x input's resume
+    /// entries must answer that run's interrupts.
+    pub(crate) fn validate_following(
+        &self,
+        bytes: &[u8],
+        previous: Option<&Interrupted>,
+    ) -> Report {
+        let mut report = self.validate(Kind::RunAgentInput, bytes);
+        let Some(previous) = previous.filter(|_| report.protocol().is_1x()) else {
+            return report;
+        };
+        let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+            return report;
+        };
+        let mut diagnostics = Vec::new();
+        rules::check_resume(&value, previous, &mut diagnostics);
+        self.settings.apply(&mut diagnostics);
+        if !diagnostics.is_empty() {
+            let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+            locate_all(text, true, &mut diagnostics);
+            report.extend(diagnostics);
+        }
+        report
     }
 
     /// Checks an already parsed document of `kind`. Diagnostics carry no
@@ -252,7 +291,8 @@ impl Validator {
         let protocol = stream.protocol_for(bytes, self.settings.default_protocol());
         let (mut report, event) = self.check_record(kind, bytes, protocol);
         if let Some(event) = event {
-            let sequence = self.continue_stream(stream, &event, bytes, record, location);
+            let sequence =
+                self.continue_stream(stream, &event, report.protocol(), bytes, record, location);
             if !sequence.is_empty() {
                 report.extend(sequence);
             }
@@ -277,18 +317,19 @@ impl Validator {
     }
 
     /// The second half of [`Self::validate_in_stream`], in stream order: the
-    /// sequence findings of `event` (parsed from `bytes`), located in
-    /// `bytes`, with the settings applied.
+    /// sequence findings of `event` (parsed from `bytes`, judged by
+    /// `protocol`), located in `bytes`, with the settings applied.
     pub(crate) fn continue_stream(
         &self,
         stream: &mut EventStream,
         event: &Value,
+        protocol: Protocol,
         bytes: &[u8],
         record: Option<usize>,
         location: Option<Location>,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
-        stream.feed(event, record, location, &mut diagnostics);
+        stream.feed(event, protocol, record, location, &mut diagnostics);
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
             // Located as the record's own findings were: after a byte order

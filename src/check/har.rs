@@ -17,7 +17,8 @@ use super::{
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
 use crate::locate::{self, Locator};
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Target};
+use crate::rules::Interrupted;
+use crate::{rules, Diagnostic, EventStream, Kind, Location, Protocol, Target};
 
 /// The HAR file being read, for placing findings in it.
 struct Archive<'a> {
@@ -94,9 +95,11 @@ impl File<'_> {
             Ok(entries) => entries,
             Err(error) => return self.invalid_har(&archive, None, &error, sink),
         };
+        // How the latest exchange's run ended, for the next request's resume.
+        let mut previous = None;
         for entry in entries {
             match entry {
-                Ok(entry) => self.har_entry(&archive, &entry, sink),
+                Ok(entry) => self.har_entry(&archive, &entry, &mut previous, sink),
                 Err(error) => {
                     let record = entry_index(&error.pointer);
                     self.invalid_har(&archive, record, &error, sink);
@@ -129,15 +132,22 @@ impl File<'_> {
         sink(checked);
     }
 
-    fn har_entry(&self, archive: &Archive<'_>, entry: &HarEntry, sink: &mut dyn FnMut(Checked)) {
+    fn har_entry(
+        &self,
+        archive: &Archive<'_>,
+        entry: &HarEntry,
+        previous: &mut Option<Interrupted>,
+        sink: &mut dyn FnMut(Checked),
+    ) {
         let Some(request) = &entry.request_body else {
             return;
         };
-        let is_run = serde_json::from_slice::<Value>(&request.bytes)
-            .is_ok_and(|v| Kind::detect(&v) == Ok(Kind::RunAgentInput));
-        if !is_run {
+        let input = serde_json::from_slice::<Value>(&request.bytes)
+            .ok()
+            .filter(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
+        let Some(input) = input else {
             return;
-        }
+        };
         let label: Arc<str> = Arc::from(format!(
             "entry {} ({} {})",
             entry.index, entry.method, entry.url
@@ -145,7 +155,9 @@ impl File<'_> {
         let record = Some(entry.index);
 
         let place = archive.body(request);
-        let mut report = self.validator.validate(Kind::RunAgentInput, &request.bytes);
+        let mut report = self
+            .validator
+            .validate_following(&request.bytes, previous.as_ref());
         report.relocate(|d| {
             to_file_positions(d, |l| place.locate(archive, &request.bytes, l));
         });
@@ -158,6 +170,12 @@ impl File<'_> {
         };
         let place = archive.body(response);
         let mut stream = EventStream::new();
+        // The response answers in the version its request declared
+        // (`spec/1.1/basic/versioning.mdx`, "Version negotiation").
+        if let Some(declared) = input.get("protocolVersion").and_then(Value::as_str) {
+            stream.assume_protocol(Protocol::from_declaration(declared).judged_as());
+            stream.expect_version(declared);
+        }
         let mut pending = Pending::default();
         for event in SseReader::new(response.bytes.as_slice()) {
             // Reading from memory cannot fail.
@@ -183,6 +201,9 @@ impl File<'_> {
             pending.push(checked, text, sink);
         }
         pending.finish(self.validator, &mut stream, sink, true);
+        if let Some(interrupted) = stream.interrupted() {
+            *previous = Some(interrupted.clone());
+        }
     }
 }
 

@@ -238,9 +238,11 @@ impl File<'_> {
                 .collect();
             for (line, (mut report, event)) in batch.into_iter().zip(checked) {
                 if let Some(event) = event {
+                    let protocol = report.protocol();
                     let sequence = self.validator.continue_stream(
                         &mut stream,
                         &event,
+                        protocol,
                         &line.bytes,
                         Some(line.number),
                         Some(root_location(&line.bytes)),

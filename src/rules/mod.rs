@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-pub(crate) use sequence::{EventPlace, Sequence};
+pub(crate) use sequence::{check_resume, EventPlace, Interrupted, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::{Kind, Protocol};
@@ -43,7 +43,7 @@ pub struct Rule {
 
 impl Rule {
     /// The protocol versions whose documents this rule judges: every
-    /// version unless [`SCOPES`] says otherwise.
+    /// version unless `SCOPES` says otherwise.
     pub fn protocols(&self) -> &'static [Protocol] {
         SCOPES
             .iter()
@@ -84,6 +84,24 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("duplicate-resume-entry", SINCE_1_0),
     ("activity-message-in-input", SINCE_1_0),
     ("metadata-reserved-key", SINCE_1_0),
+    // The normative stream behaviour of 1.x (issue 14).
+    ("run-started-other-thread", SINCE_1_0),
+    ("run-id-reused", SINCE_1_0),
+    ("protocol-version-mismatch", SINCE_1_0),
+    ("chunk-contradicts-opener", SINCE_1_0),
+    ("chunk-continuation-ambiguous", SINCE_1_0),
+    ("continuation-owner-mismatch", SINCE_1_0),
+    ("subagent-started-late", SINCE_1_0),
+    ("subagent-id-reused", SINCE_1_0),
+    ("subagent-parent-not-started", SINCE_1_0),
+    ("interrupt-id-duplicate", SINCE_1_0),
+    ("outcome-tool-call-answered", SINCE_1_0),
+    ("activity-delta-without-snapshot", SINCE_1_0),
+    ("activity-delta-not-applicable", SINCE_1_0),
+    ("activity-content-not-object", SINCE_1_0),
+    ("resume-missing-interrupt", SINCE_1_0),
+    ("resume-unknown-interrupt", SINCE_1_0),
+    ("unknown-event-type", SINCE_1_0),
     ("encrypted-value-type-without-value", SINCE_1_1),
 ];
 
@@ -157,7 +175,7 @@ pub(crate) fn check(
         }
     }
     if kind == Kind::Events {
-        check_sequence(value, out);
+        check_sequence(value, protocol, out);
     }
 }
 
@@ -219,8 +237,8 @@ fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
     capabilities::check(document, out);
 }
 
-/// An events array is one stream.
-fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
+/// An events array is one stream, judged by `protocol`.
+fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>) {
     let mut sequence = Sequence::new();
     for (i, event) in events.as_array().into_iter().flatten().enumerate() {
         let place = EventPlace {
@@ -229,7 +247,7 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
             pointer: format!("/{i}"),
             location: None,
         };
-        sequence.event(event, &place, out);
+        sequence.event(event, protocol, &place, out);
     }
     sequence.finish(out);
 }

@@ -21,6 +21,7 @@ pub(super) const RULES: &[Rule] = &[
     INVALID_VALUE,
     NULL_FOR_OPTIONAL,
     UNKNOWN_FIELD,
+    UNKNOWN_EVENT_TYPE,
     SCHEMA_VIOLATION,
 ];
 
@@ -390,6 +391,34 @@ TypeScript SDK.
 ## Valid
 ```json
 {"id": "m3", "role": "tool", "content": "ok", "toolCallId": "c1"}
+```
+"#,
+};
+
+pub(super) const UNKNOWN_EVENT_TYPE: Rule = Rule {
+    name: "unknown-event-type",
+    severity: Severity::Warning,
+    summary:
+        "An event of a type the protocol version does not define (1.x: dropped with a warning)",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/processing.mdx`, "The rule"): an event whose
+`type` the version does not define. Unrecognised material is not an error:
+a receiver drops the event and warns, naming the type. (Before 1.0 an
+unknown type is the `invalid-value` error.) A close known type is
+suggested.
+
+## Why it matters
+Whatever the event carried never reaches the application. A producer must
+not smuggle private signals this way: `CUSTOM` and `RAW` exist for that.
+
+## Invalid
+```json
+{"type": "TEXT_MESSAGE_DELTA", "messageId": "m1", "delta": "hi"}
+```
+
+## Valid
+```json
+{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi"}
 ```
 "#,
 };

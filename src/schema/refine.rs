@@ -23,8 +23,8 @@ use crate::Protocol;
 /// out.
 const MAX_LISTED_VALUES: usize = 10;
 
-/// Maps schema errors of `instance`, validated against `schema`, to
-/// diagnostics.
+/// Maps schema errors of `instance`, validated against `schema` of
+/// `protocol`, to diagnostics.
 pub(crate) fn refine_errors<'a>(
     schema: &Value,
     instance: &Value,
@@ -49,6 +49,25 @@ struct Refiner<'s> {
     protocol: Protocol,
     schema: &'s Value,
     instance: &'s Value,
+}
+
+/// The warning for a 1.x event whose `type` is `tag`, a type the receiver
+/// does not know, which it drops.
+fn dropped_event(pointer: String, tag: &str, allowed: &[&str]) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        "unknown-event-type",
+        Severity::Warning,
+        pointer,
+        format!("unknown event type '{tag}': a receiver drops the event, with a warning"),
+    );
+    match suggest::closest(tag, allowed.iter().copied()) {
+        Some(best) => diagnostic.with_help(format!(
+            "did you mean '{best}'? an event type from a newer version is dropped; private signals go in CUSTOM or RAW"
+        )),
+        None => diagnostic.with_help(
+            "an event type from a newer version is dropped; private signals go in CUSTOM or RAW",
+        ),
+    }
 }
 
 /// 2^53 − 1, the bound of the 1.x schemas' integers.
@@ -242,6 +261,17 @@ impl Refiner<'_> {
                                 self.refine(inner, out);
                             }
                         }
+                    }
+                    // 1.x: an event of a type the receiver does not know is
+                    // dropped with a warning, never fatal
+                    // (`spec/1.1/basic/processing.mdx`, "The rule").
+                    // (A retired THINKING_* event is `retired-shape`'s.)
+                    None if self.protocol.is_1x()
+                        && tag_key == "type"
+                        && allowed.contains(&"RUN_STARTED")
+                        && retired::retired_tag(at, tag_key, tag).is_none() =>
+                    {
+                        out.push(dropped_event(pointer::push(at, tag_key), tag, &allowed));
                     }
                     None => {
                         let retired = self

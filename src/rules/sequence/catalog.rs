@@ -512,6 +512,10 @@ since: paths exist where they must, `test` operations hold. After a delta
 that does not apply, the state is unknown until the next snapshot, so
 nothing more is reported about it.
 
+In AG-UI 1.x this is a warning (`spec/1.1/basic/patterns/snapshots.mdx`,
+"When a patch does not apply"): the consumer must surface the failure and
+may carry on with its prior state.
+
 ## Why it matters
 The client's patch fails and its state diverges from the agent's; the
 spec's remedy is a fresh `STATE_SNAPSHOT`.

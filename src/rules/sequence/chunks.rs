@@ -1,0 +1,427 @@
+//! Chunk streams as AG-UI 1.x defines them (`spec/1.1/basic/patterns/streaming.mdx`,
+//! "The chunked form"): per owner lane (the parent agent's, or a
+//! subagent's), which chunk opens an item and which continues it, the
+//! fields a continuation may not contradict, and the events that close a
+//! chunk stream (and those, such as `RAW`, that do not).
+//!
+//! Only what is open is kept: one item per kind per lane, and for each
+//! kind the last item an event closed, to explain a continuation that
+//! comes too late.
+
+use std::collections::HashMap;
+
+use super::catalog::FIRST_CHUNK_WITHOUT_ID;
+use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};
+use super::{check_arguments, EventPlace, Here, RelatedPlace};
+use crate::diagnostic::Diagnostic;
+
+/// The three chunked families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChunkKind {
+    Text,
+    Reasoning,
+    Tool,
+}
+
+impl ChunkKind {
+    /// The kind of a chunk event type, if it is one.
+    pub(super) fn of(type_: &str) -> Option<ChunkKind> {
+        match type_ {
+            "TEXT_MESSAGE_CHUNK" => Some(ChunkKind::Text),
+            "REASONING_MESSAGE_CHUNK" => Some(ChunkKind::Reasoning),
+            "TOOL_CALL_CHUNK" => Some(ChunkKind::Tool),
+            _ => None,
+        }
+    }
+
+    fn id_key(self) -> &'static str {
+        match self {
+            ChunkKind::Tool => "toolCallId",
+            _ => "messageId",
+        }
+    }
+
+    fn type_name(self) -> &'static str {
+        match self {
+            ChunkKind::Text => "TEXT_MESSAGE_CHUNK",
+            ChunkKind::Reasoning => "REASONING_MESSAGE_CHUNK",
+            ChunkKind::Tool => "TOOL_CALL_CHUNK",
+        }
+    }
+
+    fn describe(self, id: &str) -> String {
+        match self {
+            ChunkKind::Tool => format!("tool call '{id}'"),
+            ChunkKind::Text => format!("text message '{id}'"),
+            ChunkKind::Reasoning => format!("reasoning message '{id}'"),
+        }
+    }
+
+    /// The fields an opener establishes and a continuation may repeat only
+    /// with the same value, with the value an absent field stands for.
+    fn established(self) -> &'static [(&'static str, Option<&'static str>)] {
+        match self {
+            ChunkKind::Text => &[("role", Some("assistant")), ("name", None)],
+            ChunkKind::Reasoning => &[],
+            ChunkKind::Tool => &[("toolCallName", None), ("parentMessageId", None)],
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// An item a chunk opened.
+#[derive(Debug, Clone)]
+pub(super) struct ChunkItem {
+    pub(super) id: String,
+    pub(super) start: EventPlace,
+    /// The opener's established fields, in [`ChunkKind::established`] order.
+    fields: Vec<Option<String>>,
+    pub(super) arguments: String,
+    pub(super) has_arguments: bool,
+}
+
+/// The item an event closed, to explain a continuation after it.
+#[derive(Debug, Clone)]
+struct Closed {
+    id: String,
+    by_type: String,
+    by: EventPlace,
+}
+
+#[derive(Debug, Default)]
+struct Lane {
+    open: [Option<ChunkItem>; 3],
+    closed: [Option<Closed>; 3],
+}
+
+/// The chunk streams of one run, by owner lane (`None`: the parent agent).
+#[derive(Debug, Default)]
+pub(super) struct Chunks {
+    lanes: HashMap<Option<String>, Lane>,
+}
+
+impl Chunks {
+    /// Forgets every lane: a new run starts with nothing open.
+    pub(super) fn clear(&mut self) {
+        self.lanes.clear();
+    }
+
+    /// `type_` closes every chunk stream of `owner`'s lane, or of every lane
+    /// when `owner` is `None` and `all` is set.
+    pub(super) fn close(
+        &mut self,
+        owner: Option<&str>,
+        all: bool,
+        type_: &str,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        if all {
+            for lane in self.lanes.values_mut() {
+                close_lane(lane, type_, at, out);
+            }
+        } else if let Some(lane) = self.lanes.get_mut(&owner.map(str::to_string)) {
+            close_lane(lane, type_, at, out);
+        }
+    }
+
+    /// Drops a terminated subagent's lane after closing it.
+    pub(super) fn end_owner(
+        &mut self,
+        owner: &str,
+        type_: &str,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        if let Some(mut lane) = self.lanes.remove(&Some(owner.to_string())) {
+            close_lane(&mut lane, type_, at, out);
+        }
+    }
+
+    /// A chunk of `kind`: continues an open item or opens one. Hands back
+    /// the id of a tool call it opened.
+    pub(super) fn chunk(
+        &mut self,
+        kind: ChunkKind,
+        at: &Here<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
+        let k = kind.index();
+        let tag = at.str("subagentRunId").map(str::to_string);
+        let id = at.str(kind.id_key());
+        // The lane whose open item this chunk continues, if any.
+        let holding = |lanes: &HashMap<Option<String>, Lane>, id: &str| {
+            lanes
+                .iter()
+                .find(|(_, lane)| lane.open[k].as_ref().is_some_and(|item| item.id == id))
+                .map(|(owner, _)| owner.clone())
+        };
+        let continues: Option<Option<String>> = match (&tag, id) {
+            (Some(owner), Some(id)) => {
+                let in_own = self
+                    .lanes
+                    .get(&tag)
+                    .and_then(|lane| lane.open[k].as_ref())
+                    .is_some_and(|item| item.id == id);
+                if in_own {
+                    Some(tag.clone())
+                } else if let Some(other) = holding(&self.lanes, id) {
+                    out.push(owner_mismatch(
+                        kind,
+                        id,
+                        owner,
+                        other.as_deref(),
+                        at,
+                        &self.lanes,
+                        k,
+                    ));
+                    Some(other)
+                } else {
+                    None
+                }
+            }
+            (None, Some(id)) => holding(&self.lanes, id),
+            (Some(_), None) => self
+                .lanes
+                .get(&tag)
+                .filter(|lane| lane.open[k].is_some())
+                .map(|_| tag.clone()),
+            (None, None) => {
+                let parent_open = self
+                    .lanes
+                    .get(&None)
+                    .is_some_and(|lane| lane.open[k].is_some());
+                if parent_open {
+                    Some(None)
+                } else {
+                    let open: Vec<&Option<String>> = self
+                        .lanes
+                        .iter()
+                        .filter(|(_, lane)| lane.open[k].is_some())
+                        .map(|(owner, _)| owner)
+                        .collect();
+                    match open.as_slice() {
+                        [one] => Some((*one).clone()),
+                        [] => None,
+                        many => {
+                            let mut names: Vec<&str> =
+                                many.iter().filter_map(|o| o.as_deref()).collect();
+                            names.sort_unstable();
+                            out.push(
+                                at.finding(
+                                    &CHUNK_CONTINUATION_AMBIGUOUS,
+                                    "",
+                                    format!(
+                                        "{} carries neither {} nor subagentRunId while subagents {} each have one open",
+                                        kind.type_name(),
+                                        kind.id_key(),
+                                        names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+                                    ),
+                                )
+                                .with_help("a producer running parallel subagents must attribute its continuations (subagentRunId) or name the item"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+            }
+        };
+        if let Some(owner) = continues {
+            let lane = self.lanes.entry(owner).or_default();
+            close_other_kinds(lane, kind, at, out);
+            if let Some(item) = lane.open[k].as_mut() {
+                contradictions(kind, item, at, out);
+                if let Some(delta) = at.str("delta") {
+                    item.arguments.push_str(delta);
+                    item.has_arguments = true;
+                }
+            }
+            return None;
+        }
+        // A new item, in the lane its tag names.
+        let lane = self.lanes.entry(tag).or_default();
+        close_other_kinds(lane, kind, at, out);
+        if let Some(item) = lane.open[k].take() {
+            close_item(kind, &item, at, out);
+        }
+        let name_missing = kind == ChunkKind::Tool && at.str("toolCallName").is_none();
+        let Some(id) = id.filter(|_| !name_missing) else {
+            let missing = match (id, name_missing) {
+                (None, true) => "toolCallId and toolCallName".to_string(),
+                (None, false) => kind.id_key().to_string(),
+                _ => "toolCallName".to_string(),
+            };
+            let mut finding = at.finding(
+                &FIRST_CHUNK_WITHOUT_ID,
+                "",
+                match &lane.closed[k] {
+                    Some(closed) if id.is_none() => format!(
+                        "{} has no {missing}, and the chunk stream of {} it would continue was closed by {}",
+                        kind.type_name(),
+                        kind.describe(&closed.id),
+                        closed.by_type
+                    ),
+                    _ => format!(
+                        "the first {} of an item has no {missing}",
+                        kind.type_name()
+                    ),
+                },
+            )
+            .with_help(match kind {
+                ChunkKind::Tool => "give the first chunk of each tool call its toolCallId and toolCallName; any event but RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE and SUBAGENT_STARTED ends a chunk stream",
+                _ => "give the first chunk of each message its messageId; any event but RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE and SUBAGENT_STARTED ends a chunk stream",
+            });
+            if let (Some(closed), None) = (&lane.closed[k], id) {
+                finding = finding.with_related_place(
+                    &closed.by,
+                    format!("{} closed the chunk stream here", closed.by_type),
+                );
+            }
+            out.push(finding);
+            return None;
+        };
+        lane.closed[k] = None;
+        let fields = kind
+            .established()
+            .iter()
+            .map(|(key, default)| {
+                at.str(key)
+                    .map(str::to_string)
+                    .or_else(|| default.map(str::to_string))
+            })
+            .collect();
+        let mut item = ChunkItem {
+            id: id.to_string(),
+            start: at.place.clone(),
+            fields,
+            arguments: String::new(),
+            has_arguments: false,
+        };
+        if let Some(delta) = at.str("delta") {
+            item.arguments.push_str(delta);
+            item.has_arguments = true;
+        }
+        lane.open[k] = Some(item);
+        (kind == ChunkKind::Tool).then(|| id.to_string())
+    }
+
+    /// Ends the stream or the run: every open item closes, tool calls
+    /// checked, with nothing remembered.
+    pub(super) fn finish(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        for lane in self.lanes.values_mut() {
+            if let Some(item) = lane.open[ChunkKind::Tool.index()].take() {
+                close_item(ChunkKind::Tool, &item, at, out);
+            }
+        }
+        self.lanes.clear();
+    }
+}
+
+fn close_lane(lane: &mut Lane, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    for kind in [ChunkKind::Text, ChunkKind::Reasoning, ChunkKind::Tool] {
+        close_kind(lane, kind, type_, at, out);
+    }
+}
+
+fn close_other_kinds(lane: &mut Lane, kind: ChunkKind, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    for other in [ChunkKind::Text, ChunkKind::Reasoning, ChunkKind::Tool] {
+        if other != kind {
+            close_kind(lane, other, kind.type_name(), at, out);
+        }
+    }
+}
+
+fn close_kind(
+    lane: &mut Lane,
+    kind: ChunkKind,
+    type_: &str,
+    at: &Here<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let Some(item) = lane.open[kind.index()].take() {
+        close_item(kind, &item, at, out);
+        lane.closed[kind.index()] = Some(Closed {
+            id: item.id,
+            by_type: type_.to_string(),
+            by: at.place.clone(),
+        });
+    }
+}
+
+/// A closing tool call's arguments must be JSON by now.
+fn close_item(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    if kind == ChunkKind::Tool {
+        check_arguments(
+            &item.id,
+            &item.arguments,
+            item.has_arguments,
+            &item.start,
+            "TOOL_CALL_CHUNK",
+            at,
+            out,
+        );
+    }
+}
+
+/// A continuation may repeat what its opener established, with the same
+/// value only.
+fn contradictions(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    for ((key, _), established) in kind.established().iter().zip(&item.fields) {
+        let (Some(found), Some(established)) = (at.str(key), established) else {
+            continue;
+        };
+        if found != established {
+            out.push(
+                at.finding(
+                    &CHUNK_CONTRADICTS_OPENER,
+                    &format!("/{key}"),
+                    format!(
+                        "{} for {} has {key} '{found}', its first chunk established '{established}'",
+                        kind.type_name(),
+                        kind.describe(&item.id)
+                    ),
+                )
+                .with_help(format!(
+                    "repeat {key} with the opener's value or leave it out; to start another item give the chunk a new {}",
+                    kind.id_key()
+                ))
+                .with_related_place(&item.start, "the first chunk here"),
+            );
+        }
+    }
+}
+
+fn owner_mismatch(
+    kind: ChunkKind,
+    id: &str,
+    tag: &str,
+    owner: Option<&str>,
+    at: &Here<'_>,
+    lanes: &HashMap<Option<String>, Lane>,
+    k: usize,
+) -> Diagnostic {
+    let opener = owner.map_or("the parent agent".to_string(), |o| {
+        format!("subagent '{o}'")
+    });
+    let mut finding = at
+        .finding(
+            &OWNER_MISMATCH,
+            "/subagentRunId",
+            format!(
+                "{} for {} is attributed to subagent '{tag}', but {opener} opened it",
+                kind.type_name(),
+                kind.describe(id)
+            ),
+        )
+        .with_help("a continuation carries its opener's subagentRunId or none");
+    if let Some(item) = lanes
+        .get(&owner.map(str::to_string))
+        .and_then(|lane| lane.open[k].as_ref())
+    {
+        finding = finding.with_related_place(&item.start, "the first chunk here");
+    }
+    finding
+}

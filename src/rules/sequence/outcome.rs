@@ -1,0 +1,167 @@
+//! A 1.x run's `RUN_FINISHED` outcome against the run it ends
+//! (`spec/1.1/basic/patterns/interrupt-resume.mdx`,
+//! `spec/1.1/events/lifecycle.mdx`): interrupt ids unique, and no call the
+//! run answered named as pending; and the next request's `resume` entries
+//! against the interrupts of the run it continues.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::catalog_v1::{
+    INTERRUPT_ID_DUPLICATE, OUTCOME_TOOL_CALL_ANSWERED, RESUME_MISSING_INTERRUPT,
+    RESUME_UNKNOWN_INTERRUPT,
+};
+use super::{Here, Interrupted};
+use crate::diagnostic::Diagnostic;
+
+/// Checks the outcome of the `RUN_FINISHED` at `at`; `answered` holds the
+/// tool calls the run's `TOOL_CALL_RESULT`s answered.
+pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut Vec<Diagnostic>) {
+    let Some(outcome) = at.event.get("outcome") else {
+        return;
+    };
+    match outcome.get("type").and_then(Value::as_str) {
+        Some("interrupt") => interrupts(at, outcome, answered, out),
+        Some("success") => {
+            let pending = outcome.get("pendingToolCallIds").and_then(Value::as_array);
+            for (i, id) in pending.into_iter().flatten().enumerate() {
+                let Some(id) = id.as_str() else { continue };
+                if answered.contains(id) {
+                    out.push(
+                        at.finding(
+                            &OUTCOME_TOOL_CALL_ANSWERED,
+                            &format!("/outcome/pendingToolCallIds/{i}"),
+                            format!("pendingToolCallIds names tool call '{id}', which a TOOL_CALL_RESULT of this run answered"),
+                        )
+                        .with_help("name only the calls the run left unanswered"),
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The ids of the interrupts a `RUN_FINISHED` outcome carries.
+pub(super) fn interrupt_ids(event: &Value) -> Vec<String> {
+    let Some(outcome) = event
+        .get("outcome")
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
+    else {
+        return Vec::new();
+    };
+    outcome
+        .get("interrupts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i.get("id").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A 1.x `RunAgentInput` that follows `previous`, the latest run of a
+/// captured exchange: on the same thread its `resume` list must cover every
+/// interrupt of that run (a consumer rejects it otherwise) and name no
+/// other (a producer proceeds without such an entry, with a warning).
+/// `spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming".
+pub(crate) fn check_resume(input: &Value, previous: &Interrupted, out: &mut Vec<Diagnostic>) {
+    let thread = input.get("threadId").and_then(Value::as_str);
+    if thread.is_none() || thread != previous.thread.as_deref() {
+        return;
+    }
+    let entries = input.get("resume").and_then(Value::as_array);
+    let answered: Vec<&str> = entries
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("interruptId").and_then(Value::as_str))
+        .collect();
+    for (i, entry) in entries.into_iter().flatten().enumerate() {
+        let Some(id) = entry.get("interruptId").and_then(Value::as_str) else {
+            continue;
+        };
+        if !previous.ids.iter().any(|known| known == id) {
+            let why = if previous.ids.is_empty() {
+                "the run before on this thread was not interrupted".to_string()
+            } else {
+                format!(
+                    "the run before on this thread raised {}",
+                    quoted(&previous.ids)
+                )
+            };
+            out.push(
+                RESUME_UNKNOWN_INTERRUPT
+                    .diagnostic(
+                        format!("/resume/{i}/interruptId"),
+                        format!("resume entry answers interrupt '{id}', which the run it continues did not raise: {why}"),
+                    )
+                    .with_help("a producer proceeds without the entry; answer the interrupts of the most recent interrupted run on the thread"),
+            );
+        }
+    }
+    let missing: Vec<&String> = previous
+        .ids
+        .iter()
+        .filter(|id| !answered.contains(&id.as_str()))
+        .collect();
+    if !missing.is_empty() {
+        let pointer = if entries.is_some() { "/resume" } else { "" };
+        out.push(
+            RESUME_MISSING_INTERRUPT
+                .diagnostic(
+                    pointer,
+                    format!(
+                        "the input continues an interrupted run but leaves interrupt{} {} without a resume entry",
+                        if missing.len() == 1 { "" } else { "s" },
+                        quoted(&missing)
+                    ),
+                )
+                .with_help("answer each interrupt, or abandon it with an entry of status 'abandoned': omission is not abandonment"),
+        );
+    }
+}
+
+fn quoted<S: AsRef<str>>(ids: &[S]) -> String {
+    ids.iter()
+        .map(|id| format!("'{}'", id.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn interrupts(
+    at: &Here<'_>,
+    outcome: &Value,
+    answered: &HashSet<String>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let list = outcome.get("interrupts").and_then(Value::as_array);
+    for (i, interrupt) in list.into_iter().flatten().enumerate() {
+        if let Some(id) = interrupt.get("id").and_then(Value::as_str) {
+            if let Some(first) = seen.insert(id, i) {
+                seen.insert(id, first);
+                out.push(
+                    at.finding(
+                        &INTERRUPT_ID_DUPLICATE,
+                        &format!("/outcome/interrupts/{i}/id"),
+                        format!("two interrupts carry the id '{id}' (interrupts {first} and {i})"),
+                    )
+                    .with_help("give each interrupt of a run its own id: a resume entry answers an interrupt by it"),
+                );
+            }
+        }
+        if let Some(call) = interrupt.get("toolCallId").and_then(Value::as_str) {
+            if answered.contains(call) {
+                out.push(
+                    at.finding(
+                        &OUTCOME_TOOL_CALL_ANSWERED,
+                        &format!("/outcome/interrupts/{i}/toolCallId"),
+                        format!("interrupt '{}' asks about tool call '{call}', which a TOOL_CALL_RESULT of this run answered", interrupt.get("id").and_then(Value::as_str).unwrap_or("?")),
+                    )
+                    .with_help("an approval concerns a call still waiting for its result"),
+                );
+            }
+        }
+    }
+}
