@@ -81,6 +81,7 @@ pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 const SCOPES: &[(&str, &[Protocol])] = &[
     ("capability-invalid-limit", PRE_1_0),
     ("retired-shape", SINCE_1_0),
+    ("retired-event", SINCE_1_0),
     ("duplicate-resume-entry", SINCE_1_0),
     ("activity-message-in-input", SINCE_1_0),
     ("metadata-reserved-key", SINCE_1_0),

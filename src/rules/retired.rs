@@ -7,7 +7,7 @@ use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
 
 /// The rules of this family, in documentation order.
-pub(super) const RULES: &[Rule] = &[RETIRED_SHAPE];
+pub(super) const RULES: &[Rule] = &[RETIRED_SHAPE, RETIRED_EVENT];
 
 pub(super) const RETIRED_SHAPE: Rule = Rule {
     name: "retired-shape",
@@ -15,11 +15,9 @@ pub(super) const RETIRED_SHAPE: Rule = Rule {
     summary: "A 1.x document uses a shape that 1.0 retired",
     docs: r#"## What it checks
 Shapes of the pre-1.0 protocol that AG-UI 1.0 retired, met in a document
-judged as 1.0 or 1.1, each reported with what replaced it:
+judged as 1.0 or 1.1, each reported with what replaced it (the retired
+`THINKING_*` events are `retired-event`):
 
-- the `THINKING_START`, `THINKING_END`, `THINKING_TEXT_MESSAGE_START`,
-  `THINKING_TEXT_MESSAGE_CONTENT` and `THINKING_TEXT_MESSAGE_END` events,
-  replaced by the `REASONING_*` events;
 - the legacy `binary` content part (`{"type": "binary", "mimeType", "data"}`),
   replaced by an `image`, `audio`, `video` or `document` part whose
   `source` is `{"type": "data", "value", "mimeType"}`;
@@ -29,8 +27,8 @@ In a pre-1.0 document these are judged by the pre-1.0 reference instead.
 
 ## Why it matters
 A 1.x receiver judges against the current protocol, where a retired shape
-is simply unrecognised: the event or part is dropped and `subAgents` is not
-read, so the reasoning, the media or the subagent list never arrives
+is simply unrecognised: the part is dropped and `subAgents` is not read, so
+the media or the subagent list never arrives
 (`spec/1.1/basic/versioning.mdx`). The normative 1.1 schema rejects them.
 An SDK upgraded to 1.0 no longer sends them; a producer or client still
 sending them was built against the pre-1.0 SDKs.
@@ -43,6 +41,37 @@ sending them was built against the pre-1.0 SDKs.
 ## Valid
 ```json
 {"id": "u-1", "role": "user", "content": [{"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"}}]}
+```
+"#,
+};
+
+pub(super) const RETIRED_EVENT: Rule = Rule {
+    name: "retired-event",
+    severity: Severity::Warning,
+    summary: "A 1.x stream sends a THINKING_* event, which 1.0 retired",
+    docs: r#"## What it checks
+Events of a type AG-UI 1.0 retired, in a document or stream judged as 1.0
+or 1.1: `THINKING_START`, `THINKING_END`, `THINKING_TEXT_MESSAGE_START`,
+`THINKING_TEXT_MESSAGE_CONTENT` and `THINKING_TEXT_MESSAGE_END`, each
+reported with the `REASONING_*` event that replaced it.
+
+## Why it matters
+A retired shape is not deleted: older producers still send it, and a
+consumer SHOULD translate it into its replacement, in middleware before
+enforcement, rather than drop it (`spec/1.1/basic/versioning.mdx`,
+"Retired shapes"). The official clients translate `THINKING_*` events into
+`REASONING_*` ones; a receiver without the translation drops them as
+unknown, and the reasoning with them. Either way the producer was built
+against a pre-1.0 SDK. A warning, as the receiver carries on.
+
+## Invalid
+```json
+{"type": "THINKING_START", "title": "Planning"}
+```
+
+## Valid
+```json
+{"type": "REASONING_START", "messageId": "r-1"}
 ```
 "#,
 };
@@ -65,12 +94,16 @@ pub(crate) fn retired_tag(at: &str, tag_key: &str, tag: &str) -> Option<Diagnost
     let (message, help) = if let Some((_, new)) =
         RETIRED_EVENT_TYPES.iter().find(|(old, _)| *old == tag)
     {
-        (
-            format!("event type '{tag}' was retired in AG-UI 1.0"),
-            format!(
-                "send '{new}' instead; a 1.x receiver drops a {tag} event as unknown, and the reasoning it carries with it"
-            ),
-        )
+        return Some(
+            RETIRED_EVENT
+                .diagnostic(
+                    pointer::push(at, tag_key),
+                    format!("event type '{tag}' was retired in AG-UI 1.0"),
+                )
+                .with_help(format!(
+                    "send '{new}' instead; a 1.x receiver translates {tag} into {new} where it can, and drops it as unknown where it cannot"
+                )),
+        );
     } else if tag == "binary" {
         (
             "the 'binary' content part was retired in AG-UI 1.0".to_string(),
