@@ -278,3 +278,18 @@ def test_the_python_package_is_typed():
         assert getattr(agui_lint, name) is not None
     for item in (agui_lint.Validator, agui_lint.Result, agui_lint.Diagnostic, agui_lint.rules):
         assert item.__doc__
+
+
+def test_check_run_agent_input_is_validate_of_the_kind(validator, bad_bodies):
+    for body in bad_bodies.values():
+        assert (
+            validator.check_run_agent_input(body).to_json()
+            == validator.validate("run-agent-input", body).to_json()
+        )
+
+
+def test_the_package_docstring_examples_hold():
+    import doctest
+
+    failed, attempted = doctest.testmod(agui_lint, verbose=False)
+    assert attempted >= 2 and failed == 0
