@@ -1,6 +1,8 @@
 //! `cargo bench`: agui-lint's full check against `serde_json::from_slice::<Value>`
 //! on the same bytes (the baseline), for generated payloads of every size,
-//! valid and with one error; then the CLI over a ~100 MB JSON Lines capture
+//! valid and with one error, in the pre-1.0 profile (undeclared, checked
+//! with pre-1.0 as the configured default) and in AG-UI 1.1 (declared, as
+//! the official client sends it); then the CLI over a ~100 MB JSON Lines capture
 //! against a single-threaded `Value` parse of the same file.
 //!
 //! Criterion measures each case; the table at the end gives both
@@ -14,29 +16,66 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agui_lint::{Kind, Validator};
+use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 use criterion::{Criterion, Throughput};
 use serde_json::Value;
 
 struct Case {
     name: &'static str,
     bytes: Vec<u8>,
+    /// The version undeclared documents are judged as.
+    default: Protocol,
 }
 
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for (name, error_name, payload) in [
-        ("small/valid", "small/one-error", payloads::small()),
-        ("medium/valid", "medium/one-error", payloads::medium()),
-        ("large/valid", "large/one-error", payloads::large()),
+    for (name, error_name, payload, default) in [
+        (
+            "small/valid",
+            "small/one-error",
+            payloads::small(),
+            Protocol::V0,
+        ),
+        (
+            "medium/valid",
+            "medium/one-error",
+            payloads::medium(),
+            Protocol::V0,
+        ),
+        (
+            "large/valid",
+            "large/one-error",
+            payloads::large(),
+            Protocol::V0,
+        ),
+        (
+            "1.1/small/valid",
+            "1.1/small/one-error",
+            payloads::small_1_1(),
+            Protocol::V1_1,
+        ),
+        (
+            "1.1/medium/valid",
+            "1.1/medium/one-error",
+            payloads::medium_1_1(),
+            Protocol::V1_1,
+        ),
+        (
+            "1.1/large/valid",
+            "1.1/large/one-error",
+            payloads::large_1_1(),
+            Protocol::V1_1,
+        ),
     ] {
         cases.push(Case {
             name,
             bytes: payloads::bytes(&payload),
+            default,
         });
         cases.push(Case {
             name: error_name,
             bytes: payloads::bytes(&payloads::with_one_error(payload)),
+            default,
         });
     }
     cases
@@ -70,6 +109,9 @@ fn main() {
         .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     for case in &cases {
+        let validator = validator
+            .clone()
+            .with_settings(Settings::default().protocol(ProtocolChoice::Version(case.default)));
         // The check must do what the case says.
         let report = validator.validate(Kind::RunAgentInput, &case.bytes);
         assert_eq!(
@@ -78,6 +120,16 @@ fn main() {
             "{}: {:?}",
             case.name,
             report.diagnostics().first()
+        );
+        assert_eq!(
+            report.protocol(),
+            if case.name.starts_with("1.1/") {
+                Protocol::V1_1
+            } else {
+                Protocol::V0
+            },
+            "{}",
+            case.name
         );
         let mut group = criterion.benchmark_group(case.name.replace('/', "_"));
         group.throughput(Throughput::Bytes(case.bytes.len() as u64));
@@ -98,7 +150,7 @@ fn main() {
 
     println!();
     println!(
-        "{:<18} {:>10} {:>16} {:>16} {:>8}",
+        "{:<22} {:>10} {:>16} {:>16} {:>8}",
         "case", "bytes", "baseline MB/s", "agui-lint MB/s", "ratio"
     );
     for case in &cases {
@@ -107,12 +159,12 @@ fn main() {
             median_ns(&group, "baseline"),
             median_ns(&group, "agui-lint"),
         ) else {
-            println!("{:<18} (not measured in this run)", case.name);
+            println!("{:<22} (not measured in this run)", case.name);
             continue;
         };
         let n = case.bytes.len();
         println!(
-            "{:<18} {:>10} {:>16.0} {:>16.0} {:>7.2}x",
+            "{:<22} {:>10} {:>16.0} {:>16.0} {:>7.2}x",
             case.name,
             n,
             mb_per_s(n, base),

@@ -14,13 +14,27 @@ use crate::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 
 static VALIDATOR: LazyLock<Option<Validator>> = LazyLock::new(|| Validator::new().ok());
 
-/// The validator the fast path is held to: it judges undeclared documents
-/// as pre-1.0, the profile the fast path reads.
-static PRE_1_0: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    Validator::new().ok().map(|v| {
-        v.with_settings(Settings::default().protocol(ProtocolChoice::Version(Protocol::V0)))
-    })
+/// The validators the fast path is held to, by [`Protocol::index`]: each
+/// judges undeclared documents as one version (the fast path reads every
+/// version, and must choose the judged one as the full path does).
+static BY_DEFAULT: LazyLock<Option<Vec<Validator>>> = LazyLock::new(|| {
+    let validator = Validator::new().ok()?;
+    Some(
+        Protocol::ALL
+            .into_iter()
+            .map(|protocol| {
+                validator
+                    .clone()
+                    .with_settings(Settings::default().protocol(ProtocolChoice::Version(protocol)))
+            })
+            .collect(),
+    )
 });
+
+/// The validator that judges undeclared documents as `protocol`.
+fn judging_as(protocol: Protocol) -> Option<&'static Validator> {
+    BY_DEFAULT.as_ref()?.get(protocol.index())
+}
 
 /// Validates `data` as every kind, and as detected.
 pub fn validate(data: &[u8]) {
@@ -101,35 +115,49 @@ pub fn locate(data: &[u8]) {
 }
 
 /// The fast path's verdict and the full path's report on `data` as a
-/// RunAgentInput: whether the fast path says clean, and what the full
-/// path (parse, schema, every rule) reports.
-pub fn fast_and_full(data: &[u8]) -> Option<(bool, crate::Report)> {
-    let validator = PRE_1_0.as_ref()?;
-    let fast = crate::fast::run_agent_input_is_clean(data, validator.limits());
+/// RunAgentInput, with `default` judging it unless it declares a version:
+/// whether the fast path says clean, and what the full path (parse,
+/// schema, every rule) reports.
+pub fn fast_and_full(data: &[u8], default: Protocol) -> Option<(bool, crate::Report)> {
+    let validator = judging_as(default)?;
+    let fast = crate::fast::run_agent_input_is_clean(data, validator.limits(), default);
     Some((fast, validator.full_report(Some(Kind::RunAgentInput), data)))
 }
 
-/// Checks `data` on both paths and panics when they disagree: the fast
-/// path must say clean exactly when the full path reports nothing, and
-/// the validator's report (which takes the fast path first) must be the
-/// full path's.
+/// Checks `data` on both paths, under each configured default version,
+/// and panics when they disagree: the fast path must say clean exactly
+/// when the full path reports nothing, and the validator's report (which
+/// takes the fast path first) must be the full path's, judged by the same
+/// version.
 pub fn differential(data: &[u8]) {
-    let Some((fast, full)) = fast_and_full(data) else {
+    for default in Protocol::ALL {
+        differential_as(data, default);
+    }
+}
+
+/// [`differential`] with `default` judging undeclared documents.
+pub fn differential_as(data: &[u8], default: Protocol) {
+    let Some((fast, full)) = fast_and_full(data, default) else {
         return;
     };
-    if let Some(validator) = PRE_1_0.as_ref() {
+    if let Some(validator) = judging_as(default) {
         let report = validator.validate(Kind::RunAgentInput, data);
         assert_eq!(
             report.diagnostics(),
             full.diagnostics(),
-            "the validator's report is not the full path's"
+            "judged by default as {default}: the validator's report is not the full path's"
+        );
+        assert_eq!(
+            report.protocol(),
+            full.protocol(),
+            "judged by default as {default}: the validator's report names another version"
         );
     }
     let full_is_clean = full.diagnostics().is_empty();
     assert_eq!(
         fast,
         full_is_clean,
-        "the fast path says {} but the full path reports {:?}",
+        "judged by default as {default}: the fast path says {} but the full path reports {:?}",
         if fast { "clean" } else { "not clean" },
         full.diagnostics()
             .iter()

@@ -275,6 +275,23 @@ mod tests {
     }
 
     #[test]
+    fn protocol_comes_from_the_config_and_refuses_unknown_versions() {
+        let path = Path::new("agui-lint.toml");
+        let settings = Settings::from_toml("protocol = \"1.0\"\n", path).unwrap();
+        assert_eq!(settings.default_protocol(), Protocol::V1_0);
+        let settings = Settings::from_toml("protocol = \"0.x\"\n", path).unwrap();
+        assert_eq!(settings.default_protocol(), Protocol::V0);
+        let settings = Settings::from_toml("protocol = \"auto\"\n", path).unwrap();
+        assert_eq!(settings.default_protocol(), Protocol::NEWEST);
+        assert_eq!(Settings::default().default_protocol(), Protocol::V1_1);
+        let error = Settings::from_toml("protocol = \"2.0\"\n", path).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown protocol version '2.0'"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn select_ignore_and_override() {
         let settings = Settings::default().ignore(["unknown-field"]).unwrap();
         assert_eq!(

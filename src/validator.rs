@@ -402,24 +402,25 @@ impl Validator {
         // written with escapes is left to the full path, which is always
         // right.)
         //
-        // The fast path knows the pre-1.0 profile only, and refuses a
-        // `protocolVersion` key as unknown there: it is tried only where an
-        // undeclared document is judged as pre-1.0.
-        let worth_trying = self.settings.default_protocol() == Protocol::V0
-            && match kind {
-                Some(kind) => kind == Kind::RunAgentInput,
-                None => THREAD_ID_KEY.find(bytes).is_some(),
-            };
+        // The fast path reads every version and chooses the one a document
+        // is judged by as `judge_version` does: the one it declares, else
+        // the configured default (a RunAgentInput is never judged by a
+        // stream's version).
+        let worth_trying = match kind {
+            Some(kind) => kind == Kind::RunAgentInput,
+            None => THREAD_ID_KEY.find(bytes).is_some(),
+        };
         if worth_trying {
-            match fast::judge_run_agent_input(bytes, self.settings.limits()) {
-                Verdict::Clean => {
+            let default = self.settings.default_protocol();
+            match fast::judge_run_agent_input(bytes, self.settings.limits(), default) {
+                Verdict::Clean(protocol) => {
                     let report = self
                         .report(Some(Kind::RunAgentInput), Vec::new())
-                        .with_protocol(Protocol::V0);
+                        .with_protocol(protocol);
                     return (report, None);
                 }
-                Verdict::RulesFire(families) => {
-                    if let Some(checked) = self.check_rules_only(bytes, families) {
+                Verdict::RulesFire(protocol, families) => {
+                    if let Some(checked) = self.check_rules_only(bytes, protocol, families) {
                         return checked;
                     }
                 }
@@ -438,13 +439,14 @@ impl Validator {
     fn check_rules_only(
         &self,
         bytes: &[u8],
+        protocol: Protocol,
         families: rules::Families,
     ) -> Option<(Report, Option<Value>)> {
         let value = serde_json::from_slice::<Value>(bytes).ok()?;
         let mut diagnostics = Vec::new();
         rules::check_run_agent_input_families(
             &value,
-            Protocol::V0,
+            protocol,
             self.settings.limits(),
             families,
             &mut diagnostics,
@@ -454,7 +456,7 @@ impl Validator {
         }
         Some((
             self.report(Some(Kind::RunAgentInput), diagnostics)
-                .with_protocol(Protocol::V0),
+                .with_protocol(protocol),
             Some(value),
         ))
     }
@@ -663,6 +665,18 @@ impl Validator {
             self.settings.limits(),
             &mut diagnostics,
         );
+        // A number the 1.x schema bounds (a timestamp, a token count) beyond
+        // ±(2^53 − 1) is the schema's error; the interoperability warning
+        // would say it a second time.
+        let bounded: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d.rule == "schema-violation")
+            .map(|d| d.pointer.clone())
+            .collect();
+        if !bounded.is_empty() {
+            diagnostics
+                .retain(|d| d.rule != "non-interoperable-number" || !bounded.contains(&d.pointer));
+        }
         diagnostics
     }
 }
@@ -692,18 +706,20 @@ fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
     } else {
         Locator::with_unique_keys(text)
     };
-    // Offsets first, then every line and column in one pass over the text:
-    // a minified document is one long line, and counting columns from its
-    // start once per finding would be quadratic.
-    let mut offsets = Vec::new();
+    // Every offset in one walk over the text, then every line and column in
+    // one more: finding by finding, a document with hundreds of findings
+    // would be walked (and a minified one, one long line, counted) from its
+    // start once per finding.
+    let mut requests = Vec::new();
     for diagnostic in diagnostics.iter() {
         if diagnostic.location.is_none() {
-            offsets.push(locator.offset(&diagnostic.pointer, diagnostic.target));
+            requests.push((diagnostic.pointer.as_str(), diagnostic.target));
         }
         for related in diagnostic.related.iter().filter(|r| r.location.is_none()) {
-            offsets.push(locator.offset(&related.pointer, related.target));
+            requests.push((related.pointer.as_str(), related.target));
         }
     }
+    let offsets = locator.offsets(&requests);
     let mut locations = locate::locations_at(bytes, &offsets).into_iter();
     for diagnostic in diagnostics {
         if diagnostic.location.is_none() {
@@ -760,6 +776,45 @@ fn too_deep(bytes: &[u8], offset: usize, limit: usize, open: usize) -> Vec<Diagn
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_1x_requests_build_no_value_and_read_typed() {
+        use crate::{ProtocolChoice, Settings};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/1.0/run-agent-input/valid");
+        let mut official = 0;
+        for entry in std::fs::read_dir(dir).expect("the 1.0 fixtures") {
+            let path = entry.expect("an entry").path();
+            if !path.display().to_string().contains("official-client-") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("a fixture");
+            for default in Protocol::ALL {
+                let validator = Validator::new()
+                    .expect("validator")
+                    .with_settings(Settings::default().protocol(ProtocolChoice::Version(default)));
+                // The full path always hands back the value it parsed; the
+                // fast path never builds one.
+                let (report, value) =
+                    validator.check_bytes(Some(Kind::RunAgentInput), &bytes, None);
+                assert!(report.diagnostics().is_empty(), "{}", path.display());
+                assert!(value.is_none(), "{} built a Value", path.display());
+                assert_eq!(report.protocol(), Protocol::V1_0, "{}", path.display());
+                let (report, value) = validator.check_bytes(None, &bytes, None);
+                assert_eq!(report.kind(), Some(Kind::RunAgentInput));
+                assert!(value.is_none(), "{} detected built a Value", path.display());
+                let typed = validator
+                    .check_run_agent_input(&bytes)
+                    .expect("a valid input");
+                assert_eq!(typed.protocol_version.as_deref(), Some("1.0"));
+                let full: RunAgentInput =
+                    serde_json::from_slice(&bytes).expect("the 1.x type reads it");
+                assert_eq!(typed, full);
+            }
+            official += 1;
+        }
+        assert!(official >= 3);
+    }
 
     #[test]
     fn validator_is_send_and_sync() {

@@ -698,3 +698,67 @@ fn a_related_event_is_named_without_a_dangling_label_in_every_format() {
         }
     }
 }
+
+/// Every report says which version judged each document: `protocol` in the
+/// JSON formats, a SARIF property, and, in the human output, wherever it is
+/// not the run's default.
+#[test]
+fn reports_name_the_version_that_judged_each_document() {
+    let ws = Workspace::new();
+    ws.write(
+        "declared.json",
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[],"state":null}"#,
+    );
+    ws.write(
+        "undeclared.json",
+        r#"{"threadId":"t","runId":"r","messages":[],"state":null}"#,
+    );
+    let json = ws.run(&[
+        "check",
+        "declared.json",
+        "undeclared.json",
+        "--format",
+        "json",
+    ]);
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let protocols: Vec<&str> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .map(|d| d["protocol"].as_str().expect("protocol"))
+        .collect();
+    assert_eq!(protocols, ["1.0", "1.1"]);
+    let sarif = ws.run(&["check", "declared.json", "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("SARIF");
+    assert_eq!(
+        log["runs"][0]["results"][0]["properties"]["protocol"],
+        "1.0"
+    );
+    let human = ws.run(&["check", "declared.json", "undeclared.json"]);
+    let judged: Vec<&str> = human
+        .stdout
+        .lines()
+        .filter(|l| l.contains("judged as"))
+        .collect();
+    assert_eq!(judged.len(), 1, "{}", human.stdout);
+    assert!(
+        judged[0].contains("(judged as AG-UI 1.0)"),
+        "{}",
+        human.stdout
+    );
+    // With the run's default at 1.0, the other document is the exception.
+    let human = ws.run(&[
+        "check",
+        "declared.json",
+        "undeclared.json",
+        "--protocol",
+        "1.0",
+    ]);
+    assert!(!human.stdout.contains("judged as"), "{}", human.stdout);
+    let human = ws.run(&["check", "undeclared.json", "--protocol", "0"]);
+    assert!(
+        human.stdout.contains("missing required key 'tools'"),
+        "{}",
+        human.stdout
+    );
+}

@@ -1,9 +1,12 @@
 //! The fast path and the full path must agree: for any bytes checked as a
 //! RunAgentInput, the fast path says "clean" exactly when the full path
-//! (parse, schema, every rule) reports nothing.
+//! (parse, schema, every rule) reports nothing, judged by the same
+//! protocol version.
 //!
-//! Held on every fixture (RunAgentInput fixtures as they are, the fixtures
-//! of the types it holds wrapped into one), on the benchmark's payloads,
+//! Held on every fixture of every version folder (`fixtures/<version>/`,
+//! judged with the folder's version as the configured default;
+//! RunAgentInput fixtures as they are, the fixtures of the types it holds
+//! wrapped into one), on the benchmark's payloads of each version,
 //! on boundary cases written here, and on random mutations of all of them
 //! (proptest): structural edits of the parsed document (keys removed,
 //! added, values nulled, copied from elsewhere so ids collide, replaced by
@@ -13,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use agui_lint::fuzzing;
+use agui_lint::{fuzzing, Protocol};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -21,9 +24,18 @@ use serde_json::{json, Value};
 #[allow(dead_code)]
 mod payloads;
 
-/// Asserts the paths agree on `bytes`, and says which way they went.
-fn agree(bytes: &[u8], what: &str) -> bool {
-    let (fast, full) = fuzzing::fast_and_full(bytes).expect("the validator builds");
+/// A document to start from, and the version undeclared documents are
+/// judged as while it is checked.
+struct Seed {
+    name: String,
+    bytes: Vec<u8>,
+    default: Protocol,
+}
+
+/// Asserts the paths agree on `bytes` with `default` judging undeclared
+/// documents, and says which way they went.
+fn agree(bytes: &[u8], default: Protocol, what: &str) -> bool {
+    let (fast, full) = fuzzing::fast_and_full(bytes, default).expect("the validator builds");
     let reported: Vec<_> = full
         .diagnostics()
         .iter()
@@ -32,13 +44,13 @@ fn agree(bytes: &[u8], what: &str) -> bool {
     assert_eq!(
         fast,
         reported.is_empty(),
-        "{what}: the fast path says {}, the full path reports {reported:#?}\n{}",
+        "{what} (default {default}): the fast path says {}, the full path reports {reported:#?}\n{}",
         if fast { "clean" } else { "not clean" },
         String::from_utf8_lossy(&bytes[..bytes.len().min(2000)])
     );
     // And the validator, which takes the fast path first, reports what
     // the full path reports, to the last position and note.
-    fuzzing::differential(bytes);
+    fuzzing::differential_as(bytes, default);
     fast
 }
 
@@ -49,9 +61,10 @@ fn input_with(messages: Value, tools: Value) -> Value {
            "forwardedProps": {}})
 }
 
-/// Every document the tests start from: the fixtures, RunAgentInputs made
-/// of the fixtures of the types it holds, and the benchmark payloads.
-static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
+/// Every document the tests start from: the fixtures of every version
+/// folder, RunAgentInputs made of the fixtures of the types it holds, and
+/// the benchmark payloads of each version.
+static SEEDS: LazyLock<Vec<Seed>> = LazyLock::new(|| {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&root)
         .into_iter()
@@ -70,7 +83,10 @@ static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
             .unwrap_or(&path)
             .display()
             .to_string();
-        let is = |kind: &str| name.starts_with(&format!("{kind}/"));
+        // fixtures/<version>/<kind>/...: every file is in a version folder.
+        let (folder, within) = name.split_once('/').expect("a version folder");
+        let default: Protocol = folder.parse().expect("a version folder's name");
+        let is = |kind: &str| within.starts_with(&format!("{kind}/"));
         let parsed = serde_json::from_slice::<Value>(&bytes).ok();
         let wrapped = match parsed {
             Some(message) if is("message") => Some(input_with(json!([message]), json!([]))),
@@ -86,27 +102,47 @@ static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
                 input["context"] = json!([context]);
                 Some(input)
             }
+            Some(entry) if is("resume-entry") => {
+                let mut input = input_with(json!([]), json!([]));
+                input["resume"] = json!([entry]);
+                Some(input)
+            }
             _ => None,
         };
+        let seed = |name: String, bytes: Vec<u8>| Seed {
+            name,
+            bytes,
+            default,
+        };
         if let Some(wrapped) = wrapped {
-            seeds.push((format!("{name} (wrapped)"), payloads::bytes(&wrapped)));
+            seeds.push(seed(format!("{name} (wrapped)"), payloads::bytes(&wrapped)));
         }
         if name.ends_with(".jsonl") {
             for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
                 if !line.is_empty() {
-                    seeds.push((format!("{name} line {}", i + 1), line.to_vec()));
+                    seeds.push(seed(format!("{name} line {}", i + 1), line.to_vec()));
                 }
             }
         }
-        seeds.push((name, bytes));
+        seeds.push(seed(name, bytes));
     }
-    for (name, payload) in [("small", payloads::small()), ("medium", payloads::medium())] {
+    for (name, payload, default) in [
+        ("small", payloads::small(), Protocol::V0),
+        ("medium", payloads::medium(), Protocol::V0),
+        ("1.1 small", payloads::small_1_1(), Protocol::V1_1),
+        ("1.1 medium", payloads::medium_1_1(), Protocol::V1_1),
+    ] {
         let one_error = payloads::with_one_error(payload.clone());
-        seeds.push((format!("bench {name}"), payloads::bytes(&payload)));
-        seeds.push((
-            format!("bench {name} one-error"),
-            payloads::bytes(&one_error),
-        ));
+        seeds.push(Seed {
+            name: format!("bench {name}"),
+            bytes: payloads::bytes(&payload),
+            default,
+        });
+        seeds.push(Seed {
+            name: format!("bench {name} one-error"),
+            bytes: payloads::bytes(&one_error),
+            default,
+        });
     }
     seeds
 });
@@ -114,28 +150,83 @@ static SEEDS: LazyLock<Vec<(String, Vec<u8>)>> = LazyLock::new(|| {
 #[test]
 fn every_fixture_and_payload_gets_the_same_verdict() {
     let mut clean = 0;
-    for (name, bytes) in SEEDS.iter() {
-        if agree(bytes, name) {
+    let mut clean_by_version = [0; 3];
+    for seed in SEEDS.iter() {
+        if agree(&seed.bytes, seed.default, &seed.name) {
             clean += 1;
+            let declared = serde_json::from_slice::<Value>(&seed.bytes)
+                .ok()
+                .and_then(|v| v["protocolVersion"].as_str().map(str::to_owned));
+            let judged = declared
+                .map(|d| Protocol::from_declaration(&d).judged_as())
+                .unwrap_or(seed.default);
+            let at = Protocol::ALL.iter().position(|&p| p == judged);
+            if let Some(at) = at {
+                clean_by_version[at] += 1;
+            }
         }
     }
-    // Both verdicts are exercised: many seeds are clean RunAgentInputs.
+    println!(
+        "{} seeds, {clean} clean (by version 1.1, 1.0, 0: {clean_by_version:?})",
+        SEEDS.len()
+    );
+    // Both verdicts are exercised: many seeds are clean RunAgentInputs,
+    // of every version.
     assert!(
-        clean >= 40,
+        clean >= 60,
         "only {clean} of {} seeds are clean",
         SEEDS.len()
     );
     assert!(SEEDS.len() - clean >= 100);
+    assert!(
+        clean_by_version.iter().all(|&n| n >= 3),
+        "clean seeds by version (1.1, 1.0, 0): {clean_by_version:?}"
+    );
 }
 
 #[test]
-fn the_large_payload_gets_the_same_verdict() {
-    let large = payloads::large();
-    assert!(agree(&payloads::bytes(&large), "bench large"));
-    assert!(!agree(
-        &payloads::bytes(&payloads::with_one_error(large)),
-        "bench large one-error"
-    ));
+fn the_large_payloads_get_the_same_verdict() {
+    for (large, default) in [
+        (payloads::large(), Protocol::V0),
+        (payloads::large_1_1(), Protocol::V1_1),
+    ] {
+        assert!(agree(&payloads::bytes(&large), default, "bench large"));
+        assert!(!agree(
+            &payloads::bytes(&payloads::with_one_error(large)),
+            default,
+            "bench large one-error"
+        ));
+    }
+}
+
+#[test]
+fn clean_1x_requests_take_the_fast_path() {
+    // The official client's requests are clean and judged by the version
+    // they declare, whatever the configured default.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/1.0/run-agent-input/valid");
+    let mut official = 0;
+    for entry in std::fs::read_dir(dir).expect("the 1.0 fixtures") {
+        let path = entry.expect("an entry").path();
+        if !path.display().to_string().contains("official-client-") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("a fixture");
+        for default in Protocol::ALL {
+            let (fast, full) = fuzzing::fast_and_full(&bytes, default).expect("validator");
+            assert!(fast, "{} under {default}", path.display());
+            assert_eq!(full.protocol(), Protocol::V1_0);
+        }
+        official += 1;
+    }
+    assert!(official >= 3, "{official} official client requests");
+    let small = payloads::bytes(&payloads::small_1_1());
+    for default in Protocol::ALL {
+        assert!(
+            fuzzing::fast_and_full(&small, default)
+                .expect("validator")
+                .0
+        );
+    }
 }
 
 /// A clean input whose only tool's `parameters` nests `depth` levels.
@@ -158,6 +249,7 @@ fn boundary_cases_get_the_same_verdict() {
     for depth in [1, 30, 61, 62, 63, 64, 65] {
         agree(
             &nested_parameters(depth),
+            Protocol::V0,
             &format!("parameters nested {depth}"),
         );
     }
@@ -200,9 +292,53 @@ fn boundary_cases_get_the_same_verdict() {
         r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"m2","role":"user","content":"next"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object"}}],"context":[],"forwardedProps":null}"#,
         r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":1}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object","properties":{"n":{"type":"string"}}}}],"context":[],"forwardedProps":null}"#,
         r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":\"1\"}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","parameters":{"type":"object","properties":{"n":{"type":"string"}}}}],"context":[],"forwardedProps":null}"#,
+        // 1.x: declarations, judged by the declared version.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.0.0","messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"0.0.57","state":null,"messages":[],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"2.0","messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"draft","messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":1.1,"messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":null,"messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","messages":[]}"#,
+        // 1.x: null refused in the any slots.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","state":null,"messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","forwardedProps":null,"messages":[]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"tools":[{"name":"a","description":"d","parameters":null}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"resume":[{"interruptId":"i","status":"resolved","payload":null}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":[{"type":"text","text":"x","metadata":null}]}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":"x","metadata":null}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":"x","metadata":"web"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":"x","metadata":{"a":{"a":1,"a":2}}}]}"#,
+        // 1.x: resume entries.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"resume":[{"interruptId":"i","status":"cancelled"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"resume":[{"interruptId":"i","status":"done"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"resume":[{"interruptId":"i","status":"resolved"},{"interruptId":"i","status":"cancelled"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"resume":[{"interruptId":"i","status":"resolved","metadata":{"ag-ui":{"x":1}}}]}"#,
+        // 1.x: encryptedValueType is 1.1's; with and without its value.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[{"id":"m","role":"reasoning","content":"x","encryptedValue":"e","encryptedValueType":"k"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"reasoning","content":"x","encryptedValue":"e","encryptedValueType":"k"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"reasoning","content":"x","encryptedValueType":"k"}]}"#,
+        // 1.x: tools without parameters, called; an activity message.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":1}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","metadata":{"k":1}}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"[]"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"activity","activityType":"x","content":{"a":1}}]}"#,
+        // An empty `parameters` declares nothing since 1.0.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"n\":1}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":"ok"}],"tools":[{"name":"f","description":"d","parameters":{ }}]}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[],"tools":[{"name":"f","description":"d","parameters":{}}],"context":[],"forwardedProps":null}"#,
+        // 1.x: tool results of parts, sources of files, part ids.
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":[{"type":"text","id":"p","text":"ok"},{"type":"image","source":{"type":"data","value":"aGVsbG8","mimeType":"image/png"}}]}],"tools":[{"name":"f","description":"d"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m1","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"m2","role":"tool","toolCallId":"c","content":[]}],"tools":[{"name":"f","description":"d"}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":[{"type":"document","id":"p","source":{"type":"file","value":"f-1","provider":"openai","mimeType":"application/pdf"}}]}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":[{"type":"document","source":{"type":"file","value":"f-1","mimeType":"image/png"}}]}]}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":[{"type":"image","source":{"type":"url","value":"https://x.test/a.png","provider":"openai"}}]}]}"#,
+        r#"{"threadId":"t","runId":"r","state":null,"messages":[{"id":"m","role":"user","content":[{"type":"text","id":"p","text":"x"}]}],"tools":[],"context":[],"forwardedProps":null}"#,
+        r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{"id":"m","role":"user","content":"x","metadata":{"ag-ui":{"x":1}},"subagentRunId":"s"}]}"#,
     ];
     for (i, case) in cases.iter().enumerate() {
-        agree(case.as_bytes(), &format!("boundary case {i}"));
+        for default in Protocol::ALL {
+            agree(case.as_bytes(), default, &format!("boundary case {i}"));
+        }
     }
 }
 
@@ -213,10 +349,13 @@ fn a_tighter_depth_limit_is_honoured_on_both_paths() {
     let validator = agui_lint::Validator::new()
         .expect("validator")
         .with_settings(
-            agui_lint::Settings::default().with_limits(agui_lint::Limits {
-                max_depth: 4,
-                ..agui_lint::Limits::default()
-            }),
+            // `nested_parameters` writes a pre-1.0 input.
+            agui_lint::Settings::default()
+                .protocol(agui_lint::ProtocolChoice::Version(Protocol::V0))
+                .with_limits(agui_lint::Limits {
+                    max_depth: 4,
+                    ..agui_lint::Limits::default()
+                }),
         );
     let deep = nested_parameters(3);
     let report = validator.validate(agui_lint::Kind::RunAgentInput, &deep);
@@ -262,6 +401,14 @@ const STRINGS: &[&str] = &[
     "{\"city\":\"Lisbon\"}",
     "{\"n\":1}",
     "not json",
+    "1.0",
+    "1.1",
+    "0.0.57",
+    "2.0",
+    "file",
+    "resolved",
+    "cancelled",
+    "reasoning",
 ];
 
 const NUMBERS: &[&str] = &[
@@ -288,6 +435,15 @@ const KEYS: &[&str] = &[
     "mimeType",
     "parentRunId",
     "encryptedValue",
+    "encryptedValueType",
+    "protocolVersion",
+    "subagentRunId",
+    "provider",
+    "interruptId",
+    "status",
+    "payload",
+    "resume",
+    "ag-ui",
 ];
 
 /// One edit of a document.
@@ -450,11 +606,12 @@ fn apply_textual(text: &mut Vec<u8>, edits: &[Edit]) {
 
 /// The seeds the full path finds clean: mutations of them reach the fast
 /// path's deeper checks, where most mutations of a broken seed stop early.
-static CLEAN_SEEDS: LazyLock<Vec<&'static (String, Vec<u8>)>> = LazyLock::new(|| {
+static CLEAN_SEEDS: LazyLock<Vec<&'static Seed>> = LazyLock::new(|| {
     SEEDS
         .iter()
-        .filter(|(_, bytes)| {
-            fuzzing::fast_and_full(bytes).is_some_and(|(_, full)| full.diagnostics().is_empty())
+        .filter(|seed| {
+            fuzzing::fast_and_full(&seed.bytes, seed.default)
+                .is_some_and(|(_, full)| full.diagnostics().is_empty())
         })
         .collect()
 });
@@ -473,7 +630,7 @@ proptest! {
         edits in proptest::collection::vec(edit(), 1..4),
         pretty in any::<bool>(),
     ) {
-        let (name, bytes) = if from_clean {
+        let Seed { name, bytes, default } = if from_clean {
             CLEAN_SEEDS[seed % CLEAN_SEEDS.len()]
         } else {
             &SEEDS[seed % SEEDS.len()]
@@ -498,6 +655,6 @@ proptest! {
         if text.is_empty() {
             text.push(b' ');
         }
-        agree(&text, &format!("{name} after {edits:?}"));
+        agree(&text, *default, &format!("{name} after {edits:?}"));
     }
 }

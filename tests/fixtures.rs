@@ -255,30 +255,41 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "document-too-large",
         "the default limit is 64 MiB, too large to commit; tests/limits.rs lowers the limit and checks it on files, JSON Lines lines and the library",
     ),
-    (
-        "schema-violation",
-        "the fallback for schema keywords agui-lint does not refine; the published schemas use none, so it is covered by a unit test over a synthetic schema",
-    ),
 ];
+
+/// Every document and capture fixture under `fixtures/<version>/<kind>/`
+/// and `fixtures/<version>/streams/`.
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    walkdir::WalkDir::new(&root)
+        .into_iter()
+        .map(|entry| entry.expect("walk fixtures").into_path())
+        .filter(|path| {
+            path.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e))
+        })
+        .filter(|path| classify_if_fixture(path))
+        .collect()
+}
+
+/// Whether `path` is in a `valid/` or `invalid/` folder (other folders,
+/// such as conformance streams, have contracts of their own).
+fn classify_if_fixture(path: &Path) -> bool {
+    path.parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "valid" || n == "invalid")
+}
 
 #[test]
 fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut fired = BTreeSet::new();
     let mut valid_kinds = BTreeSet::new();
     let mut stream_rules = BTreeSet::new();
     let mut valid_stream_names = BTreeSet::new();
     let mut count = 0;
-    for entry in walkdir::WalkDir::new(&root) {
-        let entry = entry.expect("walk fixtures");
-        let path = entry.path();
-        let is_fixture = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
-        if !is_fixture {
-            continue;
-        }
+    for path in fixture_files() {
+        let path = path.as_path();
         count += 1;
         let (kind, valid) = classify(path);
         let is_capture = path.components().any(|c| c.as_os_str() == "streams");
@@ -324,6 +335,110 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
     }
 }
 
+/// Rules that judge AG-UI 1.1 documents but have no invalid fixture under
+/// `fixtures/1.1/`, with why.
+const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
+    (
+        "document-too-large",
+        "the default limit is 64 MiB, too large to commit; tests/limits.rs checks it",
+    ),
+    // Sequence rules whose meaning 1.x changes (RUN_ERROR ends a run, chunk
+    // rules, subagent ownership, pending tool calls, the input's state as
+    // the baseline): their 1.x fixtures come with their 1.x rework.
+    (
+        "run-started-while-active",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "event-after-run-error",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "event-after-run-finished",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "run-finished-id-mismatch",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "run-finished-while-open",
+        "sequence rule, being reworked for 1.x",
+    ),
+    ("stream-truncated", "sequence rule, being reworked for 1.x"),
+    (
+        "event-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
+    ("duplicate-start", "sequence rule, being reworked for 1.x"),
+    ("never-ended", "sequence rule, being reworked for 1.x"),
+    (
+        "tool-call-result-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-finished-without-start",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-started-twice",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "step-never-finished",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "first-chunk-without-id",
+        "sequence rule, being reworked for 1.x",
+    ),
+    (
+        "state-delta-before-snapshot",
+        "sequence rule, being reworked for 1.x: a 1.x run's state starts from the input's state",
+    ),
+];
+
+/// Every existing rule keeps working on 1.1 documents: each rule whose
+/// scope includes 1.1 has an invalid fixture under `fixtures/1.1/`, except
+/// those `WITHOUT_1_1_FIXTURE` names.
+#[test]
+fn every_rule_judging_1_1_has_a_1_1_invalid_fixture() {
+    for (name, _) in WITHOUT_1_1_FIXTURE {
+        let rule = rules::rule(name)
+            .unwrap_or_else(|| panic!("WITHOUT_1_1_FIXTURE names unknown rule {name}"));
+        assert!(
+            rule.protocols().contains(&Protocol::V1_1),
+            "WITHOUT_1_1_FIXTURE names {name}, which does not judge 1.1 documents"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(Protocol::V1_1.as_str());
+    let mut fired = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(&root) {
+        let entry = entry.expect("walk fixtures/1.1");
+        let path = entry.path();
+        let is_fixture = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
+        if is_fixture && !classify(path).1 {
+            fired.insert(expected_rule(path));
+        }
+    }
+    let missing: Vec<&str> = rules::all()
+        .iter()
+        .filter(|rule| rule.protocols().contains(&Protocol::V1_1))
+        .map(|rule| rule.name)
+        .filter(|name| !WITHOUT_1_1_FIXTURE.iter().any(|(exempt, _)| exempt == name))
+        .filter(|name| !fired.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no fixtures/1.1/**/invalid/<rule>-*.* shows these rules on a 1.1 document: {missing:?}"
+    );
+}
+
 /// Fixtures are named after rules that apply to their version: none of
 /// the pre-1.0 profile's folders holds a 1.x kind.
 #[test]
@@ -354,19 +469,10 @@ fn fixtures_are_in_a_version_folder() {
 /// named after a rule in a version the rule does not judge.
 #[test]
 fn version_scoped_rules_are_shown_both_ways_in_each_version() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut invalid: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut valid: BTreeSet<(String, String)> = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(&root) {
-        let entry = entry.expect("walk fixtures");
-        let path = entry.path();
-        let is_fixture = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
-        if !is_fixture || path.components().any(|c| c.as_os_str() == "conformance") {
-            continue;
-        }
+    for path in fixture_files() {
+        let path = path.as_path();
         let version = version_of(path).as_str().to_string();
         if classify(path).1 {
             let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");

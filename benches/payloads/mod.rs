@@ -186,3 +186,92 @@ pub fn capture(out: &mut impl std::io::Write) -> std::io::Result<(usize, usize)>
     }
     Ok((total, largest))
 }
+
+/// The AG-UI 1.1 form of [`run_agent_input`], shaped like the official
+/// client's requests: it declares `protocolVersion`, user messages carry
+/// `metadata` and parts with `id`s (and a provider's `file` every
+/// `url_every` turns), each turn has a reasoning message with an
+/// `encryptedValue` and its `encryptedValueType`, every fourth tool result
+/// is a list of parts, tools carry `metadata` and one takes no
+/// `parameters`, and the run resumes from an interrupt.
+pub fn run_agent_input_1_1(
+    seed: u64,
+    turns: usize,
+    tools: usize,
+    depth: usize,
+    images: usize,
+    image_bytes: usize,
+    url_every: usize,
+) -> Value {
+    let base = run_agent_input(seed, turns, tools, depth, images, image_bytes, url_every);
+    let mut rng = Lcg::new(seed ^ 0x11);
+    let mut messages = Vec::new();
+    let mut part_id = 0;
+    for mut message in base["messages"].as_array().cloned().unwrap_or_default() {
+        let role = message["role"].as_str().unwrap_or_default().to_owned();
+        let id = message["id"].as_str().unwrap_or_default().to_owned();
+        match role.as_str() {
+            "user" => {
+                message["metadata"] = json!({"client": "web", "composer": "rich"});
+                if let Some(parts) = message["content"].as_array_mut() {
+                    for part in parts.iter_mut() {
+                        part_id += 1;
+                        part["id"] = Value::from(format!("part-{part_id}"));
+                    }
+                    if parts.iter().any(|p| p["source"]["type"] == "url") {
+                        part_id += 1;
+                        parts.push(json!({
+                            "type": "document", "id": format!("part-{part_id}"),
+                            "source": {"type": "file", "value": format!("file-{id}"), "provider": "openai", "mimeType": "application/pdf"}
+                        }));
+                    }
+                }
+            }
+            "assistant" => {
+                messages.push(json!({
+                    "id": format!("r-{id}"), "role": "reasoning", "content": sentence(&mut rng, 20),
+                    "encryptedValue": format!("gAAAAAB{}", rng.next()),
+                    "encryptedValueType": "openai-reasoning-item"
+                }));
+            }
+            "tool" if rng.below(4) == 0 => {
+                let text = message["content"].take();
+                message["content"] =
+                    json!([{"type": "text", "id": format!("{id}-0"), "text": text}]);
+            }
+            _ => {}
+        }
+        messages.push(message);
+    }
+    let mut tool_list = base["tools"].as_array().cloned().unwrap_or_default();
+    for tool in &mut tool_list {
+        tool["metadata"] = json!({"origin": "frontend"});
+    }
+    tool_list.push(json!({"name": "get_current_time", "description": "Return the current time in the user's timezone."}));
+    json!({
+        "threadId": base["threadId"],
+        "runId": base["runId"],
+        "protocolVersion": "1.1",
+        "state": base["state"],
+        "messages": messages,
+        "tools": tool_list,
+        "context": base["context"],
+        "forwardedProps": {"model": "scripted-1", "stream": true},
+        "resume": [{"interruptId": format!("int-{seed}"), "status": "resolved", "payload": {"approved": true}}]
+    })
+}
+
+/// [`small`] in AG-UI 1.1.
+pub fn small_1_1() -> Value {
+    run_agent_input_1_1(1, 1, 2, 0, 0, 0, 0)
+}
+
+/// [`medium`] in AG-UI 1.1.
+pub fn medium_1_1() -> Value {
+    run_agent_input_1_1(2, 20, 10, 9, 0, 0, 5)
+}
+
+/// [`large`] in AG-UI 1.1.
+pub fn large_1_1() -> Value {
+    run_agent_input_1_1(3, 133, 30, 2, 12, 100 * 1024, 10)
+}

@@ -1,5 +1,6 @@
 //! Fuzz target: see `agui_lint::fuzzing::differential`. The fast path
-//! and the full path must agree on every input.
+//! and the full path must agree on every input, with each protocol
+//! version (pre-1.0, 1.0, 1.1) as the configured default.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -11,10 +11,16 @@
 //! (serde's derive would also take an array of the fields in order, which
 //! the schema refuses), hence the hand-written [`object!`] reader.
 //!
+//! The structs hold the keys of every protocol version (pre-1.0, 1.0 and
+//! 1.1): [`super::shape`] then holds them to the version the document is
+//! judged by, including where a version refuses `null` in an `any` slot.
+//!
 //! Strings borrow from the input unless they hold escapes. The `any` slots
-//! (`state`, `forwardedProps`, `metadata`, activity `content`) are walked
-//! and dropped; a tool's `parameters` is kept as its source text, which is
-//! what its verdict is cached by.
+//! (`state`, `forwardedProps`, part `metadata`, a resume `payload`) and the
+//! open objects (activity `content`, the `metadata` of messages, tools,
+//! tool calls and resume entries) are walked and dropped, remembering only
+//! whether an `any` value was `null`; a tool's `parameters` is kept as its
+//! source text, which is what its verdict is cached by.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -24,7 +30,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Number;
 
-use crate::rules::verdict::is_interoperable;
+use crate::rules::verdict::{is_interoperable, RESERVED_METADATA_KEY};
 
 /// A JSON string, borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -60,9 +66,44 @@ impl<'de> Deserialize<'de> for Str<'de> {
 }
 
 /// A value of an `any` slot: read whole, checked as the full path checks
-/// every value (keys unique, numbers interoperable), and not kept.
+/// every value (keys unique, numbers interoperable), and not kept. Only
+/// whether it was `null` is remembered: pre-1.0 admits `null` in these
+/// slots, 1.x refuses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Any;
+pub(super) struct Any {
+    /// The value was `null`.
+    pub(super) null: bool,
+}
+
+impl Any {
+    const VALUE: Any = Any { null: false };
+}
+
+/// An object open by key (`metadata`): read whole like an [`Any`], but
+/// only a JSON object is taken, never `null`. Whether it holds the key
+/// the protocol reserves (`ag-ui`) is remembered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Object {
+    /// The object has the reserved key.
+    pub(super) reserved: bool,
+}
+
+impl<'de> Deserialize<'de> for Object {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = Object;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object, A::Error> {
+                let reserved = read_members(map)?;
+                Ok(Object { reserved })
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
 
 impl<'de> Deserialize<'de> for Any {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -80,11 +121,11 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any { null: true })
     }
 
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<Any, E> {
@@ -102,35 +143,38 @@ impl<'de> Visitor<'de> for AnyVisitor {
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Any, E> {
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Any, A::Error> {
         while seq.next_element::<Any>()?.is_some() {}
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Any, A::Error> {
         read_members(map)?;
-        Ok(Any)
+        Ok(Any::VALUE)
     }
 }
 
 fn interoperable<E: de::Error>(number: Number) -> Result<Any, E> {
     if is_interoperable(&number) {
-        Ok(Any)
+        Ok(Any::VALUE)
     } else {
         Err(E::custom("a number the SDKs read differently"))
     }
 }
 
-/// Reads an object of `any` values, refusing a repeated key.
-fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+/// Reads an object of `any` values, refusing a repeated key; says whether
+/// the reserved metadata key is among its keys.
+fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<bool, A::Error> {
     // Most objects are small: a list beats hashing until it is not.
     const LINEAR: usize = 16;
     let mut few: Vec<Str<'de>> = Vec::new();
     let mut many: HashSet<Str<'de>> = HashSet::new();
+    let mut reserved = false;
     while let Some(key) = map.next_key::<Str<'de>>()? {
+        reserved |= key.as_str() == RESERVED_METADATA_KEY;
         let repeated = if many.is_empty() && few.len() < LINEAR {
             let seen = few.contains(&key);
             few.push(key);
@@ -144,7 +188,7 @@ fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
         }
         map.next_value::<Any>()?;
     }
-    Ok(())
+    Ok(reserved)
 }
 
 /// Defines a flat struct read from a JSON object only: each key of the
@@ -160,8 +204,8 @@ macro_rules! object {
 
         impl<'de> Deserialize<'de> for $name<'de> {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct ObjectVisitor;
-                impl<'de> Visitor<'de> for ObjectVisitor {
+                struct StructVisitor;
+                impl<'de> Visitor<'de> for StructVisitor {
                     type Value = $name<'de>;
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                         f.write_str(concat!("a ", stringify!($name), " object"))
@@ -182,7 +226,7 @@ macro_rules! object {
                         Ok(read)
                     }
                 }
-                deserializer.deserialize_map(ObjectVisitor)
+                deserializer.deserialize_map(StructVisitor)
             }
         }
     };
@@ -195,6 +239,8 @@ object! {
         thread_id: Str<'a> = "threadId",
         /// `runId`.
         run_id: Str<'a> = "runId",
+        /// `protocolVersion` (1.x).
+        protocol_version: Str<'a> = "protocolVersion",
         /// `parentRunId`.
         parent_run_id: Str<'a> = "parentRunId",
         /// `state`.
@@ -207,6 +253,22 @@ object! {
         context: Vec<Context<'a>> = "context",
         /// `forwardedProps`.
         forwarded_props: Any = "forwardedProps",
+        /// `resume` (1.x).
+        resume: Vec<ResumeEntry<'a>> = "resume",
+    }
+}
+
+object! {
+    /// An answer to an interrupt (1.x).
+    ResumeEntry {
+        /// `interruptId`.
+        interrupt_id: Str<'a> = "interruptId",
+        /// `status`.
+        status: Str<'a> = "status",
+        /// `payload`.
+        payload: Any = "payload",
+        /// `metadata`.
+        metadata: Object = "metadata",
     }
 }
 
@@ -231,6 +293,12 @@ object! {
         encrypted_value: Str<'a> = "encryptedValue",
         /// `activityType`.
         activity_type: Str<'a> = "activityType",
+        /// `encryptedValueType` (1.1).
+        encrypted_value_type: Str<'a> = "encryptedValueType",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
+        /// `subagentRunId` (1.x).
+        subagent_run_id: Str<'a> = "subagentRunId",
     }
 }
 
@@ -245,6 +313,10 @@ object! {
         function: FunctionCall<'a> = "function",
         /// `encryptedValue`.
         encrypted_value: Str<'a> = "encryptedValue",
+        /// `encryptedValueType` (1.1).
+        encrypted_value_type: Str<'a> = "encryptedValueType",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
     }
 }
 
@@ -267,6 +339,8 @@ object! {
         description: Str<'a> = "description",
         /// `parameters`, as its source text.
         parameters: &'a RawValue = "parameters",
+        /// `metadata` (1.x).
+        metadata: Object = "metadata",
     }
 }
 
@@ -285,6 +359,8 @@ object! {
     Part {
         /// `type`.
         kind: Str<'a> = "type",
+        /// `id` (1.x).
+        id: Str<'a> = "id",
         /// `text`.
         text: Str<'a> = "text",
         /// `source`.
@@ -295,12 +371,14 @@ object! {
 }
 
 object! {
-    /// The source of a media part, of either type.
+    /// The source of a media part, of any type.
     Source {
         /// `type`.
         kind: Str<'a> = "type",
         /// `value`.
         value: Str<'a> = "value",
+        /// `provider` (1.x, `file` sources).
+        provider: Str<'a> = "provider",
         /// `mimeType`.
         mime_type: Str<'a> = "mimeType",
     }

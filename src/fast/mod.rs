@@ -10,9 +10,16 @@
 //! (or when the input is not a RunAgentInput at all) does the validator
 //! take the full path: `Value`, compiled schema, every rule, locator.
 //!
+//! Every protocol version is read: the document is judged by the version
+//! it declares (`protocolVersion`), else by the configured default the
+//! validator passes in, exactly as the full path chooses, and held to that
+//! version's shape and rules. A declaration the full path would warn about
+//! (newer than any known, or not a version) is left to the full path.
+//!
 //! The contract is an equivalence, not a shortcut: with the default
-//! settings, [`run_agent_input_is_clean`] is true exactly when the full
-//! path reports nothing (any severity) for the same bytes. Tests hold the
+//! settings but any default version, [`run_agent_input_is_clean`] is true
+//! exactly when the full path reports nothing (any severity) for the same
+//! bytes. Tests hold the
 //! two to it on every fixture and on random mutations of them, and a fuzz
 //! target (`fuzz/fuzz_targets/differential.rs`) does the same. Settings
 //! only ever remove findings or change their severity, so a clean verdict
@@ -24,26 +31,28 @@ mod checks;
 mod shape;
 
 use crate::limits::{self, PARSER_DEPTH};
+use crate::protocol::Declaration;
 use crate::rules::Families;
-use crate::Limits;
+use crate::{Limits, Protocol};
 
 /// What the fast path found out about a RunAgentInput.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verdict {
-    /// The full path would report nothing.
-    Clean,
-    /// The document is well-formed JSON and fits the schema, with no
-    /// repeated key, unpaired surrogate or non-interoperable number and
-    /// clean tool `parameters`: only these families of semantic rules
-    /// find something.
-    RulesFire(Families),
+    /// The full path would report nothing, judging by this version.
+    Clean(Protocol),
+    /// The document is well-formed JSON and fits the schema of this
+    /// version, with no repeated key, unpaired surrogate or
+    /// non-interoperable number and clean tool `parameters`: only these
+    /// families of semantic rules find something.
+    RulesFire(Protocol, Families),
     /// Anything else, including documents that are not RunAgentInputs.
     Unknown,
 }
 
 /// What the full path would report for `bytes` checked as a RunAgentInput
-/// within `limits`, as far as the fast path can tell.
-pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits) -> Verdict {
+/// within `limits`, with `default` judging it unless it declares a
+/// version, as far as the fast path can tell.
+pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits, default: Protocol) -> Verdict {
     if bytes.len() > limits.max_document_bytes {
         return Verdict::Unknown;
     }
@@ -59,14 +68,27 @@ pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits) -> Verdict {
     let Ok(input) = serde_json::from_slice::<borrowed::RunAgentInput<'_>>(bytes) else {
         return Verdict::Unknown;
     };
-    if !shape::fits(&input) {
+    // The version the full path judges by (`Validator::judge_version`);
+    // a declaration it warns about is its to report.
+    let protocol = match &input.protocol_version {
+        None => default,
+        Some(declared) => match Protocol::from_declaration(declared.as_str()) {
+            Declaration::Known(protocol) => protocol,
+            Declaration::Newer | Declaration::Uninterpretable => return Verdict::Unknown,
+        },
+    };
+    if !shape::fits(&input, protocol) {
         return Verdict::Unknown;
     }
-    checks::judge(&input, limits)
+    checks::judge(&input, protocol, limits)
 }
 
 /// Whether the full path would report nothing for `bytes` checked as a
-/// RunAgentInput within `limits`.
-pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits) -> bool {
-    judge_run_agent_input(bytes, limits) == Verdict::Clean
+/// RunAgentInput within `limits`, with `default` judging it unless it
+/// declares a version.
+pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits, default: Protocol) -> bool {
+    matches!(
+        judge_run_agent_input(bytes, limits, default),
+        Verdict::Clean(_)
+    )
 }

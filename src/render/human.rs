@@ -66,8 +66,9 @@ pub fn render(outcome: &Outcome, options: &Options) -> String {
     let palette = Palette::new(options.color);
     let mut out = String::new();
     for document in outcome.with_findings() {
+        let mut cursor = Cursor::default();
         for d in document.report.diagnostics() {
-            finding(&mut out, document, d, options, &palette);
+            finding(&mut out, document, d, options, &palette, &mut cursor);
         }
     }
     for failure in &outcome.failures {
@@ -125,6 +126,7 @@ fn finding(
     d: &Diagnostic,
     options: &Options,
     palette: &Palette,
+    cursor: &mut Cursor,
 ) {
     let location = d.location.map(|l| document.file_location(l));
     let position = location
@@ -140,14 +142,8 @@ fn finding(
     );
     if let Some(location) = location {
         if let Some(text) = document.source_line(location.line) {
-            snippet(
-                out,
-                location.line,
-                location.column,
-                text,
-                palette,
-                d.severity,
-            );
+            let at = cursor.seek(text, location.line, location.column);
+            snippet(out, location.line, at, text, palette, d.severity);
         }
     }
     let mut record = document
@@ -192,12 +188,12 @@ fn finding(
 fn snippet(
     out: &mut String,
     line: usize,
-    column: usize,
+    at: usize,
     text: &str,
     palette: &Palette,
     severity: Severity,
 ) {
-    let (shown, caret_at) = window(text, column);
+    let (shown, caret_at) = window(text, at);
     let padding: usize = shown
         .chars()
         .take(caret_at)
@@ -219,28 +215,74 @@ fn snippet(
     );
 }
 
-/// The part of `text` shown for a finding at 1-based `column`, with
-/// control characters made visible as spaces, and the caret's index (in
-/// characters) within it.
-fn window(text: &str, column: usize) -> (String, usize) {
-    let chars: Vec<char> = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let target = column.saturating_sub(1).min(chars.len());
-    if chars.len() <= MAX_SHOWN_CHARS {
-        return (chars.into_iter().collect(), target);
+/// Where on its line each finding's column is, for the snippets of one
+/// document: its findings come in position order, so the walk along a
+/// line goes on from the last finding's column instead of starting over,
+/// and a minified document (one long line) with hundreds of findings is
+/// walked once.
+#[derive(Debug, Default)]
+struct Cursor {
+    line: usize,
+    /// A 0-based character column and its byte offset in the line.
+    column: usize,
+    byte: usize,
+}
+
+impl Cursor {
+    /// The byte offset in `text`, the text of `line`, of 1-based character
+    /// `column`; the end of the text when the column is past it.
+    fn seek(&mut self, text: &str, line: usize, column: usize) -> usize {
+        let target = column.saturating_sub(1);
+        if self.line != line || self.column > target || self.byte > text.len() {
+            *self = Cursor {
+                line,
+                column: 0,
+                byte: 0,
+            };
+        }
+        let rest = text.get(self.byte..).unwrap_or_default();
+        let mut found = text.len();
+        let mut column = self.column;
+        for (offset, _) in rest.char_indices() {
+            if column == target {
+                found = self.byte + offset;
+                break;
+            }
+            column += 1;
+        }
+        self.column = column;
+        self.byte = found;
+        found
     }
-    let start = target.saturating_sub(CONTEXT_BEFORE);
-    let end = (start + MAX_SHOWN_CHARS).min(chars.len());
+}
+
+/// The part of `text` shown around byte offset `at` (a character
+/// boundary), with control characters as spaces, and where the caret goes
+/// in it (in characters). Long lines are cut to a window around the
+/// caret, marked with `…`; only the window is read, never the whole line.
+fn window(text: &str, at: usize) -> (String, usize) {
+    let clean = |c: char| if c.is_control() { ' ' } else { c };
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or_default();
+    let short = text.len() <= MAX_SHOWN_CHARS
+        || text.chars().take(MAX_SHOWN_CHARS + 1).count() <= MAX_SHOWN_CHARS;
+    if short {
+        return (text.chars().map(clean).collect(), before.chars().count());
+    }
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(CONTEXT_BEFORE - 1)
+        .map_or(0, |(offset, _)| offset);
     let mut shown = String::new();
-    let mut caret = target - start;
+    let mut caret = before.get(start..).unwrap_or_default().chars().count();
     if start > 0 {
         shown.push('…');
         caret += 1;
     }
-    shown.extend(&chars[start..end]);
-    if end < chars.len() {
+    let mut rest = text.get(start..).unwrap_or_default().chars();
+    shown.extend(rest.by_ref().take(MAX_SHOWN_CHARS).map(clean));
+    if rest.next().is_some() {
         shown.push('…');
     }
     (shown, caret)
@@ -250,22 +292,45 @@ fn window(text: &str, column: usize) -> (String, usize) {
 mod tests {
     use super::*;
 
+    /// The window around 1-based character `column` of `text`.
+    fn window_at(text: &str, column: usize) -> (String, usize) {
+        window(text, Cursor::default().seek(text, 1, column))
+    }
+
     #[test]
     fn short_lines_are_shown_whole() {
-        assert_eq!(window("\t\"a\": 1", 2), (" \"a\": 1".to_string(), 1));
+        assert_eq!(window_at("\t\"a\": 1", 2), (" \"a\": 1".to_string(), 1));
     }
 
     #[test]
     fn long_lines_are_windowed_around_the_column() {
-        let text = format!("{}X{}", "a".repeat(500), "b".repeat(500));
-        let (shown, caret) = window(&text, 501);
+        let text = format!("{}X{}", "é".repeat(500), "b".repeat(500));
+        let (shown, caret) = window_at(&text, 501);
         assert_eq!(shown.chars().nth(caret), Some('X'));
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(shown.chars().count(), MAX_SHOWN_CHARS + 2);
+        let (shown, caret) = window_at(&text, 3);
+        assert_eq!((shown.chars().nth(caret), caret), (Some('é'), 2));
+        assert!(!shown.starts_with('…') && shown.ends_with('…'));
     }
 
     #[test]
     fn a_column_past_the_end_points_just_after_the_text() {
-        assert_eq!(window("{", 2), ("{".to_string(), 1));
+        assert_eq!(window_at("{", 2), ("{".to_string(), 1));
+        assert_eq!(window_at("{", 9), ("{".to_string(), 1));
+    }
+
+    #[test]
+    fn the_cursor_goes_on_along_a_line_and_starts_over_on_another() {
+        let text = "aé€😀b";
+        let mut cursor = Cursor::default();
+        let offsets: Vec<usize> = [1, 2, 3, 4, 5, 6]
+            .iter()
+            .map(|&column| cursor.seek(text, 7, column))
+            .collect();
+        assert_eq!(offsets, [0, 1, 3, 6, 10, 11]);
+        // Back to an earlier column, or another line: from the start again.
+        assert_eq!(cursor.seek(text, 7, 2), 1);
+        assert_eq!(cursor.seek("xy", 8, 2), 1);
     }
 }

@@ -72,8 +72,10 @@ impl Rule {
 /// The pre-1.0 profile alone.
 pub(crate) const PRE_1_0: &[Protocol] = &[Protocol::V0];
 /// AG-UI 1.0 and 1.1.
+#[allow(dead_code)]
 pub(crate) const SINCE_1_0: &[Protocol] = &[Protocol::V1_1, Protocol::V1_0];
 /// AG-UI 1.1 alone.
+#[allow(dead_code)]
 pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
 
 /// The rules that judge only some versions' documents; every other rule
@@ -171,6 +173,9 @@ pub(crate) struct Families {
     pub tools: bool,
     /// The content rules: empty content, parts and their sources.
     pub content: bool,
+    /// The 1.x request rules: resume entries, activity messages, reserved
+    /// metadata keys, `encryptedValueType` without its value.
+    pub request: bool,
 }
 
 /// The `families` of rules on a RunAgentInput whose values the fast path
@@ -197,6 +202,10 @@ pub(crate) fn check_run_agent_input_families(
     }
     if families.content {
         content::check(&document, out);
+    }
+    if families.request {
+        request::check(&document, out);
+        encrypted::check(&document, out);
     }
 }
 
@@ -232,8 +241,13 @@ fn check_sequence(events: &Value, out: &mut Vec<Diagnostic>) {
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::content::part_is_clean;
+    pub(crate) use super::encrypted::type_without_value as encrypted_value_type_without_value;
     pub(crate) use super::interop::is_interoperable;
-    pub(crate) use super::tools::{name_is_well_formed, verdict_by_text, ParametersVerdict};
+    pub(crate) use super::request::RESERVED_METADATA_KEY;
+    pub(crate) use super::tools::{
+        name_is_well_formed, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
+    };
+    pub(crate) use super::walk::carries_parts;
 }
 
 /// The default severity of the rule named `name`.

@@ -15,7 +15,7 @@ pub(crate) use cache::verdict_by_text;
 pub(super) use cache::Compiled;
 pub(crate) use names::is_well_formed as name_is_well_formed;
 pub(super) use parameters::cached_arguments_validator;
-pub(crate) use parameters::ParametersVerdict;
+pub(crate) use parameters::{declare_nothing as parameters_declare_nothing, ParametersVerdict};
 
 use super::walk::Document;
 use super::Rule;
@@ -38,7 +38,12 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         names::check_list(&tools, out);
         for tool in &tools {
             names::check_tool(tool, out);
-            parameters::check_tool(tool, document.limits.max_tool_schema_nodes, out);
+            parameters::check_tool(
+                tool,
+                document.protocol,
+                document.limits.max_tool_schema_nodes,
+                out,
+            );
         }
     }
 }

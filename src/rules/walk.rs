@@ -51,6 +51,13 @@ impl<'a> Node<'a> {
     }
 }
 
+/// Whether the content of a message of `role`, judged by `protocol`, may
+/// be a list of parts that the content rules judge: a user message's, and
+/// since 1.0 a tool message's.
+pub(crate) fn carries_parts(protocol: Protocol, role: &str) -> bool {
+    role == "user" || (protocol.is_1x() && role == "tool")
+}
+
 /// One document, seen through the protocol's types.
 pub(crate) struct Document<'a> {
     /// The kind the document is checked as.
@@ -149,9 +156,8 @@ impl<'a> Document<'a> {
         if self.kind == Kind::InputContent {
             return vec![self.root_node()];
         }
-        let carries_parts = |role: Option<&str>| {
-            role == Some("user") || (self.protocol.is_1x() && role == Some("tool"))
-        };
+        let carries_parts =
+            |role: Option<&str>| role.is_some_and(|r| carries_parts(self.protocol, r));
         let results = match self.kind {
             Kind::Event if self.protocol.is_1x() => vec![self.root_node()],
             Kind::Events if self.protocol.is_1x() => self.root_node().elements(),

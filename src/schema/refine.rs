@@ -51,6 +51,9 @@ struct Refiner<'s> {
     instance: &'s Value,
 }
 
+/// 2^53 − 1, the bound of the 1.x schemas' integers.
+const SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
 /// The pattern of a JSON Pointer in the 1.x schemas (`JsonPointer`).
 const JSON_POINTER: &str = "^(/([^/~]|~[01])*)*$";
 
@@ -109,6 +112,18 @@ impl Refiner<'_> {
                         "a JSON Pointer (RFC 6901) is empty (the whole document) or '/'-prefixed \
                          tokens, with '~' written '~0' and '/' written '~1'",
                     ),
+                );
+            }
+            // Timestamps and counts (1.x), bounded to what a JSON number
+            // keeps exactly.
+            ValidationErrorKind::Maximum { limit } | ValidationErrorKind::Minimum { limit }
+                if limit.as_i64().map(i64::unsigned_abs) == Some(SAFE_INTEGER) =>
+            {
+                out.push(
+                    Diagnostic::new("schema-violation", Severity::Error, at, error.to_string())
+                        .with_help(
+                            "the schema bounds it to ±(2^53 − 1), the integers a JSON number keeps exactly: a larger one reads back as another number in JavaScript",
+                        ),
                 );
             }
             // The 1.x slots that take any JSON value but `null`.

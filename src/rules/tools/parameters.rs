@@ -21,7 +21,7 @@
 
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, PatternOptions, ReferencingError, ValidationError};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use url::Url;
 
 use super::cache;
@@ -32,6 +32,7 @@ use crate::pointer;
 use crate::rules::walk::Node;
 use crate::rules::Rule;
 use crate::text::{describe, expected_types, preview, quote};
+use crate::Protocol;
 
 pub(super) const TOOL_PARAMETERS_INVALID_SCHEMA: Rule = Rule {
     name: "tool-parameters-invalid-schema",
@@ -269,10 +270,29 @@ enum MetaSchema {
 /// findings are then placed under this tool's pointer. A schema of more
 /// than `budget` values is reported and neither meta-validated nor
 /// compiled.
-pub(super) fn check_tool(tool: &Node<'_>, budget: usize, out: &mut Vec<Diagnostic>) {
-    if let Some(parameters) = tool.child("parameters") {
-        check_parameters(parameters.value, &parameters.pointer, budget, out);
+pub(super) fn check_tool(
+    tool: &Node<'_>,
+    protocol: Protocol,
+    budget: usize,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(parameters) = tool.child("parameters") else {
+        return;
+    };
+    let empty = parameters.value.as_object().is_some_and(Map::is_empty);
+    if declare_nothing(protocol, empty) {
+        return;
     }
+    check_parameters(parameters.value, &parameters.pointer, budget, out);
+}
+
+/// Whether `parameters` (an empty object when `empty_object`) declares no
+/// arguments at all, so that no parameters rule applies: since 1.0 "an
+/// absent schema and an empty one mean the same thing to an agent" (the 1.1
+/// schema's `Tool.parameters`), and no tool without `parameters` is
+/// reported. Pre-1.0, `{}` is a schema like any other.
+pub(crate) fn declare_nothing(protocol: Protocol, empty_object: bool) -> bool {
+    protocol.is_1x() && empty_object
 }
 
 /// The findings about `parameters`, whose pointer is `base`.
@@ -1233,7 +1253,12 @@ mod tests {
         let mut out = Vec::new();
         for tools in document.tool_lists() {
             for tool in &tools {
-                check_tool(tool, document.limits.max_tool_schema_nodes, &mut out);
+                check_tool(
+                    tool,
+                    document.protocol,
+                    document.limits.max_tool_schema_nodes,
+                    &mut out,
+                );
             }
         }
         out
