@@ -2,8 +2,9 @@
 
 Times ``agui_lint.Validator.check_run_agent_input(body)`` and
 ``ag_ui.core.RunAgentInput.model_validate_json(body)`` (``ag-ui-protocol``
-1.0, pydantic) on small, medium and large ``RunAgentInput`` bodies that
-both accept, interleaved in one run, and prints the median time per call of
+1.0, pydantic) on the official 1.0 client's captured chat request
+(``tests/upstream/traffic-1.0/chat.request.json``) and on small, medium and
+large ``RunAgentInput`` bodies that both accept, interleaved in one run, and prints the median time per call of
 each and their ratio (target: agui-lint <= 0.5x pydantic's time on valid
 bodies). The bodies are generated deterministically, as
 ``benches/payloads/mod.rs`` generates the Rust benchmark's (same generator,
@@ -26,6 +27,7 @@ import platform
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 from ag_ui.core import RunAgentInput
@@ -139,7 +141,10 @@ def cases(declared: bool = True) -> List[Tuple[str, bytes]]:
             del value["protocolVersion"]
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
-    return [
+    traffic = Path(__file__).resolve().parents[2] / "tests" / "upstream" / "traffic-1.0"
+    # The real request uses 1.x shapes: it has no pre-1.0 form.
+    real = [("chat", (traffic / "chat.request.json").read_bytes())] if declared else []
+    return real + [
         ("small", encode(run_agent_input(1, 1, 2, 0, 0, 0, 0))),
         ("medium", encode(run_agent_input(2, 20, 10, 9, 0, 0, 5))),
         ("large", encode(run_agent_input(3, 133, 30, 2, 12, 100 * 1024, 10))),
