@@ -43,7 +43,7 @@ pub struct Rule {
 
 impl Rule {
     /// The protocol versions whose documents this rule judges: every
-    /// version unless [`SCOPES`] says otherwise.
+    /// version unless `SCOPES` says otherwise.
     pub fn protocols(&self) -> &'static [Protocol] {
         SCOPES
             .iter()
