@@ -80,9 +80,9 @@ check 1 AGUI_LINT_PATHS="fixtures/0/run-agent-input/invalid/invalid-value-role-t
 contains "$work/stdout" '"rule": "invalid-value"'
 
 # The protocol input: the official 1.0 traffic is clean, even strict, as
-# each document declares 1.0; the pre-1.0 profile requires what 1.x made
-# optional.
-check 0 AGUI_LINT_PATHS="fixtures/1.0" AGUI_LINT_STRICT=true
+# each document declares 1.0 (fixtures/1.0 also holds invalid fixtures);
+# the pre-1.0 profile requires what 1.x made optional.
+check 0 AGUI_LINT_PATHS="tests/upstream/traffic-1.0" AGUI_LINT_STRICT=true
 check 1 AGUI_LINT_PATHS="fixtures/1.1/run-agent-input/valid/minimal-undeclared.json" AGUI_LINT_PROTOCOL=0
 contains "$work/stdout" 'title=missing-field::'
 

@@ -8,9 +8,10 @@ mod junit;
 mod sarif;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use crate::check::Outcome;
-use crate::{Location, Related, Severity};
+use crate::check::{Checked, Outcome};
+use crate::{Location, Related, Report, Severity};
 
 /// The output formats of `agui-lint check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +73,39 @@ pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
         Format::Github => github::render(outcome),
         Format::Junit => junit::render(outcome, options),
     }
+}
+
+/// The `--format json` document for one document's `report`, shown under
+/// `path`: what `agui-lint check --format json` prints for a file holding
+/// that document alone, and the body of the server guard's `422` answer
+/// (there `path` is the request's path). Pretty-printed, with a trailing
+/// newline.
+///
+/// ```
+/// use agui_lint::{render, Kind, Validator};
+///
+/// let validator = Validator::new()?;
+/// let report = validator.validate(Kind::Message, br#"{"id":"m","role":"user"}"#);
+/// let document: serde_json::Value =
+///     serde_json::from_str(&render::document_json("/agent", &report)).unwrap();
+/// assert_eq!(document["tool"], "agui-lint");
+/// assert_eq!(document["documents"][0]["path"], "/agent");
+/// assert_eq!(document["documents"][0]["valid"], false);
+/// assert_eq!(document["documents"][0]["diagnostics"][0]["rule"], "missing-field");
+/// assert_eq!(document["summary"]["errors"], 1);
+/// # Ok::<(), agui_lint::BuildError>(())
+/// ```
+pub fn document_json(path: &str, report: &Report) -> String {
+    let mut outcome = Outcome::default();
+    outcome.push(Checked {
+        path: Arc::from(path),
+        record: None,
+        context: None,
+        line_offset: 0,
+        report: report.clone(),
+        source_lines: BTreeMap::new(),
+    });
+    render(Format::Json, &outcome, &Options::default())
 }
 
 /// Totals over all checked documents.

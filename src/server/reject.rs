@@ -1,15 +1,12 @@
 //! Why a request was refused, and the answer that says so.
 
-use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use axum::http::{header::CONTENT_TYPE, HeaderValue, Response, StatusCode};
 use axum::response::IntoResponse;
 use bytes::Bytes;
 
-use crate::check::{Checked, Outcome};
-use crate::render::{self, Format, Options};
+use crate::render;
 use crate::Report;
 
 /// Why a request did not reach the handler. Answered as JSON: a 422 with
@@ -65,18 +62,7 @@ impl Rejection {
     /// The JSON body of the answer.
     pub fn body(&self) -> String {
         match self {
-            Rejection::Invalid { path, report } => {
-                let mut outcome = Outcome::default();
-                outcome.push(Checked {
-                    path: Arc::from(path.as_str()),
-                    record: None,
-                    context: None,
-                    line_offset: 0,
-                    report: report.clone(),
-                    source_lines: BTreeMap::new(),
-                });
-                render::render(Format::Json, &outcome, &Options::default())
-            }
+            Rejection::Invalid { path, report } => render::document_json(path, report),
             other => {
                 let error = serde_json::json!({
                     "tool": "agui-lint",

@@ -1,0 +1,174 @@
+"""Type stubs of the compiled module ``agui_lint._agui_lint``, re-exported
+by ``agui_lint``."""
+
+from os import PathLike
+from typing import Dict, List, Literal, Mapping, Optional, Sequence, Union
+
+__version__: str
+#: The protocol versions agui-lint judges by, newest first.
+PROTOCOLS: List[str]
+
+Body = Union[bytes, bytearray, memoryview, str]
+SeverityName = Literal["error", "warning", "info"]
+
+class Related:
+    """Another place involved in a finding."""
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of the other place."""
+    @property
+    def message(self) -> str:
+        """What the other place has to do with the finding."""
+    @property
+    def record(self) -> Optional[int]:
+        """The record holding the other place, when it is another record."""
+    @property
+    def line(self) -> Optional[int]:
+        """1-based line of the other place, when known."""
+    @property
+    def column(self) -> Optional[int]:
+        """1-based column of the other place, when known."""
+    def to_dict(self) -> Dict[str, object]:
+        """The place with the keys of the CLI's JSON output."""
+
+class Diagnostic:
+    """One finding in one document."""
+
+    @property
+    def rule(self) -> str:
+        """The rule's stable kebab-case name, e.g. ``tool-result-without-call``."""
+    @property
+    def severity(self) -> SeverityName:
+        """How serious the finding is."""
+    @property
+    def message(self) -> str:
+        """One sentence saying what is wrong."""
+    @property
+    def pointer(self) -> str:
+        """JSON pointer (RFC 6901) of the offending node; ``""`` is the root."""
+    @property
+    def line(self) -> Optional[int]:
+        """1-based line of the node, when known."""
+    @property
+    def column(self) -> Optional[int]:
+        """1-based column (in characters) of the node, when known."""
+    @property
+    def help(self) -> Optional[str]:
+        """Advice on how to fix it."""
+    @property
+    def related(self) -> List[Related]:
+        """Other places involved."""
+    def to_json(self) -> str:
+        """The finding as the CLI's JSON output writes it (compact)."""
+    def to_dict(self) -> Dict[str, object]:
+        """The finding with the keys of the CLI's JSON output."""
+
+class Result:
+    """What a check found in one document."""
+
+    @property
+    def valid(self) -> bool:
+        """``True`` when no error is left (warnings and infos allowed)."""
+    @property
+    def protocol(self) -> str:
+        """The protocol version that judged the document (``"1.1"``, ``"1.0"``, ``"0"``)."""
+    @property
+    def kind(self) -> Optional[str]:
+        """The kind the document was checked as, when it could be told."""
+    @property
+    def record(self) -> Optional[int]:
+        """The 1-based record of a stream; ``None`` for a document checked alone."""
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        """Every finding, in position order."""
+    @property
+    def errors(self) -> int:
+        """How many findings are errors."""
+    @property
+    def warnings(self) -> int:
+        """How many findings are warnings."""
+    @property
+    def infos(self) -> int:
+        """How many findings are infos."""
+    def to_json(self, path: str = "-") -> str:
+        """The document ``agui-lint check --format json`` prints for this document."""
+    def __bool__(self) -> bool:
+        """``valid``."""
+
+class StreamResult:
+    """What a check found in a captured stream."""
+
+    @property
+    def valid(self) -> bool:
+        """``True`` when no record has an error left."""
+    @property
+    def documents(self) -> List[Result]:
+        """One result per record, in stream order."""
+    @property
+    def errors(self) -> int:
+        """How many findings are errors, over every record."""
+    @property
+    def warnings(self) -> int:
+        """How many findings are warnings, over every record."""
+    @property
+    def infos(self) -> int:
+        """How many findings are infos, over every record."""
+    def to_json(self) -> str:
+        """The document ``agui-lint check --format json`` prints for the capture."""
+    def __len__(self) -> int:
+        """How many records were checked."""
+
+class Rule:
+    """A rule of the registry."""
+
+    @property
+    def name(self) -> str:
+        """The stable kebab-case name."""
+    @property
+    def severity(self) -> SeverityName:
+        """The default severity."""
+    @property
+    def summary(self) -> str:
+        """One line saying what the rule reports."""
+    @property
+    def docs(self) -> str:
+        """The Markdown documentation ``agui-lint rule NAME`` prints."""
+    @property
+    def protocols(self) -> List[str]:
+        """The protocol versions whose documents the rule judges."""
+
+class Validator:
+    """The compiled schemas and the settings that decide which rules report.
+
+    Build it once and share it: thread-safe, and the GIL is released while
+    it checks.
+    """
+
+    def __init__(
+        self,
+        protocol: str = "auto",
+        select: Optional[Sequence[str]] = None,
+        ignore: Optional[Sequence[str]] = None,
+        severity: Optional[Mapping[str, SeverityName]] = None,
+        mask_values: bool = False,
+        config: Optional[Union[str, "PathLike[str]"]] = None,
+    ) -> None: ...
+    def check_run_agent_input(self, body: Body) -> Result:
+        """Checks a ``RunAgentInput``, the body of the request that starts a run."""
+    def validate(self, kind: str, body: Body) -> Result:
+        """Checks ``body`` as a document of ``kind`` (see :func:`kinds`), or ``"auto"``."""
+    def check_stream(
+        self,
+        body: Body,
+        format: Literal["sse", "jsonl", "har", "auto"] = "sse",
+        kind: str = "auto",
+        path: str = "-",
+    ) -> StreamResult:
+        """Checks a captured event stream, every record and the events together."""
+
+def rules() -> List[Rule]:
+    """Every rule agui-lint can report, in documentation order."""
+
+def kinds() -> List[str]:
+    """The names of the kinds of document ``Validator.validate`` checks."""

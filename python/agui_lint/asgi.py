@@ -1,0 +1,463 @@
+"""Guarding the AG-UI endpoint of an ASGI app (Starlette, FastAPI).
+
+An AG-UI run is a POST whose body is a ``RunAgentInput``. A :class:`Guard`
+(a shared :class:`agui_lint.Validator`, a body limit and what becomes of
+warnings) checks that body before the handler runs, two ways:
+
+- **A FastAPI dependency**: ``Depends(guard)`` on the endpoint, with
+  ``guard.install(app)`` once, which answers the guard's rejections.
+- **An ASGI middleware**, :class:`GuardMiddleware`, for Starlette and
+  FastAPI alike: a rejected request never reaches the app; an accepted one
+  reaches it with its body untouched.
+
+Either way the handler gets the original bytes, so ``input_data:
+RunAgentInput`` (the official ``ag-ui-protocol`` model) still works behind
+the guard. The answers are the Rust guard's (``agui_lint::server``):
+
+========================================================  ======  ==========================================
+the request                                               status  body
+========================================================  ======  ==========================================
+a valid ``RunAgentInput`` (warnings allowed)              the handler's
+JSON that is not a valid ``RunAgentInput``, or not JSON   422     the ``agui-lint check --format json`` document
+a ``Content-Type`` other than JSON                        415     ``{"tool", "version", "error"}``
+a body over the limit (2 MiB unless told otherwise)       413     ``{"tool", "version", "error"}``
+========================================================  ======  ==========================================
+
+Findings that do not block a request (warnings and infos) go to the
+``agui_lint`` logger, or, with ``warnings="header"`` and the middleware, to
+the ``agui-lint-warnings`` response header (a JSON array of findings) and
+``agui-lint-warning-count``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from dataclasses import dataclass
+from typing import (
+    Any,
+    Awaitable,
+    Callable,
+    Iterable,
+    List,
+    Literal,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Tuple,
+)
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ._agui_lint import Diagnostic, Result, Validator, __version__
+
+__all__ = [
+    "DEFAULT_BODY_LIMIT",
+    "WARNINGS_HEADER",
+    "WARNING_COUNT_HEADER",
+    "Guard",
+    "GuardMiddleware",
+    "Rejection",
+    "Validated",
+]
+
+#: The largest body a :class:`Guard` reads unless told otherwise: 2 MiB, as
+#: the Rust guard.
+DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
+
+#: The response header that carries the findings that did not block the
+#: request, under ``warnings="header"``: a JSON array of findings, in the
+#: shape of the CLI's JSON output.
+WARNINGS_HEADER = "agui-lint-warnings"
+
+#: The response header that says how many findings did not block the
+#: request, also when not all of them fit in :data:`WARNINGS_HEADER`.
+WARNING_COUNT_HEADER = "agui-lint-warning-count"
+
+# Servers and proxies refuse long header sections: findings past this are
+# counted, not listed (as the Rust guard does).
+_WARNINGS_HEADER_BYTES = 4096
+
+#: The key of the request's state (``request.state.agui_lint``) and of the
+#: ASGI scope's ``state`` dict under which an accepted request's
+#: :class:`Validated` is kept.
+STATE_KEY = "agui_lint"
+
+_ASGIMessage = MutableMapping[str, Any]
+_Receive = Callable[[], Awaitable[_ASGIMessage]]
+_Send = Callable[[_ASGIMessage], Awaitable[None]]
+_Scope = MutableMapping[str, Any]
+_ASGIApp = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+
+
+class Rejection(Exception):
+    """Why a request did not reach the handler, and the answer that says so.
+
+    ``status`` is 422 (not a valid ``RunAgentInput``, ``result`` says why),
+    415 (not JSON) or 413 (over the body limit); ``body`` is the JSON
+    answer. A FastAPI app answers it once :meth:`Guard.install` ran.
+    """
+
+    def __init__(self, status: int, body: bytes, result: Optional[Result] = None) -> None:
+        self.status = status
+        self.body = body
+        self.result = result
+        super().__init__(
+            f"agui-lint refused the request ({status}); "
+            "Guard.install(app) makes the app answer it"
+        )
+
+    @classmethod
+    def invalid(cls, result: Result, path: str) -> Rejection:
+        """A 422 carrying the ``--format json`` document of ``result``."""
+        return cls(422, result.to_json(path).encode("utf-8"), result)
+
+    @classmethod
+    def unsupported_media_type(cls, found: Optional[str]) -> Rejection:
+        """A 415 for a body that is not declared as JSON."""
+        if found is None:
+            message = "the body must be JSON (Content-Type: application/json)"
+        else:
+            message = f"the body must be JSON (Content-Type: application/json), not '{found}'"
+        return cls(415, _error_document(message))
+
+    @classmethod
+    def payload_too_large(cls, limit: int) -> Rejection:
+        """A 413 for a body over ``limit`` bytes."""
+        return cls(413, _error_document(f"the body is over the limit of {limit} bytes"))
+
+    @property
+    def headers(self) -> List[Tuple[bytes, bytes]]:
+        """The answer's headers, as ASGI sends them."""
+        return [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(self.body)).encode("ascii")),
+        ]
+
+    def response(self) -> Response:
+        """The answer as a Starlette response."""
+        return Response(self.body, status_code=self.status, media_type="application/json")
+
+    async def send(self, send: _Send) -> None:
+        """Sends the answer through a raw ASGI ``send``."""
+        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        await send({"type": "http.response.body", "body": self.body})
+
+
+def _error_document(message: str) -> bytes:
+    """The Rust guard's body for a refusal that is not about findings."""
+    document = {"tool": "agui-lint", "version": __version__, "error": message}
+    return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Validated:
+    """A request body that passed the check: the bytes as received and the
+    check's ``result`` (valid; its findings are warnings and infos)."""
+
+    body: bytes
+    result: Result
+
+    @property
+    def findings(self) -> List[Diagnostic]:
+        """The findings that did not block the request, in position order."""
+        return self.result.diagnostics
+
+
+def _is_json(content_type: Optional[str]) -> bool:
+    """``application/json`` or ``application/*+json``, with any parameters."""
+    if content_type is None:
+        return False
+    essence = content_type.split(";", 1)[0].strip().lower()
+    kind, _, subtype = essence.partition("/")
+    return kind == "application" and (
+        subtype == "json" or (len(subtype) > 5 and subtype.endswith("+json"))
+    )
+
+
+_shared: Optional[Validator] = None
+
+
+def _shared_validator() -> Validator:
+    """The validator of guards built without one, made on first use."""
+    global _shared
+    if _shared is None:
+        _shared = Validator()
+    return _shared
+
+
+class Guard:
+    """The check of an AG-UI endpoint's requests.
+
+    ``validator`` decides which rules report, how seriously and whether
+    values are masked (a process-wide default one when ``None``);
+    ``body_limit`` is the largest body read, in bytes; ``warnings`` is
+    ``"log"`` (the ``agui_lint`` logger, or ``logger``) or ``"header"``
+    (the response headers, which only :class:`GuardMiddleware` can write;
+    the dependency alone logs). Cheap to share; thread-safe.
+
+    As a FastAPI dependency, ``Depends(guard)`` gives the handler a
+    :class:`Validated`; call :meth:`install` on the app once so that its
+    rejections are answered.
+    """
+
+    def __init__(
+        self,
+        validator: Optional[Validator] = None,
+        *,
+        body_limit: int = DEFAULT_BODY_LIMIT,
+        warnings: Literal["log", "header"] = "log",
+        logger: Optional[logging.Logger] = None,
+    ) -> None:
+        if warnings not in ("log", "header"):
+            raise ValueError(f"warnings must be 'log' or 'header', not {warnings!r}")
+        if body_limit < 0:
+            raise ValueError("body_limit must not be negative")
+        self.validator = validator if validator is not None else _shared_validator()
+        self.body_limit = body_limit
+        self.warnings = warnings
+        self.logger = logger if logger is not None else logging.getLogger("agui_lint")
+
+    def check_headers(self, content_type: Optional[str], content_length: Optional[str]) -> None:
+        """Refuses a body not declared as JSON (415), and one whose declared
+        length is over the limit (413) before it is read."""
+        if not _is_json(content_type):
+            raise Rejection.unsupported_media_type(content_type)
+        if content_length is not None:
+            try:
+                declared = int(content_length.strip())
+            except ValueError:
+                return
+            if declared > self.body_limit:
+                raise Rejection.payload_too_large(self.body_limit)
+
+    def check_body(self, body: bytes, path: str = "-") -> Validated:
+        """Checks a request's body: the :class:`Validated` body, or the
+        :class:`Rejection` (413 over the limit, 422 with findings) raised.
+        ``path`` names the document of a 422 answer (the request's path)."""
+        if len(body) > self.body_limit:
+            raise Rejection.payload_too_large(self.body_limit)
+        result = self.validator.check_run_agent_input(body)
+        if not result.valid:
+            raise Rejection.invalid(result, path)
+        return Validated(body, result)
+
+    def check_request(
+        self, content_type: Optional[str], content_length: Optional[str], body: bytes, path: str
+    ) -> Validated:
+        """:meth:`check_headers`, then :meth:`check_body`."""
+        self.check_headers(content_type, content_length)
+        return self.check_body(body, path)
+
+    def log_findings(self, findings: Sequence[Diagnostic]) -> None:
+        """Logs findings that did not block a request: warnings at WARNING,
+        infos at INFO, each with ``rule``, ``pointer``, ``line`` and
+        ``column`` as record attributes and in the text."""
+        for d in findings:
+            level = logging.INFO if d.severity == "info" else logging.WARNING
+            self.logger.log(
+                level,
+                "%s rule=%s pointer=%s line=%s column=%s",
+                d.message,
+                d.rule,
+                d.pointer,
+                d.line,
+                d.column,
+                extra={"rule": d.rule, "pointer": d.pointer, "line": d.line, "column": d.column},
+            )
+
+    @staticmethod
+    def warnings_headers(findings: Sequence[Diagnostic]) -> List[Tuple[bytes, bytes]]:
+        """The :data:`WARNINGS_HEADER` and :data:`WARNING_COUNT_HEADER`
+        headers for ``findings``: as many as fit, as a JSON array in ASCII."""
+        listed: List[str] = []
+        length = 2
+        for d in findings:
+            # The Rust library writes the finding; made ASCII for a header.
+            item = json.dumps(json.loads(d.to_json()), ensure_ascii=True, separators=(",", ":"))
+            if length + len(item) + 1 > _WARNINGS_HEADER_BYTES:
+                break
+            listed.append(item)
+            length += len(item) + 1
+        value = "[" + ",".join(listed) + "]"
+        return [
+            (WARNINGS_HEADER.encode("ascii"), value.encode("ascii")),
+            (WARNING_COUNT_HEADER.encode("ascii"), str(len(findings)).encode("ascii")),
+        ]
+
+    async def __call__(self, request: Request) -> Validated:
+        """The FastAPI dependency: the request's :class:`Validated` body, or
+        a :class:`Rejection` raised (answered once :meth:`install` ran).
+
+        FastAPI reads a JSON body before it runs dependencies, and answers
+        broken JSON itself; :meth:`install` makes that answer the guard's
+        422 on the routes this guard protects.
+        """
+        validated = self.check_request(
+            request.headers.get("content-type"),
+            request.headers.get("content-length"),
+            await request.body(),
+            request.url.path,
+        )
+        self.log_findings(validated.findings)
+        request.state.agui_lint = validated
+        return validated
+
+    def install(self, app: Any) -> None:
+        """Makes ``app`` answer the guard's rejections: a handler for
+        :class:`Rejection` and, on a FastAPI app, for the broken JSON that
+        FastAPI refuses before the guard runs on a route it protects (other
+        validation errors keep the app's own handler)."""
+        app.add_exception_handler(Rejection, _answer_rejection)
+        try:
+            from fastapi.exception_handlers import request_validation_exception_handler
+            from fastapi.exceptions import RequestValidationError
+        except ImportError:
+            return
+        previous = app.exception_handlers.get(
+            RequestValidationError, request_validation_exception_handler
+        )
+
+        async def answer_validation_error(request: Request, exc: Exception) -> Response:
+            if _is_broken_json(exc) and self._protects(request.scope.get("route")):
+                try:
+                    self.check_request(
+                        request.headers.get("content-type"),
+                        request.headers.get("content-length"),
+                        await request.body(),
+                        request.url.path,
+                    )
+                except Rejection as rejection:
+                    return rejection.response()
+            answer = previous(request, exc)
+            if inspect.isawaitable(answer):
+                answer = await answer
+            return answer
+
+        app.add_exception_handler(RequestValidationError, answer_validation_error)
+
+    def _protects(self, route: Any) -> bool:
+        """Whether ``route`` (a FastAPI route) depends on this guard."""
+        pending = [getattr(route, "dependant", None)]
+        while pending:
+            dependant = pending.pop()
+            if dependant is None:
+                continue
+            if getattr(dependant, "call", None) is self:
+                return True
+            pending.extend(getattr(dependant, "dependencies", ()))
+        return False
+
+
+def _is_broken_json(exc: Any) -> bool:
+    errors = getattr(exc, "errors", None)
+    return callable(errors) and any(e.get("type") == "json_invalid" for e in errors())
+
+
+async def _answer_rejection(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Rejection)
+    return exc.response()
+
+
+class GuardMiddleware:
+    """ASGI middleware that checks the body of the AG-UI endpoint before the
+    app sees the request.
+
+    ``paths`` are the endpoint paths guarded (every path when ``None``),
+    ``methods`` the methods (POST). A rejected request is answered here; an
+    accepted one reaches the app with the same body, and its
+    :class:`Validated` in ``request.state.agui_lint``. With the guard's
+    ``warnings="header"``, the findings that did not block it are added to
+    the response's headers; else they are logged.
+
+    >>> app.add_middleware(GuardMiddleware, guard=Guard(), paths=["/agent"])  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        app: _ASGIApp,
+        guard: Optional[Guard] = None,
+        paths: Optional[Iterable[str]] = None,
+        methods: Iterable[str] = ("POST",),
+    ) -> None:
+        self.app = app
+        self.guard = guard if guard is not None else Guard()
+        self.paths = None if paths is None else frozenset(paths)
+        self.methods = frozenset(m.upper() for m in methods)
+
+    def _guards(self, scope: _Scope) -> bool:
+        return (
+            scope["type"] == "http"
+            and scope.get("method", "") in self.methods
+            and (self.paths is None or scope.get("path") in self.paths)
+        )
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        """Checks a guarded request, then hands it on or answers it."""
+        if not self._guards(scope):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        guard = self.guard
+        try:
+            guard.check_headers(headers.get("content-type"), headers.get("content-length"))
+            body = await _read_body(receive, guard.body_limit)
+            if body is None:
+                return  # The client went away.
+            validated = guard.check_body(body, scope.get("path", "-"))
+        except Rejection as rejection:
+            await rejection.send(send)
+            return
+        scope.setdefault("state", {})[STATE_KEY] = validated
+
+        findings = validated.findings
+        extra: List[Tuple[bytes, bytes]] = []
+        if findings and guard.warnings == "header":
+            extra = guard.warnings_headers(findings)
+        elif findings:
+            guard.log_findings(findings)
+
+        replayed = False
+
+        async def replay() -> _ASGIMessage:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def send_with_headers(message: _ASGIMessage) -> None:
+            if extra and message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, replay, send_with_headers)
+
+
+def _headers(scope: _Scope) -> dict:
+    """The request's headers by lower-case name (the first of repeated ones)."""
+    found: dict = {}
+    for name, value in scope.get("headers", ()):
+        found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    return found
+
+
+async def _read_body(receive: _Receive, limit: int) -> Optional[bytes]:
+    """The whole body, or ``None`` when the client disconnected; a body over
+    ``limit`` is refused (413) as soon as it grows past it."""
+    chunks: List[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise Rejection.payload_too_large(limit)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
