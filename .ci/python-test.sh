@@ -25,4 +25,4 @@ wheel=$(ls "$wheels"/agui_lint-*.whl)
 
 # From the root, with the venv's pytest (not `python -m`, which would put
 # the working directory on sys.path): the installed wheel is what is tested.
-AGUI_LINT_BIN="$PWD/target/debug/agui-lint" "$venv/bin/pytest" -p no:cacheprovider python/tests
+AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/agui-lint" "$venv/bin/pytest" -p no:cacheprovider python/tests
