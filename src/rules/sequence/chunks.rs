@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::catalog::FIRST_CHUNK_WITHOUT_ID;
 use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};
-use super::{check_arguments, EventPlace, Here, RelatedPlace};
+use super::{check_arguments, owner_name, EventPlace, Here, RelatedPlace};
 use crate::diagnostic::Diagnostic;
 
 /// The three chunked families.
@@ -403,9 +403,7 @@ fn owner_mismatch(
     lanes: &HashMap<Option<String>, Lane>,
     k: usize,
 ) -> Diagnostic {
-    let opener = owner.map_or("the parent agent".to_string(), |o| {
-        format!("subagent '{o}'")
-    });
+    let opener = owner_name(owner);
     let mut finding = at
         .finding(
             &OWNER_MISMATCH,

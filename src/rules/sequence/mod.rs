@@ -969,12 +969,7 @@ impl Sequence {
         if message.owner.as_deref() == Some(tag) {
             return;
         }
-        let owner = message
-            .owner
-            .as_deref()
-            .map_or("the parent agent".to_string(), |o| {
-                format!("subagent '{o}'")
-            });
+        let owner = owner_name(message.owner.as_deref());
         out.push(
             at.finding(
                 &OWNER_MISMATCH,
@@ -999,12 +994,7 @@ impl Sequence {
         if open.owner.as_deref() == Some(tag) {
             return;
         }
-        let opener = open
-            .owner
-            .as_deref()
-            .map_or("the parent agent".to_string(), |o| {
-                format!("subagent '{o}'")
-            });
+        let opener = owner_name(open.owner.as_deref());
         out.push(
             at.finding(
                 &OWNER_MISMATCH,
@@ -1320,6 +1310,14 @@ impl RelatedPlace for Diagnostic {
         });
         self
     }
+}
+
+/// Who produced an opened item, for a message: a subagent by its run id,
+/// or the parent agent when it carries no attribution.
+fn owner_name(owner: Option<&str>) -> String {
+    owner.map_or("the parent agent".to_string(), |o| {
+        format!("subagent '{o}'")
+    })
 }
 
 #[cfg(test)]
