@@ -1,6 +1,6 @@
-//! Upstream's conformance streams as a corpus (issue 14): every stream in
-//! `tests/upstream/streams/` (vendored from `shared/spec/upstream/streams/`,
-//! format in `FORMAT.md` there) and every stream under
+//! Upstream's conformance streams as a corpus: every stream in
+//! `tests/upstream/streams/` (upstream's, vendored; format in `FORMAT.md`
+//! there) and every stream under
 //! `fixtures/<version>/conformance/` is checked as one event stream, and
 //! agui-lint must reach the outcome a conforming client must:
 //!

@@ -195,3 +195,50 @@ fn error_run_then_chunked_runs() {
         ]
     );
 }
+
+/// 1.x: a delta that does not apply is skipped and the consumer keeps its
+/// prior state (`spec/1.1/basic/patterns/snapshots.mdx`), so the deltas
+/// after it are checked against that state; before 1.0 the state is
+/// unknown after it, and nothing more is said about it.
+#[test]
+fn after_a_delta_that_does_not_apply_later_deltas_meet_the_prior_state() {
+    let events = json!([
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+        {"type": "STATE_SNAPSHOT", "snapshot": {"count": 0}},
+        {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/missing", "value": 1}]},
+        {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": 1}]},
+        {"type": "STATE_DELTA", "delta": [{"op": "test", "path": "/count", "value": 2}]},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+    ]);
+    let validator = Validator::new().expect("validator");
+    let report = validator.validate(Kind::Events, events.to_string().as_bytes());
+    let failed: Vec<&str> = report
+        .diagnostics()
+        .iter()
+        .filter(|d| d.rule == "state-delta-not-applicable")
+        .map(|d| d.pointer.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        ["/2/delta/0", "/4/delta/0"],
+        "{:?}",
+        report.diagnostics()
+    );
+
+    let mut pre_1_0 = events;
+    pre_1_0[0]
+        .as_object_mut()
+        .expect("object")
+        .remove("protocolVersion");
+    let validator = validator.with_settings(
+        agui_lint::Settings::default()
+            .protocol(agui_lint::ProtocolChoice::Version(agui_lint::Protocol::V0)),
+    );
+    let report = validator.validate(Kind::Events, pre_1_0.to_string().as_bytes());
+    let failed = report
+        .diagnostics()
+        .iter()
+        .filter(|d| d.rule == "state-delta-not-applicable")
+        .count();
+    assert_eq!(failed, 1, "{:?}", report.diagnostics());
+}

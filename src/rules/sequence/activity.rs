@@ -71,11 +71,7 @@ impl Activities {
             return;
         };
         // A malformed operation is the schema's finding.
-        let Ok(patch) = operations
-            .iter()
-            .map(|op| serde_json::from_value::<json_patch::PatchOperation>(op.clone()))
-            .collect::<Result<Vec<_>, _>>()
-        else {
+        let Ok(patch) = super::read_patch(operations) else {
             *slot = None;
             return;
         };
@@ -91,7 +87,8 @@ impl Activities {
                 )
                 .with_help("the consumer's activity diverges; send a fresh ACTIVITY_SNAPSHOT of the messageId to resynchronise"),
             );
-            *slot = None;
+            // The consumer skips the delta and keeps the content it had,
+            // which `json_patch::patch` has restored.
             return;
         }
         if !content.is_object() {

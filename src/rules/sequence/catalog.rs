@@ -508,13 +508,14 @@ pub(super) const STATE_DELTA_NOT_APPLICABLE: Rule = Rule {
     docs: r#"## What it checks
 That each `STATE_DELTA` applies to the state built from the last
 `STATE_SNAPSHOT` (or the `state` of `RUN_STARTED.input`) and the deltas
-since: paths exist where they must, `test` operations hold. After a delta
-that does not apply, the state is unknown until the next snapshot, so
-nothing more is reported about it.
+since: paths exist where they must, `test` operations hold. Before 1.0,
+after a delta that does not apply the state is unknown until the next
+snapshot, so nothing more is reported about it.
 
 In AG-UI 1.x this is a warning (`spec/1.1/basic/patterns/snapshots.mdx`,
 "When a patch does not apply"): the consumer must surface the failure and
-may carry on with its prior state.
+may carry on with its prior state, so later deltas are checked against that
+state, as the consumer applies them.
 
 ## Why it matters
 The client's patch fails and its state diverges from the agent's; the

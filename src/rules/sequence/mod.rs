@@ -1106,28 +1106,25 @@ impl Sequence {
         let Some(operations) = at.event.get("delta").and_then(Value::as_array) else {
             return;
         };
-        let mut patch = Vec::with_capacity(operations.len());
-        for (i, operation) in operations.iter().enumerate() {
-            match serde_json::from_value::<json_patch::PatchOperation>(operation.clone()) {
-                Ok(op) => patch.push(op),
-                Err(error) => {
-                    out.push(
-                        at.finding(
-                            &STATE_DELTA_INVALID_PATCH,
-                            &format!("/delta/{i}"),
-                            format!("operation {i} is not a JSON Patch operation: {error}"),
-                        )
-                        .with_help(
-                            "each operation is {\"op\": add|remove|replace|move|copy|test, \"path\": \"/json/pointer\", ...} (RFC 6902)",
-                        ),
-                    );
-                    // The client rejects the whole delta; its state is no
-                    // longer known.
-                    self.state = None;
-                    return;
-                }
+        let patch = match read_patch(operations) {
+            Ok(patch) => patch,
+            Err((i, error)) => {
+                out.push(
+                    at.finding(
+                        &STATE_DELTA_INVALID_PATCH,
+                        &format!("/delta/{i}"),
+                        format!("operation {i} is not a JSON Patch operation: {error}"),
+                    )
+                    .with_help(
+                        "each operation is {\"op\": add|remove|replace|move|copy|test, \"path\": \"/json/pointer\", ...} (RFC 6902)",
+                    ),
+                );
+                // The client rejects the whole delta; its state is no
+                // longer known.
+                self.state = None;
+                return;
             }
-        }
+        };
         let Some(state) = &mut self.state else {
             if !self.had_state {
                 out.push(
@@ -1159,17 +1156,32 @@ impl Sequence {
             // 1.x: a well-formed patch that fails is surfaced as a warning
             // and the consumer keeps its prior value
             // (`spec/1.1/basic/patterns/snapshots.mdx`, "When a patch does
-            // not apply").
+            // not apply"), which `json_patch::patch` has restored: later
+            // deltas are checked against it, as the consumer applies them.
+            // Before 1.0 the client's state is no longer known.
             if self.protocol.is_1x() {
                 finding.severity = crate::diagnostic::Severity::Warning;
                 finding
                     .message
                     .push_str(": a receiver keeps its prior state and warns");
+            } else {
+                self.state = None;
             }
             out.push(finding);
-            self.state = None;
         }
     }
+}
+
+/// The operations of a JSON Patch, or the index of the first that is not
+/// one and why.
+fn read_patch(
+    operations: &[Value],
+) -> Result<Vec<json_patch::PatchOperation>, (usize, serde_json::Error)> {
+    operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| serde_json::from_value(op.clone()).map_err(|e| (i, e)))
+        .collect()
 }
 
 /// A `TEXT_MESSAGE_CHUNK` or `REASONING_MESSAGE_CHUNK` (`type_`): it
