@@ -66,6 +66,9 @@ pub struct EventStream {
     /// The version the current run's `RUN_STARTED` declared, which judges
     /// the events that follow it.
     declared: Option<Protocol>,
+    /// The version a run that declares none is judged by, when the stream
+    /// has one of its own (the request of a captured exchange).
+    assumed: Option<Protocol>,
 }
 
 impl EventStream {
@@ -79,11 +82,11 @@ impl EventStream {
         self.events
     }
 
-    /// Sets the version the stream's events are judged by until a
+    /// Sets the version the stream's events are judged by where no
     /// `RUN_STARTED` declares one, for example the version the request of
     /// a captured exchange declared.
     pub fn assume_protocol(&mut self, protocol: Protocol) {
-        self.declared = Some(protocol);
+        self.assumed = Some(protocol);
     }
 
     /// The version the record `bytes`, the stream's next, is judged by if
@@ -100,7 +103,7 @@ impl EventStream {
                 }
             }
         }
-        self.declared.unwrap_or(default)
+        self.declared.or(self.assumed).unwrap_or(default)
     }
 
     /// Sets the `protocolVersion` the request of a captured exchange
@@ -855,6 +858,23 @@ mod tests {
             official += 1;
         }
         assert!(official >= 3);
+    }
+
+    #[test]
+    fn a_run_that_declares_no_version_falls_back_to_the_streams_own() {
+        let mut stream = EventStream::new();
+        stream.assume_protocol(Protocol::V1_0);
+        let undeclared = br#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#;
+        let declared =
+            br#"{"type":"RUN_STARTED","threadId":"t","runId":"r2","protocolVersion":"1.1"}"#;
+        let content = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}"#;
+        let default = Protocol::V0;
+        assert_eq!(stream.protocol_for(undeclared, default), Protocol::V1_0);
+        assert_eq!(stream.protocol_for(content, default), Protocol::V1_0);
+        assert_eq!(stream.protocol_for(declared, default), Protocol::V1_1);
+        assert_eq!(stream.protocol_for(content, default), Protocol::V1_1);
+        assert_eq!(stream.protocol_for(undeclared, default), Protocol::V1_0);
+        assert_eq!(EventStream::new().protocol_for(content, default), default);
     }
 
     #[test]
