@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::walk::{Document, Node};
+use super::walk::{repeats, Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -394,30 +394,22 @@ fn check_run_ids(run: &Node<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn check_message_ids(messages: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let mut first: HashMap<&str, String> = HashMap::new();
-    for message in messages {
-        let Some(id) = message.child("id") else {
-            continue;
-        };
-        let Some(text) = id.value.as_str() else {
-            continue;
-        };
+    let ids: Vec<(&str, String)> = messages
+        .iter()
+        .filter_map(|message| message.child("id"))
+        .filter_map(|id| Some((id.value.as_str()?, id.pointer)))
+        .collect();
+    for (text, at) in &ids {
         if text.is_empty() {
-            out.push(EMPTY_ID.diagnostic(id.pointer.clone(), "message 'id' is the empty string"));
+            out.push(EMPTY_ID.diagnostic(at.clone(), "message 'id' is the empty string"));
         }
-        match first.get(text) {
-            Some(earlier) => out.push(
-                DUPLICATE_MESSAGE_ID
-                    .diagnostic(
-                        id.pointer.clone(),
-                        format!("message id '{text}' is already used"),
-                    )
-                    .with_related(earlier.clone(), "first message with this id"),
-            ),
-            None => {
-                first.insert(text, id.pointer.clone());
-            }
-        }
+    }
+    for (text, at, earlier) in repeats(ids) {
+        out.push(
+            DUPLICATE_MESSAGE_ID
+                .diagnostic(at, format!("message id '{text}' is already used"))
+                .with_related(earlier, "first message with this id"),
+        );
     }
 }
 
@@ -454,31 +446,22 @@ fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call
 }
 
 fn check_call_ids(calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
-    let mut first: HashMap<&str, String> = HashMap::new();
-    for call in calls {
-        let Some(id) = call.node.child("id") else {
-            continue;
-        };
-        let Some(text) = id.value.as_str() else {
-            continue;
-        };
-        if text.is_empty() {
-            out.push(EMPTY_ID.diagnostic(id.pointer.clone(), "tool call 'id' is the empty string"));
-            continue;
-        }
-        match first.get(text) {
-            Some(earlier) => out.push(
-                DUPLICATE_TOOL_CALL_ID
-                    .diagnostic(
-                        id.pointer.clone(),
-                        format!("tool call id '{text}' is already used"),
-                    )
-                    .with_related(earlier.clone(), "first tool call with this id"),
-            ),
-            None => {
-                first.insert(text, id.pointer.clone());
-            }
-        }
+    let ids: Vec<(&str, String)> = calls
+        .iter()
+        .filter_map(|call| call.node.child("id"))
+        .filter_map(|id| Some((id.value.as_str()?, id.pointer)))
+        .collect();
+    // An empty id is reported as such, not again as a repeat.
+    let (empty, named): (Vec<_>, Vec<_>) = ids.into_iter().partition(|(text, _)| text.is_empty());
+    for (_, at) in empty {
+        out.push(EMPTY_ID.diagnostic(at, "tool call 'id' is the empty string"));
+    }
+    for (text, at, earlier) in repeats(named) {
+        out.push(
+            DUPLICATE_TOOL_CALL_ID
+                .diagnostic(at, format!("tool call id '{text}' is already used"))
+                .with_related(earlier, "first tool call with this id"),
+        );
     }
 }
 

@@ -3,9 +3,7 @@
 //! activity messages (`spec/1.1/basic/run-input.mdx`), and the reserved
 //! `ag-ui` metadata key left to the protocol (`spec/1.1/basic/metadata.mdx`).
 
-use std::collections::HashMap;
-
-use super::walk::{Document, Node};
+use super::walk::{repeats, Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::text::excerpt;
@@ -161,28 +159,22 @@ pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
 
 /// Two resume entries for one interrupt.
 fn check_resume_ids(entries: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let mut first: HashMap<&str, String> = HashMap::new();
-    for entry in entries {
-        let Some(id) = entry.child("interruptId") else {
-            continue;
-        };
-        let Some(text) = id.value.as_str() else {
-            continue;
-        };
-        match first.get(text) {
-            Some(earlier) => out.push(
-                DUPLICATE_RESUME_ENTRY
-                    .diagnostic(
-                        id.pointer.clone(),
-                        format!("interrupt '{}' is answered twice", excerpt(text)),
-                    )
-                    .with_help("send one resume entry per interrupt: resolved with its payload, or cancelled")
-                    .with_related(earlier.clone(), "first entry for this interrupt"),
-            ),
-            None => {
-                first.insert(text, id.pointer.clone());
-            }
-        }
+    let ids = entries
+        .iter()
+        .filter_map(|entry| entry.child("interruptId"))
+        .filter_map(|id| Some((id.value.as_str()?, id.pointer)));
+    for (text, at, earlier) in repeats(ids) {
+        out.push(
+            DUPLICATE_RESUME_ENTRY
+                .diagnostic(
+                    at,
+                    format!("interrupt '{}' is answered twice", excerpt(text)),
+                )
+                .with_help(
+                    "send one resume entry per interrupt: resolved with its payload, or cancelled",
+                )
+                .with_related(earlier, "first entry for this interrupt"),
+        );
     }
 }
 

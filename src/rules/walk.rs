@@ -5,6 +5,8 @@
 //! Rules run after the schema check and may meet malformed data: every
 //! accessor here skips what does not have the expected JSON shape.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::pointer;
@@ -204,4 +206,24 @@ impl<'a> Document<'a> {
     pub fn capabilities(&self) -> Option<Node<'a>> {
         (self.kind == Kind::Capabilities && self.root.is_object()).then(|| self.root_node())
     }
+}
+
+/// The repeats among `values`, strings with the pointers where they are,
+/// in document order: each one met before, as (value, pointer, pointer of
+/// its first occurrence). Ids, tool names and interrupt ids that must be
+/// unique are judged by it.
+pub(crate) fn repeats<'a>(
+    values: impl IntoIterator<Item = (&'a str, String)>,
+) -> Vec<(&'a str, String, String)> {
+    let mut first: HashMap<&str, String> = HashMap::new();
+    let mut found = Vec::new();
+    for (value, at) in values {
+        match first.get(value) {
+            Some(earlier) => found.push((value, at, earlier.clone())),
+            None => {
+                first.insert(value, at);
+            }
+        }
+    }
+    found
 }

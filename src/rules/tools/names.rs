@@ -1,10 +1,8 @@
 //! Tool names: unique within their list, and in the form model providers
 //! accept.
 
-use std::collections::HashMap;
-
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::walk::Node;
+use crate::rules::walk::{repeats, Node};
 use crate::rules::Rule;
 use crate::text::quote;
 
@@ -69,28 +67,22 @@ const MAX_NAME_LEN: usize = 64;
 /// Reports every tool of `tools` whose name an earlier tool of the list
 /// already has.
 pub(super) fn check_list(tools: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let mut first: HashMap<&str, String> = HashMap::new();
-    for tool in tools {
-        let (Some(name), Some(at)) = (tool.str("name"), tool.child("name")) else {
-            continue;
-        };
-        match first.get(name) {
-            Some(earlier) => out.push(
-                DUPLICATE_TOOL_NAME
-                    .diagnostic(
-                        at.pointer,
-                        format!(
-                            "tool name {} is already used by an earlier tool in this list",
-                            quote(name)
-                        ),
-                    )
-                    .with_help("the model calls a tool by name only; rename one of the tools or remove the copy")
-                    .with_related(earlier.clone(), "first tool with this name"),
-            ),
-            None => {
-                first.insert(name, at.pointer);
-            }
-        }
+    let names = tools
+        .iter()
+        .filter_map(|tool| Some((tool.str("name")?, tool.child("name")?.pointer)));
+    for (name, at, earlier) in repeats(names) {
+        out.push(
+            DUPLICATE_TOOL_NAME
+                .diagnostic(
+                    at,
+                    format!(
+                        "tool name {} is already used by an earlier tool in this list",
+                        quote(name)
+                    ),
+                )
+                .with_help("the model calls a tool by name only; rename one of the tools or remove the copy")
+                .with_related(earlier, "first tool with this name"),
+        );
     }
 }
 
