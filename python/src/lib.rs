@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
 
-use agui_lint::check::{self, Checked, Outcome};
+use agui_lint::check::{self, Outcome};
 use agui_lint::input::Layout;
 use agui_lint::render::{self, Format, Options};
 use agui_lint::{
@@ -336,21 +336,7 @@ impl CheckResult {
     /// trailing newline.
     #[pyo3(signature = (path = "-"))]
     fn to_json(&self, path: &str) -> String {
-        match self.record {
-            None => render::document_json(path, &self.report),
-            Some(record) => {
-                let mut outcome = Outcome::default();
-                outcome.push(Checked {
-                    path: Arc::from(path),
-                    record: Some(record),
-                    context: None,
-                    line_offset: 0,
-                    report: self.report.clone(),
-                    source_lines: Default::default(),
-                });
-                render::render(Format::Json, &outcome, &Options::default())
-            }
-        }
+        render::document_json(path, self.record, &self.report)
     }
 
     fn __bool__(&self) -> bool {

@@ -76,7 +76,8 @@ pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
 }
 
 /// The `--format json` document for one document's `report`, shown under
-/// `path`: what `agui-lint check --format json` prints for a file holding
+/// `path` (and `record`, its line or event number in a capture, if it is
+/// one): what `agui-lint check --format json` prints for a file holding
 /// that document alone, and the body of the server guard's `422` answer
 /// (there `path` is the request's path). Pretty-printed, with a trailing
 /// newline.
@@ -87,7 +88,7 @@ pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
 /// let validator = Validator::new()?;
 /// let report = validator.validate(Kind::Message, br#"{"id":"m","role":"user"}"#);
 /// let document: serde_json::Value =
-///     serde_json::from_str(&render::document_json("/agent", &report)).unwrap();
+///     serde_json::from_str(&render::document_json("/agent", None, &report)).unwrap();
 /// assert_eq!(document["tool"], "agui-lint");
 /// assert_eq!(document["documents"][0]["path"], "/agent");
 /// assert_eq!(document["documents"][0]["valid"], false);
@@ -95,11 +96,11 @@ pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
 /// assert_eq!(document["summary"]["errors"], 1);
 /// # Ok::<(), agui_lint::BuildError>(())
 /// ```
-pub fn document_json(path: &str, report: &Report) -> String {
+pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> String {
     let mut outcome = Outcome::default();
     outcome.push(Checked {
         path: Arc::from(path),
-        record: None,
+        record,
         context: None,
         line_offset: 0,
         report: report.clone(),

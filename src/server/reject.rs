@@ -62,7 +62,7 @@ impl Rejection {
     /// The JSON body of the answer.
     pub fn body(&self) -> String {
         match self {
-            Rejection::Invalid { path, report } => render::document_json(path, report),
+            Rejection::Invalid { path, report } => render::document_json(path, None, report),
             other => {
                 let error = serde_json::json!({
                     "tool": "agui-lint",
