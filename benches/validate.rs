@@ -10,6 +10,8 @@
 
 mod payloads;
 
+use payloads::events;
+
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -101,6 +103,11 @@ fn mb_per_s(bytes: usize, ns: f64) -> f64 {
 }
 
 fn main() {
+    // `AGUI_LINT_BENCH=cli cargo bench` runs the CLI captures alone.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cli") {
+        cli_captures();
+        return;
+    }
     let validator = Validator::new().expect("validator");
     let cases = cases();
     let mut criterion = Criterion::default()
@@ -172,38 +179,65 @@ fn main() {
             base / ours
         );
     }
-    cli_capture();
+    cli_captures();
 }
 
-/// The CLI over the ~100 MB capture on every core, against one thread
-/// parsing each line into a `Value`: wall time ratio and peak memory.
-fn cli_capture() {
-    let dir = std::env::temp_dir().join("agui-lint-bench-capture");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("capture.jsonl");
-    // Written and read a line at a time: this process stays small, since a
-    // spawned child's peak memory starts from its parent's.
-    let mut file = BufWriter::new(std::fs::File::create(&path).expect("create capture"));
-    let (size, largest) = payloads::capture(&mut file).expect("write capture");
-    file.flush().expect("flush capture");
-    drop(file);
+/// How the single-threaded baseline reads a capture's records.
+#[derive(Clone, Copy)]
+enum Records {
+    /// Each non-empty line is a record.
+    Lines,
+    /// Each `data:` line is a record (every event of these captures is one
+    /// line of data).
+    SseData,
+}
 
-    let baseline = median_of(3, || {
-        let reader = BufReader::new(std::fs::File::open(&path).expect("open"));
-        for line in reader.split(b'\n') {
-            let line = line.expect("read");
-            if !line.is_empty() {
-                let _ = black_box(serde_json::from_slice::<Value>(&line).map(|v| v.is_object()));
-            }
+/// One thread parsing every record of `path` into a `Value`.
+fn parse_records(path: &Path, records: Records) {
+    let reader = BufReader::new(std::fs::File::open(path).expect("open"));
+    for line in reader.split(b'\n') {
+        let line = line.expect("read");
+        let record = match records {
+            Records::Lines => &line[..],
+            Records::SseData => match line.strip_prefix(b"data: ") {
+                Some(data) => data,
+                None => continue,
+            },
+        };
+        if !record.is_empty() {
+            let _ = black_box(serde_json::from_slice::<Value>(record).map(|v| v.is_object()));
         }
-    });
+    }
+}
+
+/// A capture the CLI is run over.
+struct CliCase<'a> {
+    name: String,
+    path: &'a Path,
+    /// What the capture holds, for the table.
+    holds: String,
+    largest: usize,
+    format: &'a str,
+    /// The exit code the check must end with.
+    code: i32,
+    /// The peak RSS target over the largest record's three copies, in MB.
+    rss_base_mb: u64,
+    /// The time target, as a ratio to the baseline.
+    time_target: f64,
+}
+
+/// The CLI over `case` on every core, output written to a file, against
+/// one thread parsing each record into a `Value`: wall time ratio and peak
+/// memory, medians of three runs.
+fn measure_cli(case: &CliCase, baseline: Duration) {
     let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
+    let report = std::env::temp_dir().join("agui-lint-bench-capture/report.out");
     let mut peak_kb = None;
     let cli = median_of(3, || {
         let mut child = Command::new(binary)
-            .args(["check", "--quiet", "--format", "jsonl", "--output"])
-            .arg(dir.join("report.jsonl"))
-            .arg(&path)
+            .args(["check", "--quiet", "--format", case.format, "--output"])
+            .arg(&report)
+            .arg(case.path)
             .spawn()
             .expect("run agui-lint");
         // The child's own high-water mark, read while it runs (its rusage
@@ -217,26 +251,95 @@ fn cli_capture() {
             }
             std::thread::sleep(Duration::from_millis(2));
         };
-        assert_eq!(status.code(), Some(1), "the capture has invalid records");
+        assert_eq!(status.code(), Some(case.code), "{}: exit code", case.name);
     });
-    println!();
+    let ratio = cli.as_secs_f64() / baseline.as_secs_f64();
+    let budget_mb = case.rss_base_mb + 3 * case.largest as u64 / 1_000_000;
+    let peak_mb = peak_kb.map_or(0, |kb| kb / 1024);
     println!(
-        "capture.jsonl: {:.0} MB, 5000 records, largest {} KB",
-        size as f64 / 1e6,
-        largest / 1024
-    );
-    println!(
-        "  single-threaded Value parse: {:.2} s; agui-lint check (all cores): {:.2} s; ratio {:.2} (target <= 0.70)",
+        "{:<34} {:>8.2} s {:>8.2} s {:>6.2} ({} {:.1}) {:>5} MB ({} {})   {}",
+        case.name,
         baseline.as_secs_f64(),
         cli.as_secs_f64(),
-        cli.as_secs_f64() / baseline.as_secs_f64()
+        ratio,
+        if ratio <= case.time_target {
+            "<="
+        } else {
+            "ABOVE"
+        },
+        case.time_target,
+        peak_mb,
+        if peak_mb <= budget_mb { "<=" } else { "ABOVE" },
+        budget_mb,
+        case.holds,
     );
-    if let Some(kb) = peak_kb {
-        let budget_kb = 32 * 1024 + 3 * largest as u64 / 1024;
-        println!(
-            "  agui-lint peak RSS: {} MB (target <= {} MB)",
-            kb / 1024,
-            budget_kb / 1024
+}
+
+/// Writes a capture with `write` to `name` in the bench's temp folder.
+fn write_capture<T>(
+    name: &str,
+    write: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<T>,
+) -> (PathBuf, T) {
+    let dir = std::env::temp_dir().join("agui-lint-bench-capture");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    // Written a record at a time: this process stays small, since a
+    // spawned child's peak memory starts from its parent's.
+    let mut file = BufWriter::new(std::fs::File::create(&path).expect("create capture"));
+    let written = write(&mut file).expect("write capture");
+    file.flush().expect("flush capture");
+    (path, written)
+}
+
+/// The CLI over generated captures: RunAgentInputs, events as JSON Lines
+/// and as SSE, inputs with warnings and errors, and one warning per line
+/// in every output format.
+fn cli_captures() {
+    println!();
+    println!(
+        "{:<34} {:>10} {:>10} {:>14} {:>17}   {}",
+        "capture (format)", "baseline", "agui-lint", "ratio (target)", "peak RSS (target)", "holds"
+    );
+    let (path, (size, largest)) = write_capture("capture.jsonl", payloads::capture);
+    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    measure_cli(
+        &CliCase {
+            name: "capture.jsonl (jsonl)".into(),
+            path: &path,
+            holds: format!(
+                "{:.0} MB, 5000 RunAgentInputs, 1% broken or with an error",
+                size as f64 / 1e6
+            ),
+            largest,
+            format: "jsonl",
+            code: 1,
+            rss_base_mb: 32,
+            time_target: 0.7,
+        },
+        baseline,
+    );
+    for (name, framing, records) in [
+        ("events.jsonl", events::Framing::JsonLines, Records::Lines),
+        ("events.sse", events::Framing::Sse, Records::SseData),
+    ] {
+        let (path, written) = write_capture(name, |out| events::capture(out, 100_000_000, framing));
+        let baseline = median_of(3, || parse_records(&path, records));
+        measure_cli(
+            &CliCase {
+                name: format!("{name} (jsonl)"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} events of every 1.1 type",
+                    written.bytes as f64 / 1e6,
+                    written.events
+                ),
+                largest: written.largest,
+                format: "jsonl",
+                code: 0,
+                rss_base_mb: 32,
+                time_target: 0.7,
+            },
+            baseline,
         );
     }
 }

@@ -4,6 +4,8 @@
 use base64::Engine;
 use serde_json::{json, Value};
 
+pub mod events;
+
 /// A tiny linear congruential generator: deterministic, dependency-free.
 pub struct Lcg(u64);
 
