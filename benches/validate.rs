@@ -297,8 +297,8 @@ fn write_capture<T>(
 fn cli_captures() {
     println!();
     println!(
-        "{:<34} {:>10} {:>10} {:>14} {:>17}   {}",
-        "capture (format)", "baseline", "agui-lint", "ratio (target)", "peak RSS (target)", "holds"
+        "{:<34} {:>10} {:>10} {:>14} {:>17}   holds",
+        "capture (format)", "baseline", "agui-lint", "ratio (target)", "peak RSS (target)"
     );
     let (path, (size, largest)) = write_capture("capture.jsonl", payloads::capture);
     let baseline = median_of(3, || parse_records(&path, Records::Lines));
