@@ -165,3 +165,37 @@ pub fn differential_as(data: &[u8], default: Protocol) {
             .collect::<Vec<_>>()
     );
 }
+
+/// Whether the fast path reads `data`, the next record of a stream whose
+/// events are judged by `protocol`, as a clean event, and what the full
+/// path reports on the same record.
+pub fn fast_and_full_event(data: &[u8], protocol: Protocol) -> Option<(bool, crate::Report)> {
+    let validator = VALIDATOR.as_ref()?;
+    let fast = validator.reads_clean_event(data, protocol);
+    Some((fast, validator.full_record_report(data, protocol)))
+}
+
+/// Checks `data` as the next record of a stream judged by each version
+/// in turn, and panics when the paths disagree: an event the fast path
+/// reads as clean is one the full path reports nothing about, detects as
+/// an event and judges by the same version.
+pub fn event_differential(data: &[u8]) {
+    for protocol in Protocol::ALL {
+        let Some((fast, full)) = fast_and_full_event(data, protocol) else {
+            return;
+        };
+        if !fast {
+            continue;
+        }
+        assert!(
+            full.diagnostics().is_empty(),
+            "judged as {protocol}: the fast path reads a clean event but the full path reports {:?}",
+            full.diagnostics()
+                .iter()
+                .map(|d| (&d.rule, &d.pointer, &d.message))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(full.kind(), Some(Kind::Event), "judged as {protocol}");
+        assert_eq!(full.protocol(), protocol, "judged as {protocol}");
+    }
+}

@@ -15,7 +15,7 @@ use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
 use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{self, version, EventPlace, Interrupted, Sequence};
+use crate::rules::{self, version, EventPlace, EventView, Interrupted, Sequence};
 use crate::schema;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
@@ -47,7 +47,28 @@ pub struct Validator {
     /// By [`Protocol::index`], then by [`Kind::index`]; `None` where the
     /// version has no such kind.
     schemas: Arc<Vec<Vec<Option<CompiledSchema>>>>,
+    /// By [`Protocol::index`]: what each event type may carry, read from
+    /// the event schema, for reading events without a `Value`.
+    event_shapes: Arc<Vec<fast::EventShapes>>,
     settings: Settings,
+}
+
+/// An event of a stream as its own check left it, for the sequence rules.
+pub(crate) enum StreamEvent<'a> {
+    /// Parsed by the full path.
+    Parsed(Value),
+    /// Read without a `Value` by the fast path, which found it clean.
+    Read(fast::Event<'a>),
+}
+
+impl StreamEvent<'_> {
+    /// The event as the sequence rules read it.
+    pub(crate) fn view(&self) -> EventView<'_> {
+        match self {
+            StreamEvent::Parsed(value) => EventView::Value(value),
+            StreamEvent::Read(event) => EventView::Read(event),
+        }
+    }
 }
 
 struct CompiledSchema {
@@ -120,7 +141,7 @@ impl EventStream {
 
     fn feed(
         &mut self,
-        event: &Value,
+        event: EventView<'_>,
         protocol: Protocol,
         record: Option<usize>,
         location: Option<Location>,
@@ -166,9 +187,19 @@ impl Validator {
                     })
                     .collect::<Result<Vec<_>, _>>()
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<Vec<Option<CompiledSchema>>>, _>>()?;
+        let event_shapes = Protocol::ALL
+            .into_iter()
+            .map(|protocol| {
+                schemas[protocol.index()][Kind::Event.index()]
+                    .as_ref()
+                    .map(|compiled| fast::EventShapes::of_schema(&compiled.schema))
+                    .unwrap_or_default()
+            })
+            .collect();
         Ok(Validator {
             schemas: Arc::new(schemas),
+            event_shapes: Arc::new(event_shapes),
             settings: Settings::default(),
         })
     }
@@ -294,8 +325,14 @@ impl Validator {
         let protocol = stream.protocol_for(bytes, self.settings.default_protocol());
         let (mut report, event) = self.check_record(kind, bytes, protocol);
         if let Some(event) = event {
-            let sequence =
-                self.continue_stream(stream, &event, report.protocol(), bytes, record, location);
+            let sequence = self.continue_stream(
+                stream,
+                event.view(),
+                report.protocol(),
+                bytes,
+                record,
+                location,
+            );
             if !sequence.is_empty() {
                 report.extend(sequence);
             }
@@ -304,19 +341,34 @@ impl Validator {
     }
 
     /// The first half of [`Self::validate_in_stream`], which may run on any
-    /// thread: the record's own check, and its parsed value when it is an
-    /// event (for [`Self::continue_stream`], in stream order). An event
-    /// that declares no version is judged by `stream_protocol`, which
+    /// thread: the record's own check, and the event when it is one (for
+    /// [`Self::continue_stream`], in stream order). An event that declares
+    /// no version is judged by `stream_protocol`, which
     /// [`EventStream::protocol_for`] told in stream order.
-    pub(crate) fn check_record(
+    ///
+    /// Most records of a capture are clean events: they are read without a
+    /// `Value` ([`fast::read_clean_event`]); the rest take the full path.
+    pub(crate) fn check_record<'a>(
         &self,
         kind: Option<Kind>,
-        bytes: &[u8],
+        bytes: &'a [u8],
         stream_protocol: Protocol,
-    ) -> (Report, Option<Value>) {
+    ) -> (Report, Option<StreamEvent<'a>>) {
+        if kind.is_none_or(|k| k == Kind::Event) {
+            let shapes = &self.event_shapes[stream_protocol.index()];
+            let limits = self.settings.limits();
+            if let Some(event) = fast::read_clean_event(shapes, bytes, limits, stream_protocol) {
+                let report = self
+                    .report(Some(Kind::Event), Vec::new())
+                    .with_protocol(stream_protocol);
+                return (report, Some(StreamEvent::Read(event)));
+            }
+        }
         let (report, value) = self.check_bytes(kind, bytes, Some(stream_protocol));
-        let value = value.filter(|_| report.kind() == Some(Kind::Event));
-        (report, value)
+        let event = value
+            .filter(|_| report.kind() == Some(Kind::Event))
+            .map(StreamEvent::Parsed);
+        (report, event)
     }
 
     /// The second half of [`Self::validate_in_stream`], in stream order: the
@@ -325,7 +377,7 @@ impl Validator {
     pub(crate) fn continue_stream(
         &self,
         stream: &mut EventStream,
-        event: &Value,
+        event: EventView<'_>,
         protocol: Protocol,
         bytes: &[u8],
         record: Option<usize>,
@@ -503,6 +555,19 @@ impl Validator {
                 .with_protocol(protocol),
             Some(value),
         ))
+    }
+
+    /// Whether the fast path reads `bytes`, a record of a stream judged by
+    /// `protocol`, as a clean event.
+    pub(crate) fn reads_clean_event(&self, bytes: &[u8], protocol: Protocol) -> bool {
+        let shapes = &self.event_shapes[protocol.index()];
+        fast::read_clean_event(shapes, bytes, self.settings.limits(), protocol).is_some()
+    }
+
+    /// The full path's report on `bytes`, a record of a stream judged by
+    /// `protocol` (its own findings, not the sequence's).
+    pub(crate) fn full_record_report(&self, bytes: &[u8], protocol: Protocol) -> Report {
+        self.check_bytes_fully(None, bytes, Some(protocol)).0
     }
 
     /// The report of the full path alone (`Value`, schema, every rule),

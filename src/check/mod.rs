@@ -27,6 +27,7 @@ use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseReader};
 use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
+use crate::validator::StreamEvent;
 use crate::{Diagnostic, EventStream, Kind, Location, Protocol, Report, Validator};
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
@@ -122,7 +123,9 @@ pub fn check_reader(
 }
 
 /// Records checked together in parallel at most, and their bytes at most.
-const BATCH_RECORDS: usize = 64;
+/// Events are small and quick to read, so a batch holds many: handing a
+/// few dozen to the thread pool cost more than checking them.
+const BATCH_RECORDS: usize = 1024;
 const BATCH_BYTES: usize = 4 * 1024 * 1024;
 
 /// The next lines to check together: up to [`BATCH_RECORDS`] lines, or
@@ -224,7 +227,7 @@ impl File<'_> {
                 .iter()
                 .map(|line| stream.protocol_for(&line.bytes, default))
                 .collect();
-            let checked: Vec<(Report, Option<Value>)> = batch
+            let checked: Vec<(Report, Option<StreamEvent<'_>>)> = batch
                 .par_iter()
                 .zip(protocols)
                 .map(|(line, protocol)| {
@@ -236,21 +239,30 @@ impl File<'_> {
                     }
                 })
                 .collect();
-            for (line, (mut report, event)) in batch.into_iter().zip(checked) {
-                if let Some(event) = event {
-                    let protocol = report.protocol();
-                    let sequence = self.validator.continue_stream(
-                        &mut stream,
-                        &event,
-                        protocol,
-                        &line.bytes,
-                        Some(line.number),
-                        Some(root_location(&line.bytes)),
-                    );
-                    if !sequence.is_empty() {
-                        report.extend(sequence);
+            // The sequence rules, in stream order; the events borrow the
+            // lines, which are handed on after.
+            let reports: Vec<Report> = batch
+                .iter()
+                .zip(checked)
+                .map(|(line, (mut report, event))| {
+                    if let Some(event) = event {
+                        let protocol = report.protocol();
+                        let sequence = self.validator.continue_stream(
+                            &mut stream,
+                            event.view(),
+                            protocol,
+                            &line.bytes,
+                            Some(line.number),
+                            Some(root_location(&line.bytes)),
+                        );
+                        if !sequence.is_empty() {
+                            report.extend(sequence);
+                        }
                     }
-                }
+                    report
+                })
+                .collect();
+            for (line, report) in batch.into_iter().zip(reports) {
                 let mut checked = self.checked(Some(line.number), None, report);
                 checked.line_offset = line.number - 1;
                 // An oversized line was measured, not kept: nothing to show.

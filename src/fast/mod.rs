@@ -1,5 +1,13 @@
-//! The fast path: deciding that a RunAgentInput is clean without building
-//! a `serde_json::Value`, locating anything or compiling the schema.
+//! The fast path: deciding that a RunAgentInput or an event is clean
+//! without building a `serde_json::Value`, locating anything or compiling
+//! the schema.
+//!
+//! Events ([`event`]) are most of a capture's records: each is read
+//! against what its version's schema lets its type carry, and the
+//! sequence rules then read it as it was read
+//! ([`crate::rules::EventView`]). An event the fast path reads is one the
+//! full path reports nothing about; one it does not read (a member it
+//! leaves to the full path, or anything found) takes the full path.
 //!
 //! A server checks every request, and almost every request is valid, so a
 //! valid document must not pay for diagnostics it does not produce. The
@@ -28,7 +36,10 @@
 
 mod borrowed;
 mod checks;
+mod event;
 mod shape;
+
+pub(crate) use event::{Event, EventShapes};
 
 use crate::limits::{self, PARSER_DEPTH};
 use crate::protocol::Declaration;
@@ -91,4 +102,40 @@ pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits, default: Pr
         judge_run_agent_input(bytes, limits, default),
         Verdict::Clean(_)
     )
+}
+
+/// The event `bytes` hold, judged by `protocol` (the stream's, as
+/// [`crate::EventStream`] tells it, or the configured default), when the
+/// full path would report nothing about it on its own: it fits `shapes`,
+/// this version's event schema, with nothing for the parse layer to
+/// report, within `limits`. Its findings against the events before it
+/// (the sequence rules) are not judged here. `None` sends it the full
+/// path, which is always right.
+///
+/// A `RUN_STARTED` declaring a version is judged by it (the stream tells
+/// that version for it); one the full path would warn about is its to
+/// report.
+pub(crate) fn read_clean_event<'a>(
+    shapes: &EventShapes,
+    bytes: &'a [u8],
+    limits: Limits,
+    protocol: Protocol,
+) -> Option<Event<'a>> {
+    if bytes.len() > limits.max_document_bytes {
+        return None;
+    }
+    if limits.max_depth < PARSER_DEPTH
+        && limits::nesting(bytes, limits.max_depth)
+            .too_deep_at
+            .is_some()
+    {
+        return None;
+    }
+    let event = shapes.read(bytes)?;
+    if let Some(declared) = event.str("protocolVersion") {
+        if Protocol::from_declaration(declared) != Declaration::Known(protocol) {
+            return None;
+        }
+    }
+    Some(event)
 }

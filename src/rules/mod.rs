@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-pub(crate) use sequence::{check_resume, EventPlace, Interrupted, Sequence};
+pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::{Kind, Protocol};

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::Rule;
+use super::{EventView, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::protocol::{Declaration, Protocol};
 use crate::text::excerpt;
@@ -67,19 +67,26 @@ pub(crate) fn declared(kind: Kind, value: &Value) -> Option<(String, &str)> {
 }
 
 /// A `RUN_STARTED` event's declaration: its own `protocolVersion` (what the
-/// agent speaks), else its input's.
-pub(crate) fn declared_by_run_started(event: &Value) -> Option<(String, &str)> {
-    if event.get("type").and_then(Value::as_str) != Some("RUN_STARTED") {
+/// agent speaks), else its input's. An event read without a `Value` never
+/// carries an input (the fast path leaves those to the full path).
+pub(crate) fn declared_by_run_started<'a>(
+    event: impl Into<EventView<'a>>,
+) -> Option<(String, &'a str)> {
+    let event = event.into();
+    if event.str("type") != Some("RUN_STARTED") {
         return None;
     }
-    if let Some(own) = event.get("protocolVersion").and_then(Value::as_str) {
+    if let Some(own) = event.str("protocolVersion") {
         return Some(("/protocolVersion".to_string(), own));
     }
-    event
-        .get("input")
-        .and_then(|input| input.get("protocolVersion"))
-        .and_then(Value::as_str)
-        .map(|v| ("/input/protocolVersion".to_string(), v))
+    match event {
+        EventView::Value(value) => value
+            .get("input")
+            .and_then(|input| input.get("protocolVersion"))
+            .and_then(Value::as_str)
+            .map(|v| ("/input/protocolVersion".to_string(), v)),
+        EventView::Read(_) => None,
+    }
 }
 
 /// The `unknown-protocol-version` finding for a declaration at `pointer`

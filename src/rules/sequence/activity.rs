@@ -26,10 +26,11 @@ impl Activities {
         let (Some(id), Some(content)) = (at.str("messageId"), at.event.get("content")) else {
             return;
         };
-        let keep = at.event.get("replace").and_then(Value::as_bool) == Some(false)
+        let keep = at.event.get("replace").and_then(|r| r.as_bool()) == Some(false)
             && self.content.contains_key(id);
         if !keep {
-            self.content.insert(id.to_string(), Some(content.clone()));
+            self.content
+                .insert(id.to_string(), Some(content.into_owned()));
         }
     }
 
@@ -50,9 +51,10 @@ impl Activities {
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
     pub(super) fn delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+        let patch = at.event.get("patch");
         let (Some(id), Some(operations)) = (
             at.str("messageId"),
-            at.event.get("patch").and_then(Value::as_array),
+            patch.as_deref().and_then(Value::as_array),
         ) else {
             return;
         };

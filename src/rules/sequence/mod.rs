@@ -29,8 +29,10 @@ mod catalog;
 mod catalog_v1;
 mod chunks;
 mod outcome;
+mod view;
 
 pub(crate) use outcome::check_resume;
+pub(crate) use view::EventView;
 
 use catalog::*;
 use catalog_v1::*;
@@ -300,14 +302,15 @@ impl Sequence {
     /// Checks one event, judged by `protocol`, against those before it.
     /// Events that are not objects with a string `type` are skipped: the
     /// schema reports them.
-    pub fn event(
+    pub fn event<'e>(
         &mut self,
-        event: &Value,
+        event: impl Into<EventView<'e>>,
         protocol: Protocol,
         place: &EventPlace,
         out: &mut Vec<Diagnostic>,
     ) {
-        let Some(kind) = event.get("type").and_then(Value::as_str) else {
+        let event = event.into();
+        let Some(kind) = event.str("type") else {
             return;
         };
         self.protocol = protocol;
@@ -333,7 +336,7 @@ impl Sequence {
                 "ACTIVITY_DELTA" => self.activities.delta(&at, out),
                 "MESSAGES_SNAPSHOT" => {
                     if let Some(messages) = event.get("messages") {
-                        self.activities.restate(messages);
+                        self.activities.restate(&messages);
                     }
                 }
                 "TOOL_CALL_RESULT" => {
@@ -388,7 +391,7 @@ impl Sequence {
             "TOOL_CALL_RESULT" => self.tool_result(&at, out),
             "MESSAGES_SNAPSHOT" => self.messages_snapshot(&at),
             "STATE_SNAPSHOT" => {
-                self.state = event.get("snapshot").cloned();
+                self.state = event.get("snapshot").map(Cow::into_owned);
                 self.had_state = true;
             }
             "STATE_DELTA" => self.state_delta(&at, out),
@@ -403,7 +406,7 @@ impl Sequence {
             return;
         };
         let at = Here {
-            event: &Value::Null,
+            event: EventView::Value(&Value::Null),
             place: &last,
         };
         self.close_tool_chunk(&at, out);
@@ -555,12 +558,14 @@ impl Sequence {
             start: at.place.clone(),
         };
         // The run's input carries the state the run starts from.
-        if let Some(state) = at.event.get("input").and_then(|i| i.get("state")) {
-            self.state = Some(state.clone());
-            self.had_state = true;
-        }
-        if let Some(messages) = at.event.get("input").and_then(|i| i.get("messages")) {
-            self.remember_calls(messages);
+        if let Some(input) = at.event.get("input") {
+            if let Some(state) = input.get("state") {
+                self.state = Some(state.clone());
+                self.had_state = true;
+            }
+            if let Some(messages) = input.get("messages") {
+                self.remember_calls(messages);
+            }
         }
     }
 
@@ -685,13 +690,12 @@ impl Sequence {
                 );
             }
         }
-        if let (Some(own), Some(input)) = (
-            at.str("protocolVersion"),
-            at.event
-                .get("input")
-                .and_then(|i| i.get("protocolVersion"))
-                .and_then(Value::as_str),
-        ) {
+        let echoed = at.event.get("input").and_then(|i| {
+            i.get("protocolVersion")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
+        if let (Some(own), Some(input)) = (at.str("protocolVersion"), echoed) {
             if own != input {
                 out.push(
                     at.finding(
@@ -1084,7 +1088,7 @@ impl Sequence {
 
     /// A snapshot of the conversation makes its tool calls known.
     fn messages_snapshot(&mut self, at: &Here<'_>) {
-        if let Some(messages) = at.event.get("messages") {
+        if let Some(messages) = at.event.get("messages").as_deref() {
             self.remember_calls(messages);
         }
     }
@@ -1103,7 +1107,8 @@ impl Sequence {
     }
 
     fn state_delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let Some(operations) = at.event.get("delta").and_then(Value::as_array) else {
+        let delta = at.event.get("delta");
+        let Some(operations) = delta.as_deref().and_then(Value::as_array) else {
             return;
         };
         let patch = match read_patch(operations) {
@@ -1282,13 +1287,13 @@ fn check_arguments(
 
 /// The event being checked, with its place.
 struct Here<'a> {
-    event: &'a Value,
+    event: EventView<'a>,
     place: &'a EventPlace,
 }
 
-impl Here<'_> {
-    fn str(&self, key: &str) -> Option<&str> {
-        self.event.get(key).and_then(Value::as_str)
+impl<'a> Here<'a> {
+    fn str(&self, key: &str) -> Option<&'a str> {
+        self.event.str(key)
     }
 
     /// A finding of `rule` at `suffix` within this event.

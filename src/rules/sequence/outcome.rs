@@ -12,7 +12,7 @@ use super::catalog_v1::{
     INTERRUPT_ID_DUPLICATE, OUTCOME_TOOL_CALL_ANSWERED, RESUME_MISSING_INTERRUPT,
     RESUME_UNKNOWN_INTERRUPT,
 };
-use super::{Here, Interrupted};
+use super::{EventView, Here, Interrupted};
 use crate::diagnostic::Diagnostic;
 
 /// Checks the outcome of the `RUN_FINISHED` at `at`; `answered` holds the
@@ -21,6 +21,7 @@ pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut Vec<Dia
     let Some(outcome) = at.event.get("outcome") else {
         return;
     };
+    let outcome = outcome.as_ref();
     match outcome.get("type").and_then(Value::as_str) {
         Some("interrupt") => interrupts(at, outcome, answered, out),
         Some("success") => {
@@ -44,8 +45,9 @@ pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut Vec<Dia
 }
 
 /// The ids of the interrupts a `RUN_FINISHED` outcome carries.
-pub(super) fn interrupt_ids(event: &Value) -> Vec<String> {
+pub(super) fn interrupt_ids<'e>(event: impl Into<EventView<'e>>) -> Vec<String> {
     let Some(outcome) = event
+        .into()
         .get("outcome")
         .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
     else {

@@ -1,0 +1,46 @@
+//! The event the sequence rules read: parsed into a `Value` by the full
+//! path, or read without one by the fast path ([`crate::fast`]). The rules
+//! ask it for string members, and for the few members they need whole (a
+//! state snapshot, an outcome) as values.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::fast::Event;
+
+/// An event as the sequence rules read it: parsed into a `Value` by the
+/// full path, or read here.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum EventView<'a> {
+    /// A parsed value (an object, or anything the schema reported).
+    Value(&'a Value),
+    /// An event read without a `Value`.
+    Read(&'a Event<'a>),
+}
+
+impl<'a> EventView<'a> {
+    /// The string member `key`.
+    pub(crate) fn str(self, key: &str) -> Option<&'a str> {
+        match self {
+            EventView::Value(value) => value.get(key).and_then(Value::as_str),
+            EventView::Read(event) => event.str(key),
+        }
+    }
+
+    /// The member `key`, as a value: borrowed from a parsed event, built
+    /// for a read one (only the few members the sequence rules read whole
+    /// are ever asked for).
+    pub(crate) fn get(self, key: &str) -> Option<Cow<'a, Value>> {
+        match self {
+            EventView::Value(value) => value.get(key).map(Cow::Borrowed),
+            EventView::Read(event) => event.value(key).map(Cow::Owned),
+        }
+    }
+}
+
+impl<'a> From<&'a Value> for EventView<'a> {
+    fn from(value: &'a Value) -> Self {
+        EventView::Value(value)
+    }
+}
