@@ -24,7 +24,7 @@ pub use outcome::Outcome;
 use serde_json::Value;
 
 use crate::input::har::looks_like_har;
-use crate::input::sse::{LineOrigin, SseReader};
+use crate::input::sse::{LineOrigin, SseEvent, SseReader};
 use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
 use crate::validator::StreamEvent;
@@ -128,24 +128,74 @@ pub fn check_reader(
 const BATCH_RECORDS: usize = 1024;
 const BATCH_BYTES: usize = 4 * 1024 * 1024;
 
-/// The next lines to check together: up to [`BATCH_RECORDS`] lines, or
-/// fewer once they hold [`BATCH_BYTES`] (one line is always taken), and the
-/// read error that stopped the batch early, if any (the reader reports an
-/// error once, then ends).
-fn next_batch(lines: &mut JsonLines<impl BufRead>) -> (Vec<Line>, Option<io::Error>) {
+/// The next records to check together: up to [`BATCH_RECORDS`] records,
+/// or fewer once they hold [`BATCH_BYTES`] (one record is always taken),
+/// and the read error that stopped the batch early, if any (the readers
+/// report an error once, then end).
+fn next_batch(
+    records: &mut impl Iterator<Item = io::Result<Record>>,
+) -> (Vec<Record>, Option<io::Error>) {
     let mut batch = Vec::new();
     let mut bytes = 0;
     while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
-        match lines.next() {
-            Some(Ok(line)) => {
-                bytes += line.bytes.len();
-                batch.push(line);
+        match records.next() {
+            Some(Ok(record)) => {
+                bytes += record.bytes.len();
+                batch.push(record);
             }
             Some(Err(error)) => return (batch, Some(error)),
             None => break,
         }
     }
     (batch, None)
+}
+
+/// One record of a capture's stream: a JSON Lines line or an SSE event.
+struct Record {
+    /// The line number, or the event's index among the stream's events.
+    number: usize,
+    /// The document: the line, or the event's data.
+    bytes: Vec<u8>,
+    /// The document's length, larger than `bytes` when it was over the
+    /// size limit and only measured.
+    length: usize,
+    /// An SSE event's data lines, each where it is in the file.
+    origins: Option<Vec<LineOrigin>>,
+}
+
+impl Record {
+    fn line(line: Line) -> Record {
+        Record {
+            number: line.number,
+            bytes: line.bytes,
+            length: line.length,
+            origins: None,
+        }
+    }
+
+    fn sse(event: SseEvent) -> Record {
+        Record {
+            number: event.index,
+            bytes: event.data,
+            length: event.length,
+            origins: Some(event.lines),
+        }
+    }
+
+    fn is_oversized(&self) -> bool {
+        self.length > self.bytes.len()
+    }
+
+    /// Where the document's value starts: in its line for a JSON Lines
+    /// record (whose findings are offset by their record), in the file for
+    /// an SSE event.
+    fn root(&self) -> Location {
+        let at = root_location(&self.bytes);
+        match &self.origins {
+            Some(origins) => relocate(origins, at),
+            None => at,
+        }
+    }
 }
 
 /// The whole of `reader`, or `Err(length)` when it holds more than
@@ -205,129 +255,133 @@ impl File<'_> {
     }
 
     /// JSON Lines: each line a record, the events among them one stream.
-    ///
-    /// Lines are read in small batches whose records are checked in
-    /// parallel; the sequence rules then see the batch's events in order.
-    /// A batch is bounded in records and bytes, so memory stays a few
-    /// records' worth whatever the file's size.
     fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+        let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
+        let records = lines.map(|line| line.map(Record::line));
+        self.stream(records, self.kind, sink)
+    }
+
+    /// An SSE capture: each event a record of one stream, located in the
+    /// file through the lines its data came from.
+    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+        let limit = self.validator.limits().max_document_bytes;
+        let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
+        self.stream(records, self.kind.or(Some(Kind::Event)), sink)
+    }
+
+    /// The records of a capture, its events one stream.
+    ///
+    /// Records are read in batches whose records are checked in parallel;
+    /// the sequence rules then see the batch's events in order. A batch is
+    /// bounded in records and bytes, so memory stays a few records' worth
+    /// whatever the file's size.
+    fn stream(
+        &self,
+        mut records: impl Iterator<Item = io::Result<Record>>,
+        kind: Option<Kind>,
+        sink: &mut dyn FnMut(Checked),
+    ) -> io::Result<()> {
         let mut stream = EventStream::new();
         let mut pending = Pending::default();
-        let mut lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
-        let mut records = 0usize;
+        let mut count = 0usize;
+        let mut in_file_positions = false;
         loop {
-            let (batch, error) = next_batch(&mut lines);
+            let (batch, error) = next_batch(&mut records);
             let done = batch.is_empty();
-            records += batch.len();
+            count += batch.len();
+            in_file_positions |= batch.iter().any(|r| r.origins.is_some());
             // Which version judges each record's events is told in stream
             // order (a RUN_STARTED declares it for the events after it)
             // before the records are checked out of order.
             let default = self.validator.settings().default_protocol();
             let protocols: Vec<Protocol> = batch
                 .iter()
-                .map(|line| stream.protocol_for(&line.bytes, default))
+                .map(|record| stream.protocol_for(&record.bytes, default))
                 .collect();
             let checked: Vec<(Report, Option<StreamEvent<'_>>)> = batch
                 .par_iter()
                 .zip(protocols)
-                .map(|(line, protocol)| {
-                    if line.length > line.bytes.len() {
-                        (self.validator.oversized(line.length), None)
+                .map(|(record, protocol)| {
+                    if record.is_oversized() {
+                        (self.validator.oversized(record.length), None)
                     } else {
-                        self.validator
-                            .check_record(self.kind, &line.bytes, protocol)
+                        self.validator.check_record(kind, &record.bytes, protocol)
                     }
                 })
                 .collect();
             // The sequence rules, in stream order; the events borrow the
-            // lines, which are handed on after.
+            // records, which are handed on after.
             let reports: Vec<Report> = batch
                 .iter()
                 .zip(checked)
-                .map(|(line, (mut report, event))| {
+                .map(|(record, (mut report, event))| {
                     if let Some(event) = event {
                         let protocol = report.protocol();
                         let sequence = self.validator.continue_stream(
                             &mut stream,
                             event.view(),
                             protocol,
-                            &line.bytes,
-                            Some(line.number),
-                            Some(root_location(&line.bytes)),
+                            &record.bytes,
+                            Some(record.number),
+                            Some(record.root()),
                         );
                         if !sequence.is_empty() {
                             report.extend(sequence);
                         }
                     }
+                    if let Some(origins) = &record.origins {
+                        report.relocate(|d| to_file_positions(d, |l| relocate(origins, l)));
+                    }
                     report
                 })
                 .collect();
-            for (line, report) in batch.into_iter().zip(reports) {
-                let mut checked = self.checked(Some(line.number), None, report);
-                checked.line_offset = line.number - 1;
-                // An oversized line was measured, not kept: nothing to show.
-                let text = if line.length > line.bytes.len() {
-                    Text::Fixed(0, None)
-                } else {
-                    Text::Line(line.bytes)
-                };
-                fill_source_lines(&mut checked, |l| text.line(l));
+            for (record, report) in batch.into_iter().zip(reports) {
+                let (checked, text) = self.checked_record(record, report);
                 pending.push(checked, text, sink);
             }
-            // A read error ends the file, after the lines read before it.
+            // A read error ends the file, after the records read before it.
             if let Some(error) = error {
-                pending.finish(self.validator, &mut stream, sink, false);
+                pending.finish(self.validator, &mut stream, sink, in_file_positions);
                 return Err(error);
             }
             if done {
                 break;
             }
         }
-        pending.finish(self.validator, &mut stream, sink, false);
-        if records == 0 {
+        pending.finish(self.validator, &mut stream, sink, in_file_positions);
+        if count == 0 {
             self.empty(sink);
         }
         Ok(())
     }
 
-    /// An SSE capture: each event a record of one stream, located in the
-    /// file through the lines its data came from.
-    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
-        let mut stream = EventStream::new();
-        let mut pending = Pending::default();
-        let mut records = 0usize;
-        let limit = self.validator.limits().max_document_bytes;
-        for event in SseReader::with_limit(reader, limit) {
-            let event = event?;
-            records += 1;
-            let origins = event.lines;
-            let root = relocate(&origins, root_location(&event.data));
-            let mut report = if event.length > limit {
-                self.validator.oversized(event.length)
-            } else {
-                self.validator.validate_in_stream(
-                    &mut stream,
-                    self.kind.or(Some(Kind::Event)),
-                    &event.data,
-                    Some(event.index),
-                    Some(root),
-                )
-            };
-            report.relocate(|d| to_file_positions(d, |l| relocate(&origins, l)));
-            let mut checked =
-                self.checked(Some(event.index), Some(Context::Event(event.index)), report);
-            let text = Text::Sse {
-                data: event.data,
-                origins,
-            };
-            fill_source_lines(&mut checked, |l| text.line(l));
-            pending.push(checked, text, sink);
-        }
-        pending.finish(self.validator, &mut stream, sink, true);
-        if records == 0 {
-            self.empty(sink);
-        }
-        Ok(())
+    /// The document of a checked record, and where its source lines are
+    /// read from.
+    fn checked_record(&self, record: Record, report: Report) -> (Checked, Text) {
+        let n = record.number;
+        let (mut checked, text) = match record.origins {
+            None => {
+                let mut checked = self.checked(Some(n), None, report);
+                checked.line_offset = n - 1;
+                // An oversized line was measured, not kept: nothing to show.
+                let text = if record.length > record.bytes.len() {
+                    Text::Fixed(0, None)
+                } else {
+                    Text::Line(record.bytes)
+                };
+                (checked, text)
+            }
+            Some(origins) => {
+                let checked = self.checked(Some(n), Some(Context::Event(n)), report);
+                let text = Text::Sse {
+                    data: record.bytes,
+                    origins,
+                };
+                (checked, text)
+            }
+        };
+        fill_source_lines(&mut checked, |l| text.line(l));
+        (checked, text)
     }
 
     /// A capture with no record is said to be empty, once.
