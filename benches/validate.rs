@@ -10,7 +10,7 @@
 
 mod payloads;
 
-use payloads::events;
+use payloads::{events, Finding};
 
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use agui_lint::check::{check_reader, Outcome};
+use agui_lint::input::Layout;
+use agui_lint::render::{render_to, Format, Options};
 use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 use criterion::{Criterion, Throughput};
 use serde_json::Value;
@@ -153,6 +156,8 @@ fn main() {
         });
         group.finish();
     }
+    let findings = payloads::bytes(&payloads::with_findings_1_1());
+    bench_findings(&mut criterion, &validator, &findings);
     criterion.final_summary();
 
     println!();
@@ -179,7 +184,95 @@ fn main() {
             base / ours
         );
     }
+    findings_table(findings.len());
     cli_captures();
+}
+
+/// Every output format, with the name its criterion function has.
+const FORMATS: [(&str, Format); 6] = [
+    ("human", Format::Human),
+    ("json", Format::Json),
+    ("jsonl", Format::JsonLines),
+    ("sarif", Format::Sarif),
+    ("github", Format::Github),
+    ("junit", Format::Junit),
+];
+
+/// The findings the 2 MB payload with findings must have at least.
+const MIN_FINDINGS: usize = 300;
+
+/// Checks `bytes` as a `.json` file would be and renders the report in
+/// `format` into memory; returns the report's length.
+fn check_and_render(validator: &Validator, bytes: &[u8], format: Format) -> usize {
+    let mut outcome = Outcome::default();
+    check_reader(
+        validator,
+        "findings.json",
+        Layout::Json,
+        bytes,
+        None,
+        &mut |c| outcome.push(c),
+    )
+    .expect("read from memory");
+    let mut out = Vec::new();
+    render_to(format, &outcome, &Options::default(), &mut out).expect("write to memory");
+    out.len()
+}
+
+/// A 2 MB AG-UI 1.1 RunAgentInput with hundreds of findings, checked and
+/// rendered in every format, against the `Value` parse of the same bytes.
+fn bench_findings(criterion: &mut Criterion, validator: &Validator, bytes: &[u8]) {
+    let report = validator.validate(Kind::RunAgentInput, bytes);
+    let warnings = report.count(agui_lint::Severity::Warning);
+    assert!(
+        report.diagnostics().len() >= MIN_FINDINGS && warnings * 2 > report.diagnostics().len(),
+        "findings: {} findings, {warnings} warnings",
+        report.diagnostics().len()
+    );
+    let mut group = criterion.benchmark_group("findings");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.sample_size(20);
+    group.bench_function("baseline", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).map(|v| v.is_object()))
+    });
+    for (name, format) in FORMATS {
+        group.bench_function(name, |b| {
+            b.iter(|| check_and_render(validator, black_box(bytes), format))
+        });
+    }
+    group.finish();
+}
+
+/// The findings group's times as ratios to its `Value` parse.
+fn findings_table(size: usize) {
+    println!();
+    println!(
+        "{:<22} {:>10} {:>12} {:>16}",
+        "findings (format)", "bytes", "median ms", "ratio (target)"
+    );
+    let Some(base) = median_ns("findings", "baseline") else {
+        println!("findings               (not measured in this run)");
+        return;
+    };
+    println!(
+        "{:<22} {size:>10} {:>12.2} {:>16}",
+        "Value parse",
+        base / 1e6,
+        "1.00"
+    );
+    for (name, _) in FORMATS {
+        let Some(ours) = median_ns("findings", name) else {
+            continue;
+        };
+        let ratio = ours / base;
+        println!(
+            "{:<22} {size:>10} {:>12.2} {:>8.2} ({} 3.0)",
+            format!("check + {name}"),
+            ours / 1e6,
+            ratio,
+            if ratio <= 3.0 { "<=" } else { "ABOVE" }
+        );
+    }
 }
 
 /// How the single-threaded baseline reads a capture's records.
@@ -338,6 +431,58 @@ fn cli_captures() {
                 code: 0,
                 rss_base_mb: 32,
                 time_target: 0.7,
+            },
+            baseline,
+        );
+    }
+    // 20% of the records with a warning, 2% with an error.
+    let (path, written) = write_capture("findings.jsonl", |out| {
+        payloads::capture_with_findings(out, 100_000_000, |_, draw| match draw {
+            0..=1 => Finding::Error,
+            2..=21 => Finding::Warning,
+            _ => Finding::None,
+        })
+    });
+    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    for format in ["jsonl", "human"] {
+        measure_cli(
+            &CliCase {
+                name: format!("findings.jsonl ({format})"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} 1.1 RunAgentInputs, 20% with a warning, 2% an error",
+                    written.bytes as f64 / 1e6,
+                    written.records
+                ),
+                largest: written.largest,
+                format,
+                code: 1,
+                rss_base_mb: 32,
+                time_target: 0.7,
+            },
+            baseline,
+        );
+    }
+    // One warning on every line: a report as long as the capture.
+    let (path, written) = write_capture("warnings.jsonl", |out| {
+        payloads::capture_with_findings(out, 50_000_000, |_, _| Finding::Warning)
+    });
+    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    for (format, _) in FORMATS {
+        measure_cli(
+            &CliCase {
+                name: format!("warnings.jsonl ({format})"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} 1.1 RunAgentInputs, one warning each",
+                    written.bytes as f64 / 1e6,
+                    written.records
+                ),
+                largest: written.largest,
+                format,
+                code: 0,
+                rss_base_mb: 64,
+                time_target: 1.5,
             },
             baseline,
         );
