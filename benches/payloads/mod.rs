@@ -303,13 +303,13 @@ fn tool_calls(payload: &mut Value) -> Vec<&mut Value> {
         .collect()
 }
 
-/// ~2 MB AG-UI 1.1 RunAgentInput with 650 turns over 10 tools, where
-/// every other tool call's arguments break its tool's `parameters` (325
+/// ~2 MB AG-UI 1.1 RunAgentInput with 810 turns over 10 tools, where
+/// every other tool call's arguments break its tool's `parameters` (405
 /// `tool-arguments-schema-mismatch` warnings) and every hundredth turn's
-/// tool result reuses a message id (7 `duplicate-message-id` errors): a
+/// tool result reuses a message id (9 `duplicate-message-id` errors): a
 /// document whose report is long, for the cost of rendering findings.
 pub fn with_findings_1_1() -> Value {
-    let mut payload = run_agent_input_1_1(11, 650, 10, 0, 0, 0, 0);
+    let mut payload = run_agent_input_1_1(11, 810, 10, 0, 0, 0, 0);
     let mut rng = Lcg::new(11);
     for (i, call) in tool_calls(&mut payload).into_iter().enumerate() {
         if i % 2 == 0 {
@@ -348,8 +348,7 @@ pub fn small_1_1_with(seed: u64, turns: usize, finding: Finding) -> Value {
         Finding::Warning => {
             let mut rng = Lcg::new(seed);
             if let Some(call) = tool_calls(&mut payload).into_iter().next() {
-                call["function"]["arguments"] =
-                    Value::from(mismatched_arguments(&mut rng, seed));
+                call["function"]["arguments"] = Value::from(mismatched_arguments(&mut rng, seed));
             }
         }
         Finding::Error => payload = with_one_error(payload),

@@ -1,0 +1,173 @@
+//! Checks many sources in parallel and hands their documents over in
+//! source order, one at a time, without holding the run.
+//!
+//! Workers take sources in order. The worker on the first source not yet
+//! handed over (the head) sends its documents on as they are checked; a
+//! worker ahead of it holds its source's documents (compactly, as an
+//! [`Outcome`]) until its turn, and waits once it holds many with findings.
+//! Workers also wait before taking a source too far ahead of the head. So
+//! what is held is bounded by a window of sources, each a bounded number
+//! of documents with findings, whatever the number or size of the sources.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use super::{check_source, Checked, Failure, Outcome};
+use crate::input::Source;
+use crate::{Kind, Validator};
+
+/// Documents with findings a worker holds for a source ahead of the head
+/// before it waits for its turn.
+const HELD_FINDINGS: usize = 1024;
+/// Sources ahead of the head, per worker, a worker may take.
+const WINDOW_PER_WORKER: usize = 4;
+/// Messages on their way to the caller at most.
+const CHANNEL: usize = 256;
+
+/// What a worker sends to the caller.
+enum Message {
+    /// The next document of the head source.
+    Document(Checked),
+    /// Documents of the head source held before it became the head.
+    Held(Outcome),
+    /// Source `index` is done: what is left of it (all of it for a source
+    /// that never was the head while it was checked) and its failure.
+    Done(usize, Outcome),
+}
+
+/// The index of the head source, which workers wait on.
+struct Head {
+    index: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Head {
+    fn get(&self) -> usize {
+        *self.index.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set(&self, index: usize) {
+        *self.index.lock().unwrap_or_else(PoisonError::into_inner) = index;
+        self.moved.notify_all();
+    }
+
+    /// Waits until `ready` holds for the head's index.
+    fn wait_until(&self, ready: impl Fn(usize) -> bool) {
+        let guard = self.index.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .moved
+            .wait_while(guard, |head| !ready(*head))
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
+/// Checks every source, as `kind` or as detected when `None`, on as many
+/// threads as rayon has, calling `progress` after each source. `sink` gets
+/// every document in the order of `sources`, each source's in record
+/// order, on the calling thread, as soon as its turn comes; `failed` gets
+/// each source that could not be read (or not to the end), in source
+/// order, once that source's documents have been handed over.
+pub fn check_sources_in_order(
+    validator: &Validator,
+    sources: &[Source],
+    kind: Option<Kind>,
+    progress: &(dyn Fn() + Sync),
+    sink: &mut dyn FnMut(Checked),
+    failed: &mut dyn FnMut(Failure),
+) {
+    let workers = rayon::current_num_threads().clamp(1, sources.len().max(1));
+    let window = workers * WINDOW_PER_WORKER;
+    let next = AtomicUsize::new(0);
+    let head = Head {
+        index: Mutex::new(0),
+        moved: Condvar::new(),
+    };
+    let (sender, receiver) = sync_channel::<Message>(CHANNEL);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next, head) = (&next, &head);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(source) = sources.get(index) else {
+                    break;
+                };
+                head.wait_until(|head| index < head + window);
+                let done = check_one(validator, source, kind, index, head, &sender);
+                progress();
+                if sender.send(Message::Done(index, done)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let mut at = 0;
+        let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut hand_over = |outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
+            for document in outcome.documents() {
+                sink(document.into_owned());
+            }
+            for failure in outcome.failures {
+                failed(failure);
+            }
+        };
+        for message in receiver {
+            match message {
+                Message::Document(checked) => sink(checked),
+                Message::Held(outcome) => hand_over(outcome, sink),
+                Message::Done(index, outcome) => {
+                    waiting.insert(index, outcome);
+                    let before = at;
+                    while let Some(outcome) = waiting.remove(&at) {
+                        hand_over(outcome, sink);
+                        at += 1;
+                    }
+                    if at != before {
+                        head.set(at);
+                    }
+                }
+            }
+        }
+        // Every worker has ended; none waits any more.
+        head.set(usize::MAX / 2);
+    });
+}
+
+/// Checks source `index`: streams its documents once it is the head,
+/// holds them until then. Returns what is left to hand over.
+fn check_one(
+    validator: &Validator,
+    source: &Source,
+    kind: Option<Kind>,
+    index: usize,
+    head: &Head,
+    sender: &SyncSender<Message>,
+) -> Outcome {
+    let mut held = Outcome::default();
+    let mut held_findings = 0;
+    let mut streaming = false;
+    let result = check_source(validator, source, kind, &mut |checked| {
+        if !streaming {
+            if held_findings >= HELD_FINDINGS {
+                head.wait_until(|head| head >= index);
+            }
+            if head.get() == index {
+                streaming = true;
+                // A closed channel means the caller stopped: nothing to do.
+                let _ = sender.send(Message::Held(std::mem::take(&mut held)));
+            }
+        }
+        if streaming {
+            let _ = sender.send(Message::Document(checked));
+        } else {
+            held_findings += usize::from(!checked.is_clean());
+            held.push(checked);
+        }
+    });
+    if let Err(failure) = result {
+        held.failures.push(failure);
+    }
+    held
+}
