@@ -2,8 +2,11 @@
 //! on the same bytes (the baseline), for generated payloads of every size,
 //! valid and with one error, in the pre-1.0 profile (undeclared, checked
 //! with pre-1.0 as the configured default) and in AG-UI 1.1 (declared, as
-//! the official client sends it); then the CLI over a ~100 MB JSON Lines capture
-//! against a single-threaded `Value` parse of the same file.
+//! the official client sends it); a 2 MB 1.1 RunAgentInput with hundreds of
+//! findings, checked and rendered in every output format; then the CLI
+//! over JSON Lines and SSE captures (clean, with some findings, with a
+//! warning on every line in every format) against a single-threaded
+//! `Value` parse of the same file.
 //!
 //! Criterion measures each case; the table at the end gives both
 //! throughputs and their ratio from that same run.
@@ -18,9 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agui_lint::check::{check_reader, Outcome};
+use agui_lint::check::check_reader;
 use agui_lint::input::Layout;
-use agui_lint::render::{render_to, Format, Options};
+use agui_lint::render::{Format, Options, Writer};
 use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 use criterion::{Criterion, Throughput};
 use serde_json::Value;
@@ -201,22 +204,34 @@ const FORMATS: [(&str, Format); 6] = [
 /// The findings the 2 MB payload with findings must have at least.
 const MIN_FINDINGS: usize = 300;
 
-/// Checks `bytes` as a `.json` file would be and renders the report in
-/// `format` into memory; returns the report's length.
-fn check_and_render(validator: &Validator, bytes: &[u8], format: Format) -> usize {
-    let mut outcome = Outcome::default();
+/// Checks `bytes` as a `.json` file would be, each document going
+/// straight to a report in `format` written into memory (what the CLI
+/// does); returns the report's length. With no format, checks only.
+fn check_and_render(validator: &Validator, bytes: &[u8], format: Option<Format>) -> usize {
+    let Some(format) = format else {
+        let mut findings = 0;
+        check_reader(
+            validator,
+            "findings.json",
+            Layout::Json,
+            bytes,
+            None,
+            &mut |c| findings += c.report.diagnostics().len(),
+        )
+        .expect("read from memory");
+        return findings;
+    };
+    let mut writer = Writer::begin(format, &Options::default(), Vec::new()).expect("begin");
     check_reader(
         validator,
         "findings.json",
         Layout::Json,
         bytes,
         None,
-        &mut |c| outcome.push(c),
+        &mut |c| writer.document(&c).expect("write to memory"),
     )
     .expect("read from memory");
-    let mut out = Vec::new();
-    render_to(format, &outcome, &Options::default(), &mut out).expect("write to memory");
-    out.len()
+    writer.finish(&[]).expect("write to memory").len()
 }
 
 /// A 2 MB AG-UI 1.1 RunAgentInput with hundreds of findings, checked and
@@ -235,9 +250,12 @@ fn bench_findings(criterion: &mut Criterion, validator: &Validator, bytes: &[u8]
     group.bench_function("baseline", |b| {
         b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).map(|v| v.is_object()))
     });
+    group.bench_function("check", |b| {
+        b.iter(|| check_and_render(validator, black_box(bytes), None))
+    });
     for (name, format) in FORMATS {
         group.bench_function(name, |b| {
-            b.iter(|| check_and_render(validator, black_box(bytes), format))
+            b.iter(|| check_and_render(validator, black_box(bytes), Some(format)))
         });
     }
     group.finish();
@@ -260,14 +278,19 @@ fn findings_table(size: usize) {
         base / 1e6,
         "1.00"
     );
-    for (name, _) in FORMATS {
-        let Some(ours) = median_ns("findings", name) else {
+    let rows = std::iter::once(("check", "check only".to_string())).chain(
+        FORMATS
+            .iter()
+            .map(|(name, _)| (*name, format!("check + {name}"))),
+    );
+    for (function, label) in rows {
+        let Some(ours) = median_ns("findings", function) else {
             continue;
         };
         let ratio = ours / base;
         println!(
             "{:<22} {size:>10} {:>12.2} {:>8.2} ({} 3.0)",
-            format!("check + {name}"),
+            label,
             ours / 1e6,
             ratio,
             if ratio <= 3.0 { "<=" } else { "ABOVE" }
