@@ -74,7 +74,7 @@ impl Junit {
             .find('>')
             .map(|i| start + i + 1)
             .ok_or_else(broken)?;
-        self.suites.write_all(text[start..end].as_bytes())?;
+        self.suites.write_all(&text.as_bytes()[start..end])?;
         self.cases.drain_to(&mut self.suites)?;
         self.suites.write_all(SUITE_END.as_bytes())?;
         self.tests += open.tests;
