@@ -488,7 +488,7 @@ fn cli_captures() {
     }
     // One warning on every line: a report as long as the capture.
     let (path, written) = write_capture("warnings.jsonl", |out| {
-        payloads::capture_with_findings(out, 50_000_000, |_, _| Finding::Warning)
+        payloads::capture_with_findings(out, 50_000_000, |_, _| Finding::EmptyId)
     });
     let baseline = median_of(3, || parse_records(&path, Records::Lines));
     for (format, _) in FORMATS {
@@ -497,7 +497,7 @@ fn cli_captures() {
                 name: format!("warnings.jsonl ({format})"),
                 path: &path,
                 holds: format!(
-                    "{:.0} MB, {} 1.1 RunAgentInputs, one warning each",
+                    "{:.0} MB, {} 1.1 RunAgentInputs, one empty-id warning each",
                     written.bytes as f64 / 1e6,
                     written.records
                 ),

@@ -335,6 +335,10 @@ pub enum Finding {
     None,
     /// One `tool-arguments-schema-mismatch` warning.
     Warning,
+    /// One `empty-id` warning (the system message's id is `""`): the
+    /// cheapest warning a RunAgentInput can carry, found by a rule on the
+    /// typed view.
+    EmptyId,
     /// One `duplicate-message-id` error.
     Error,
 }
@@ -351,6 +355,7 @@ pub fn small_1_1_with(seed: u64, turns: usize, finding: Finding) -> Value {
                 call["function"]["arguments"] = Value::from(mismatched_arguments(&mut rng, seed));
             }
         }
+        Finding::EmptyId => payload["messages"][0]["id"] = Value::from(""),
         Finding::Error => payload = with_one_error(payload),
     }
     payload

@@ -20,18 +20,22 @@ use crate::{Kind, Validator};
 
 /// Documents with findings a worker holds for a source ahead of the head
 /// before it waits for its turn.
-const HELD_FINDINGS: usize = 1024;
+const HELD_FINDINGS: usize = 256;
 /// Sources ahead of the head, per worker, a worker may take.
-const WINDOW_PER_WORKER: usize = 4;
-/// Messages on their way to the caller at most.
-const CHANNEL: usize = 256;
+const WINDOW_PER_WORKER: usize = 2;
+/// Documents of the head source sent to the caller together at most, and
+/// documents with findings (which keep their source lines) at most: one
+/// message a document would cost a thread wake-up each, more than checking
+/// a small event.
+const BATCH: usize = 256;
+const BATCH_FINDINGS: usize = 16;
+/// Batches on their way to the caller at most.
+const CHANNEL: usize = 4;
 
 /// What a worker sends to the caller.
 enum Message {
-    /// The next document of the head source.
-    Document(Checked),
-    /// Documents of the head source held before it became the head.
-    Held(Outcome),
+    /// The next documents of the head source.
+    Head(Outcome),
     /// Source `index` is done: what is left of it (all of it for a source
     /// that never was the head while it was checked) and its failure.
     Done(usize, Outcome),
@@ -105,18 +109,14 @@ pub fn check_sources_in_order(
         drop(sender);
         let mut at = 0;
         let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
-        let mut hand_over = |outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
-            for document in outcome.documents() {
-                sink(document.into_owned());
-            }
-            for failure in outcome.failures {
-                failed(failure);
-            }
+        let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
+            let failures = std::mem::take(&mut outcome.failures);
+            outcome.into_documents().for_each(&mut *sink);
+            failures.into_iter().for_each(&mut *failed);
         };
         for message in receiver {
             match message {
-                Message::Document(checked) => sink(checked),
-                Message::Held(outcome) => hand_over(outcome, sink),
+                Message::Head(outcome) => hand_over(outcome, sink),
                 Message::Done(index, outcome) => {
                     waiting.insert(index, outcome);
                     let before = at;
@@ -135,8 +135,9 @@ pub fn check_sources_in_order(
     });
 }
 
-/// Checks source `index`: streams its documents once it is the head,
-/// holds them until then. Returns what is left to hand over.
+/// Checks source `index`: sends its documents on (a batch at a time) once
+/// it is the head, holds them until then. Returns what is left to hand
+/// over.
 fn check_one(
     validator: &Validator,
     source: &Source,
@@ -147,23 +148,28 @@ fn check_one(
 ) -> Outcome {
     let mut held = Outcome::default();
     let mut held_findings = 0;
+    // Documents, and documents with findings, since the last look at the
+    // head: whether the source has become the head is asked once a batch.
+    let (mut pending, mut pending_findings) = (0, 0);
     let mut streaming = false;
     let result = check_source(validator, source, kind, &mut |checked| {
-        if !streaming {
-            if held_findings >= HELD_FINDINGS {
-                head.wait_until(|head| head >= index);
-            }
-            if head.get() == index {
-                streaming = true;
-                // A closed channel means the caller stopped: nothing to do.
-                let _ = sender.send(Message::Held(std::mem::take(&mut held)));
-            }
+        let findings = usize::from(!checked.is_clean());
+        held.push(checked);
+        held_findings += findings;
+        pending += 1;
+        pending_findings += findings;
+        if pending < BATCH && pending_findings < BATCH_FINDINGS {
+            return;
         }
+        (pending, pending_findings) = (0, 0);
+        if !streaming && held_findings >= HELD_FINDINGS {
+            head.wait_until(|head| head >= index);
+        }
+        streaming = streaming || head.get() == index;
         if streaming {
-            let _ = sender.send(Message::Document(checked));
-        } else {
-            held_findings += usize::from(!checked.is_clean());
-            held.push(checked);
+            // A closed channel means the caller stopped: nothing to do.
+            let _ = sender.send(Message::Head(std::mem::take(&mut held)));
+            held_findings = 0;
         }
     });
     if let Err(failure) = result {

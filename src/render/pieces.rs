@@ -4,7 +4,7 @@
 //! where the text before it (counts, SARIF's invocations) is only known at
 //! the end.
 
-use std::io::{self, Seek, Write};
+use std::io::{self, BufWriter, Seek, Write};
 
 use serde::Serialize;
 use tempfile::SpooledTempFile;
@@ -71,18 +71,20 @@ impl Elements {
     /// Writes the next element.
     pub(crate) fn write(&mut self, out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
         let text = serde_json::to_vec_pretty(value).map_err(io::Error::from)?;
-        out.write_all(if self.count == 0 { b"\n" } else { b",\n" })?;
+        let mut element = Vec::with_capacity(text.len() + text.len() / 4);
+        element.extend_from_slice(if self.count == 0 { b"\n" } else { b",\n" });
         self.count += 1;
         // JSON strings hold no raw line break, so every line break of the
         // text is the printer's, and each line gets the array's depth.
         for (i, line) in text.split(|&b| b == b'\n').enumerate() {
             if i > 0 {
-                out.write_all(b"\n")?;
+                element.push(b'\n');
             }
-            out.write_all(self.inner.as_bytes())?;
-            out.write_all(line)?;
+            element.extend_from_slice(self.inner.as_bytes());
+            element.extend_from_slice(line);
         }
-        Ok(())
+        // One write: the element may go to a spool's file, unbuffered.
+        out.write_all(&element)
     }
 
     /// Writes the closing bracket: on its own line after elements, right
@@ -99,16 +101,16 @@ impl Elements {
 /// Bytes written now and read back once, at the end of a run: in memory
 /// up to [`SPOOL_MEMORY`], then in a temporary file, so that a report
 /// whose head must wait for the end costs little memory however long it
-/// is.
+/// is. Writes are buffered, as a spool's file is written in small pieces.
 pub(crate) struct Spool {
-    file: SpooledTempFile,
+    file: BufWriter<SpooledTempFile>,
     len: usize,
 }
 
 impl Default for Spool {
     fn default() -> Self {
         Spool {
-            file: SpooledTempFile::new(SPOOL_MEMORY),
+            file: BufWriter::new(SpooledTempFile::new(SPOOL_MEMORY)),
             len: 0,
         }
     }
@@ -117,20 +119,25 @@ impl Default for Spool {
 impl Spool {
     /// Copies everything written to `out` and starts over empty.
     pub(crate) fn drain_to(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let mut file = std::mem::take(self).file;
+        let mut file = std::mem::take(self)
+            .file
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
         file.rewind()?;
         io::copy(&mut file, out)?;
         Ok(())
     }
 
-    /// Bytes held in memory.
+    /// Bytes held in memory: the write buffer, and what is written until
+    /// the spool moves to its file.
     #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
-        if self.file.is_rolled() {
+        let written = if self.file.get_ref().is_rolled() {
             0
         } else {
             self.len
-        }
+        };
+        self.file.capacity() + written
     }
 }
 
@@ -186,12 +193,14 @@ mod tests {
         for _ in 0..100 {
             spool.write_all(&line).expect("write");
         }
-        assert_eq!(spool.held(), 0, "rolled over to a file");
+        spool.flush().expect("flush");
+        let buffer = spool.file.capacity();
+        assert_eq!(spool.held(), buffer, "rolled over to a file");
         let mut out = Vec::new();
         spool.drain_to(&mut out).expect("drain");
         assert_eq!(out.len(), 100_000);
-        assert_eq!(spool.held(), 0);
+        assert_eq!(spool.held(), buffer);
         spool.write_all(b"again").expect("write");
-        assert_eq!(spool.held(), 5);
+        assert_eq!(spool.held(), buffer + 5);
     }
 }

@@ -66,8 +66,9 @@ impl Sarif {
 
 impl Emit for Sarif {
     fn begin(&mut self, _: &mut dyn io::Write) -> io::Result<()> {
-        // The results' depth in the log, which does not depend on its end.
-        self.elements = Some(skeleton(&[])?.elements());
+        // The results' depth in the log, which depends neither on its end
+        // nor on the rules (whose serialization is most of the log's).
+        self.elements = Some(skeleton(&[], false)?.elements());
         Ok(())
     }
 
@@ -89,7 +90,7 @@ impl Emit for Sarif {
         _: &Tally,
         failures: &[Failure],
     ) -> io::Result<()> {
-        let log = skeleton(failures)?;
+        let log = skeleton(failures, true)?;
         out.write_all(log.head.as_bytes())?;
         self.results.drain_to(out)?;
         if let Some(elements) = &self.elements {
@@ -105,15 +106,17 @@ impl Emit for Sarif {
     }
 }
 
-/// The log with no result, cut open at its `results` array.
-fn skeleton(failures: &[Failure]) -> io::Result<Splice> {
-    let text = serde_json::to_string_pretty(&log(failures)).map_err(io::Error::from)?;
+/// The log with no result, cut open at its `results` array; without the
+/// rules' descriptors when `with_rules` is false.
+fn skeleton(failures: &[Failure], with_rules: bool) -> io::Result<Splice> {
+    let log = log(failures, with_rules);
+    let text = serde_json::to_string_pretty(&log).map_err(io::Error::from)?;
     Splice::new(&text, "results")
 }
 
 /// The SARIF log with an empty `results` array.
-fn log(failures: &[Failure]) -> Sarif21 {
-    let rules = rules::all();
+fn log(failures: &[Failure], with_rules: bool) -> Sarif21 {
+    let rules = if with_rules { rules::all() } else { &[] };
     let descriptors: Vec<ReportingDescriptor> = rules.iter().map(descriptor).collect();
     let driver = ToolComponent::builder()
         .name("agui-lint")
