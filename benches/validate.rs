@@ -490,6 +490,17 @@ fn cli_captures() {
     let (path, written) = write_capture("warnings.jsonl", |out| {
         payloads::capture_with_findings(out, 50_000_000, |_, _| Finding::EmptyId)
     });
+    let validator = Validator::new().expect("validator");
+    let reader = BufReader::new(std::fs::File::open(&path).expect("open"));
+    for line in reader.split(b'\n').take(100) {
+        let report = validator.validate(Kind::RunAgentInput, &line.expect("read"));
+        let rules: Vec<&str> = report
+            .diagnostics()
+            .iter()
+            .map(|d| d.rule.as_str())
+            .collect();
+        assert_eq!(rules, ["empty-id"], "warnings.jsonl: one warning a line");
+    }
     let baseline = median_of(3, || parse_records(&path, Records::Lines));
     for (format, _) in FORMATS {
         measure_cli(
