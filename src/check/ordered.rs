@@ -67,6 +67,19 @@ impl Head {
     }
 }
 
+/// Lets every worker waiting on the head go when dropped by a panic (of a
+/// worker, or of the caller's sink), so that the others end and the panic
+/// is raised, instead of waiting for a turn that never comes.
+struct Release<'a>(&'a Head);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.set(usize::MAX / 2);
+        }
+    }
+}
+
 /// Checks every source, as `kind` or as detected when `None`, on as many
 /// threads as rayon has, calling `progress` after each source. `sink` gets
 /// every document in the order of `sources`, each source's in record
@@ -93,20 +106,24 @@ pub fn check_sources_in_order(
         for _ in 0..workers {
             let sender = sender.clone();
             let (next, head) = (&next, &head);
-            scope.spawn(move || loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(source) = sources.get(index) else {
-                    break;
-                };
-                head.wait_until(|head| index < head + window);
-                let done = check_one(validator, source, kind, index, head, &sender);
-                progress();
-                if sender.send(Message::Done(index, done)).is_err() {
-                    break;
+            scope.spawn(move || {
+                let _release = Release(head);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(source) = sources.get(index) else {
+                        break;
+                    };
+                    head.wait_until(|head| index < head + window);
+                    let done = check_one(validator, source, kind, index, head, &sender);
+                    progress();
+                    if sender.send(Message::Done(index, done)).is_err() {
+                        break;
+                    }
                 }
             });
         }
         drop(sender);
+        let _release = Release(&head);
         let mut at = 0;
         let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
         let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
@@ -130,8 +147,6 @@ pub fn check_sources_in_order(
                 }
             }
         }
-        // Every worker has ended; none waits any more.
-        head.set(usize::MAX / 2);
     });
 }
 
