@@ -2,15 +2,18 @@
 //! on the same bytes (the baseline), for generated payloads of every size,
 //! valid and with one error, in the pre-1.0 profile (undeclared, checked
 //! with pre-1.0 as the configured default) and in AG-UI 1.1 (declared, as
-//! the official client sends it); then the CLI over a ~100 MB JSON Lines capture
-//! against a single-threaded `Value` parse of the same file.
+//! the official client sends it); a 2 MB 1.1 RunAgentInput with hundreds of
+//! findings, checked and rendered in every output format; then the CLI
+//! over JSON Lines and SSE captures (clean, with some findings, with a
+//! warning on every line in every format) against a single-threaded
+//! `Value` parse of the same file.
 //!
 //! Criterion measures each case; the table at the end gives both
 //! throughputs and their ratio from that same run.
 
 mod payloads;
 
-use payloads::events;
+use payloads::{events, Finding};
 
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -18,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use agui_lint::check::check_reader;
+use agui_lint::input::Layout;
+use agui_lint::render::{Format, Options, Writer};
 use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 use criterion::{Criterion, Throughput};
 use serde_json::Value;
@@ -153,6 +159,8 @@ fn main() {
         });
         group.finish();
     }
+    let findings = payloads::bytes(&payloads::with_findings_1_1());
+    bench_findings(&mut criterion, &validator, &findings);
     criterion.final_summary();
 
     println!();
@@ -179,7 +187,115 @@ fn main() {
             base / ours
         );
     }
+    findings_table(findings.len());
     cli_captures();
+}
+
+/// Every output format, with the name its criterion function has.
+const FORMATS: [(&str, Format); 6] = [
+    ("human", Format::Human),
+    ("json", Format::Json),
+    ("jsonl", Format::JsonLines),
+    ("sarif", Format::Sarif),
+    ("github", Format::Github),
+    ("junit", Format::Junit),
+];
+
+/// The findings the 2 MB payload with findings must have at least.
+const MIN_FINDINGS: usize = 300;
+
+/// Checks `bytes` as a `.json` file would be, each document going
+/// straight to a report in `format` written into memory (what the CLI
+/// does); returns the report's length. With no format, checks only.
+fn check_and_render(validator: &Validator, bytes: &[u8], format: Option<Format>) -> usize {
+    let Some(format) = format else {
+        let mut findings = 0;
+        check_reader(
+            validator,
+            "findings.json",
+            Layout::Json,
+            bytes,
+            None,
+            &mut |c| findings += c.report.diagnostics().len(),
+        )
+        .expect("read from memory");
+        return findings;
+    };
+    let mut writer = Writer::begin(format, &Options::default(), Vec::new()).expect("begin");
+    check_reader(
+        validator,
+        "findings.json",
+        Layout::Json,
+        bytes,
+        None,
+        &mut |c| writer.document(&c).expect("write to memory"),
+    )
+    .expect("read from memory");
+    writer.finish(&[]).expect("write to memory").len()
+}
+
+/// A 2 MB AG-UI 1.1 RunAgentInput with hundreds of findings, checked and
+/// rendered in every format, against the `Value` parse of the same bytes.
+fn bench_findings(criterion: &mut Criterion, validator: &Validator, bytes: &[u8]) {
+    let report = validator.validate(Kind::RunAgentInput, bytes);
+    let warnings = report.count(agui_lint::Severity::Warning);
+    assert!(
+        report.diagnostics().len() >= MIN_FINDINGS && warnings * 2 > report.diagnostics().len(),
+        "findings: {} findings, {warnings} warnings",
+        report.diagnostics().len()
+    );
+    let mut group = criterion.benchmark_group("findings");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.sample_size(20);
+    group.bench_function("baseline", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).map(|v| v.is_object()))
+    });
+    group.bench_function("check", |b| {
+        b.iter(|| check_and_render(validator, black_box(bytes), None))
+    });
+    for (name, format) in FORMATS {
+        group.bench_function(name, |b| {
+            b.iter(|| check_and_render(validator, black_box(bytes), Some(format)))
+        });
+    }
+    group.finish();
+}
+
+/// The findings group's times as ratios to its `Value` parse.
+fn findings_table(size: usize) {
+    println!();
+    println!(
+        "{:<22} {:>10} {:>12} {:>16}",
+        "findings (format)", "bytes", "median ms", "ratio (target)"
+    );
+    let Some(base) = median_ns("findings", "baseline") else {
+        println!("findings               (not measured in this run)");
+        return;
+    };
+    println!(
+        "{:<22} {size:>10} {:>12.2} {:>16}",
+        "Value parse",
+        base / 1e6,
+        "1.00"
+    );
+    let rows = std::iter::once(("check", "check only".to_string())).chain(
+        FORMATS
+            .iter()
+            .map(|(name, _)| (*name, format!("check + {name}"))),
+    );
+    for (function, label) in rows {
+        let Some(ours) = median_ns("findings", function) else {
+            continue;
+        };
+        let ratio = ours / base;
+        println!(
+            "{:<22} {size:>10} {:>12.2} {:>8.2} ({} 3.0)",
+            label,
+            ours / 1e6,
+            ratio,
+            if ratio <= 3.0 { "<=" } else { "ABOVE" }
+        );
+    }
 }
 
 /// How the single-threaded baseline reads a capture's records.
@@ -338,6 +454,69 @@ fn cli_captures() {
                 code: 0,
                 rss_base_mb: 32,
                 time_target: 0.7,
+            },
+            baseline,
+        );
+    }
+    // 20% of the records with a warning, 2% with an error.
+    let (path, written) = write_capture("findings.jsonl", |out| {
+        payloads::capture_with_findings(out, 100_000_000, |_, draw| match draw {
+            0..=1 => Finding::Error,
+            2..=21 => Finding::Warning,
+            _ => Finding::None,
+        })
+    });
+    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    for format in ["jsonl", "human"] {
+        measure_cli(
+            &CliCase {
+                name: format!("findings.jsonl ({format})"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} 1.1 RunAgentInputs, 20% with a warning, 2% an error",
+                    written.bytes as f64 / 1e6,
+                    written.records
+                ),
+                largest: written.largest,
+                format,
+                code: 1,
+                rss_base_mb: 32,
+                time_target: 0.7,
+            },
+            baseline,
+        );
+    }
+    // One warning on every line: a report as long as the capture.
+    let (path, written) = write_capture("warnings.jsonl", |out| {
+        payloads::capture_with_findings(out, 50_000_000, |_, _| Finding::EmptyId)
+    });
+    let validator = Validator::new().expect("validator");
+    let reader = BufReader::new(std::fs::File::open(&path).expect("open"));
+    for line in reader.split(b'\n').take(100) {
+        let report = validator.validate(Kind::RunAgentInput, &line.expect("read"));
+        let rules: Vec<&str> = report
+            .diagnostics()
+            .iter()
+            .map(|d| d.rule.as_str())
+            .collect();
+        assert_eq!(rules, ["empty-id"], "warnings.jsonl: one warning a line");
+    }
+    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    for (format, _) in FORMATS {
+        measure_cli(
+            &CliCase {
+                name: format!("warnings.jsonl ({format})"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} 1.1 RunAgentInputs, one empty-id warning each",
+                    written.bytes as f64 / 1e6,
+                    written.records
+                ),
+                largest: written.largest,
+                format,
+                code: 0,
+                rss_base_mb: 64,
+                time_target: 1.5,
             },
             baseline,
         );

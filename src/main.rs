@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use agui_lint::check::{check_sources, Failure};
+use agui_lint::check::{check_sources_in_order, Failure};
 use agui_lint::input::{collect_sources, Filter};
-use agui_lint::render::{render_to, Options};
+use agui_lint::render::{Format, Options, Writer};
 use agui_lint::{
     rules, schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
 };
@@ -47,22 +47,6 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         .with_settings(settings);
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
-    let progress = Progress::new(collected.sources.len(), args.quiet);
-    let mut outcome = check_sources(&validator, &collected.sources, args.kind.0, &|| {
-        progress.tick();
-    });
-    progress.finish();
-    // A path that does not exist is reported with the files that could not
-    // be read: the run goes on and exits 2 at the end.
-    outcome.add_failures(collected.failures.into_iter().map(Failure::from));
-    if masks_values {
-        // The findings were masked as they were made; the source lines
-        // and HAR URLs the report would also show are dropped here.
-        outcome = agui_lint::mask::outcome(outcome);
-    }
-    for failure in &outcome.failures {
-        eprintln!("agui-lint: {}: {}", failure.path, failure.message);
-    }
     let options = Options {
         color: use_color(args.color, args.output.as_deref()),
         statistics: args.statistics,
@@ -71,33 +55,126 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         protocol: validator_default_protocol,
     };
     let format = args.format.into();
-    match &args.output {
+    let run = Run {
+        validator: &validator,
+        sources: &collected.sources,
+        missing: collected.failures.into_iter().map(Failure::from).collect(),
+        kind: args.kind.0,
+        masks_values,
+        quiet: args.quiet,
+    };
+    let ran = match &args.output {
         Some(path) => {
-            let written = std::fs::File::create(path).and_then(|file| {
-                let mut out = std::io::BufWriter::new(file);
-                render_to(format, &outcome, &options, &mut out)?;
-                out.flush()
-            });
-            written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let ran = run.write(format, &options, std::io::BufWriter::new(file));
+            if let Some(e) = &ran.error {
+                return Err(format!("cannot write {}: {e}", path.display()));
+            }
+            ran
         }
         None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            match render_to(format, &outcome, &options, &mut out).and_then(|()| out.flush()) {
-                Ok(()) => {}
+            let ran = run.write(
+                format,
+                &options,
+                std::io::BufWriter::new(std::io::stdout().lock()),
+            );
+            match &ran.error {
+                None => {}
                 // A closed pipe (`agui-lint check . | head`) is not a failure.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(format!("cannot write output: {e}")),
+                Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Some(e) => return Err(format!("cannot write output: {e}")),
             }
+            ran
         }
-    }
-    let code = if !outcome.failures.is_empty() {
+    };
+    let code = if ran.failures > 0 {
         2
     } else if args.exit_zero {
         0
     } else {
-        u8::from(outcome.has_failing_document(args.strict))
+        u8::from(ran.failing)
     };
     Ok(ExitCode::from(code))
+}
+
+/// One `check` run: the sources and how their documents are shown.
+struct Run<'a> {
+    validator: &'a Validator,
+    sources: &'a [agui_lint::input::Source],
+    /// Paths that do not exist: reported with the files that could not be
+    /// read, and the run goes on (to exit 2 at the end).
+    missing: Vec<Failure>,
+    kind: Option<Kind>,
+    masks_values: bool,
+    quiet: bool,
+}
+
+/// What a run ended with.
+struct Ran {
+    /// Sources that could not be read.
+    failures: usize,
+    /// Whether any document fails.
+    failing: bool,
+    /// The first error writing the report, which stopped the writing but
+    /// not the run.
+    error: Option<std::io::Error>,
+}
+
+impl Run<'_> {
+    /// Checks the sources and writes each document to `out` in `format` as
+    /// its turn comes, so that no document is held once it is written.
+    fn write<W: Write>(self, format: Format, options: &Options, out: W) -> Ran {
+        let mut writer = match Writer::begin(format, options, out) {
+            Ok(writer) => writer,
+            Err(error) => {
+                return Ran {
+                    failures: 0,
+                    failing: false,
+                    error: Some(error),
+                }
+            }
+        };
+        let mut error = None;
+        let mut failures = self.missing;
+        let mut masked = agui_lint::mask::Documents::default();
+        let progress = Progress::new(self.sources.len(), self.quiet);
+        check_sources_in_order(
+            self.validator,
+            self.sources,
+            self.kind,
+            &|| progress.tick(),
+            &mut |checked| {
+                // The findings were masked as they were made; the source
+                // lines and HAR URLs the report would also show go here.
+                let checked = if self.masks_values {
+                    masked.mask(checked)
+                } else {
+                    checked
+                };
+                if error.is_some() {
+                    writer.count(&checked);
+                } else if let Err(e) = writer.document(&checked) {
+                    error = Some(e);
+                }
+            },
+            &mut |failure| failures.push(failure),
+        );
+        progress.finish();
+        failures.sort_by(|a, b| a.path.cmp(&b.path));
+        for failure in &failures {
+            eprintln!("agui-lint: {}: {}", failure.path, failure.message);
+        }
+        let failing = writer.has_failing_document();
+        if error.is_none() {
+            error = writer.finish(&failures).err();
+        }
+        Ran {
+            failures: failures.len(),
+            failing,
+            error,
+        }
+    }
 }
 
 /// A progress bar on standard error for long runs, shown only to a person

@@ -37,8 +37,9 @@
 //! [`Settings::mask_values`]: crate::Settings::mask_values
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
-use crate::check::{Context, Outcome};
+use crate::check::{Checked, Context, Outcome};
 use crate::Diagnostic;
 
 /// What a masked value reads as.
@@ -95,35 +96,55 @@ pub fn diagnostic(diagnostic: &mut Diagnostic) {
     }
 }
 
-/// `outcome` for a report that must not show document content: the source
-/// lines the human format quotes are dropped, and the URL in the name of a
-/// HAR entry (`entry 2 (POST https://…)`), which may carry a query's
-/// secrets, is masked. The findings themselves are masked by the
-/// validator's settings ([`crate::Settings::mask_values`]) as they are made.
+/// `outcome` for a report that must not show document content: each
+/// document as [`Documents::mask`] leaves it. The findings themselves are
+/// masked by the validator's settings ([`crate::Settings::mask_values`]) as
+/// they are made.
 pub fn outcome(outcome: Outcome) -> Outcome {
     let mut masked = Outcome::default();
-    // The label of the last HAR entry, masked once for all its events.
-    let mut last_label: Option<(std::sync::Arc<str>, std::sync::Arc<str>)> = None;
-    let mut mask_label = |label: &std::sync::Arc<str>| match &last_label {
-        Some((original, masked)) if std::sync::Arc::ptr_eq(original, label) => masked.clone(),
-        _ => {
-            let masked: std::sync::Arc<str> = std::sync::Arc::from(har_label(label));
-            last_label = Some((label.clone(), masked.clone()));
-            masked
-        }
-    };
+    let mut documents = Documents::default();
     for document in outcome.documents() {
-        let mut document = document.into_owned();
-        document.source_lines.clear();
-        document.context = match document.context.take() {
-            Some(Context::HarRequest(label)) => Some(Context::HarRequest(mask_label(&label))),
-            Some(Context::HarEvent(label, n)) => Some(Context::HarEvent(mask_label(&label), n)),
-            other => other,
-        };
-        masked.push(document);
+        masked.push(documents.mask(document.into_owned()));
     }
     masked.failures = outcome.failures;
     masked
+}
+
+/// Masks the documents of a run one at a time, in order, for a report that
+/// must not show document content (what `--mask-values` does to a report
+/// as it is written).
+#[derive(Debug, Default)]
+pub struct Documents {
+    /// The label of the last HAR entry and its masked form: the events of
+    /// one entry share their label, which is masked once for all of them
+    /// and stays one shared string.
+    last_label: Option<(Arc<str>, Arc<str>)>,
+}
+
+impl Documents {
+    /// `document` with the source lines the human format quotes dropped,
+    /// and the URL in the name of a HAR entry (`entry 2 (POST https://…)`),
+    /// which may carry a query's secrets, masked.
+    pub fn mask(&mut self, mut document: Checked) -> Checked {
+        document.source_lines.clear();
+        document.context = match document.context.take() {
+            Some(Context::HarRequest(label)) => Some(Context::HarRequest(self.label(&label))),
+            Some(Context::HarEvent(label, n)) => Some(Context::HarEvent(self.label(&label), n)),
+            other => other,
+        };
+        document
+    }
+
+    fn label(&mut self, label: &Arc<str>) -> Arc<str> {
+        match &self.last_label {
+            Some((original, masked)) if Arc::ptr_eq(original, label) => masked.clone(),
+            _ => {
+                let masked: Arc<str> = Arc::from(har_label(label));
+                self.last_label = Some((label.clone(), masked.clone()));
+                masked
+            }
+        }
+    }
 }
 
 /// `entry N (METHOD URL)` as `entry N (METHOD ***)`.

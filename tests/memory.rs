@@ -1,11 +1,13 @@
 //! A long capture is checked in memory bounded by one event and what is
-//! open, not by its size. Ignored by default (it writes and reads 200 MB);
-//! run it with `cargo test --release --test memory -- --ignored`.
+//! open, not by its size, and reported in memory bounded by one document,
+//! not by its findings. Ignored by default (they write and read 100 to
+//! 200 MB); run them with `cargo test --release --test memory -- --ignored`.
 
 use std::io::{BufWriter, Write};
 
-use agui_lint::check::check_source;
+use agui_lint::check::{check_source, check_sources_in_order};
 use agui_lint::input::Source;
+use agui_lint::render::{Format, Options, Writer};
 use agui_lint::Validator;
 
 /// Peak resident memory of this process so far, in kB (Linux).
@@ -95,4 +97,55 @@ fn a_200_mb_sse_stream_stays_under_100_mb_of_memory() {
         before / 1024
     );
     assert!(after < 100 * 1024, "peak RSS {after} kB");
+}
+
+#[test]
+#[ignore = "writes and checks a 100 MB capture six times; run with --ignored in release"]
+fn a_finding_on_every_line_of_100_mb_is_reported_in_every_format_under_64_mb() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("warnings.jsonl");
+    let mut file = BufWriter::new(std::fs::File::create(&path).expect("create"));
+    let mut lines = 0usize;
+    let mut written = 0usize;
+    let content = "a long message from the user, ".repeat(30);
+    while written < 100 * 1024 * 1024 {
+        // An empty id: one `empty-id` warning a line.
+        let line = format!("{{\"id\":\"\",\"role\":\"user\",\"content\":\"{content}{lines}\"}}\n");
+        file.write_all(line.as_bytes()).expect("write");
+        written += line.len();
+        lines += 1;
+    }
+    file.flush().expect("flush");
+    drop(file);
+    let validator = Validator::new().expect("validator");
+    let sources = [Source::File(path)];
+    let before = peak_rss_kb();
+    for format in Format::ALL {
+        let report = std::fs::File::create(dir.path().join("report")).expect("create");
+        let mut writer =
+            Writer::begin(format, &Options::default(), BufWriter::new(report)).expect("begin");
+        let mut failures = Vec::new();
+        check_sources_in_order(
+            &validator,
+            &sources,
+            None,
+            &|| {},
+            &mut |checked| writer.document(&checked).expect("write"),
+            &mut |failure| failures.push(failure),
+        );
+        assert!(failures.is_empty(), "{failures:?}");
+        assert_eq!(writer.summary().warnings, lines, "{format:?}");
+        writer.finish(&[]).expect("finish");
+        let Some(after) = peak_rss_kb() else {
+            eprintln!("no /proc/self/status here; memory not measured");
+            return;
+        };
+        eprintln!(
+            "{format:?}: {lines} warnings ({} MB): peak RSS {} MB (before: {} MB)",
+            written / (1024 * 1024),
+            after / 1024,
+            before.unwrap_or(0) / 1024
+        );
+        assert!(after < 64 * 1024, "{format:?}: peak RSS {after} kB");
+    }
 }

@@ -277,3 +277,122 @@ pub fn medium_1_1() -> Value {
 pub fn large_1_1() -> Value {
     run_agent_input_1_1(3, 133, 30, 2, 12, 100 * 1024, 10)
 }
+
+/// Arguments that break [`tool`]'s schema in one place each, in turn: an
+/// empty `query` (minLength), a `limit` out of range, a `units` outside its
+/// enum, a missing `query`. Each is one `tool-arguments-schema-mismatch`
+/// warning.
+fn mismatched_arguments(rng: &mut Lcg, which: u64) -> String {
+    match which % 4 {
+        0 => json!({"query": "", "limit": 1 + rng.below(100)}),
+        1 => json!({"query": sentence(rng, 3), "limit": 500 + rng.below(100)}),
+        2 => json!({"query": sentence(rng, 3), "units": "kelvin"}),
+        _ => json!({"limit": 1 + rng.below(100), "units": "metric"}),
+    }
+    .to_string()
+}
+
+/// The tool calls of `payload`'s assistant messages, in order.
+fn tool_calls(payload: &mut Value) -> Vec<&mut Value> {
+    payload["messages"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.get_mut("toolCalls").and_then(Value::as_array_mut))
+        .flatten()
+        .collect()
+}
+
+/// ~2 MB AG-UI 1.1 RunAgentInput with 810 turns over 10 tools, where
+/// every other tool call's arguments break its tool's `parameters` (405
+/// `tool-arguments-schema-mismatch` warnings) and every hundredth turn's
+/// tool result reuses a message id (9 `duplicate-message-id` errors): a
+/// document whose report is long, for the cost of rendering findings.
+pub fn with_findings_1_1() -> Value {
+    let mut payload = run_agent_input_1_1(11, 810, 10, 0, 0, 0, 0);
+    let mut rng = Lcg::new(11);
+    for (i, call) in tool_calls(&mut payload).into_iter().enumerate() {
+        if i % 2 == 0 {
+            call["function"]["arguments"] =
+                Value::from(mismatched_arguments(&mut rng, i as u64 / 2));
+        }
+    }
+    if let Some(messages) = payload["messages"].as_array_mut() {
+        for (i, message) in messages.iter_mut().enumerate() {
+            // Tool results are every fourth message (user, reasoning,
+            // assistant, tool) after the system message.
+            if message["role"] == "tool" && i % 400 == 4 {
+                message["id"] = Value::from("sys");
+            }
+        }
+    }
+    payload
+}
+
+/// What a line of a capture with findings carries.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Finding {
+    None,
+    /// One `tool-arguments-schema-mismatch` warning.
+    Warning,
+    /// One `empty-id` warning (the system message's id is `""`): the
+    /// cheapest warning a RunAgentInput can carry, found by a rule on the
+    /// typed view.
+    EmptyId,
+    /// One `duplicate-message-id` error.
+    Error,
+}
+
+/// A small AG-UI 1.1 RunAgentInput (1 to 4 turns, 2 tools) carrying
+/// `finding`.
+pub fn small_1_1_with(seed: u64, turns: usize, finding: Finding) -> Value {
+    let mut payload = run_agent_input_1_1(seed, turns, 2, 0, 0, 0, 0);
+    match finding {
+        Finding::None => {}
+        Finding::Warning => {
+            let mut rng = Lcg::new(seed);
+            if let Some(call) = tool_calls(&mut payload).into_iter().next() {
+                call["function"]["arguments"] = Value::from(mismatched_arguments(&mut rng, seed));
+            }
+        }
+        Finding::EmptyId => payload["messages"][0]["id"] = Value::from(""),
+        Finding::Error => payload = with_one_error(payload),
+    }
+    payload
+}
+
+/// What a capture writer wrote: bytes, records, the largest record's
+/// length.
+pub struct Written {
+    pub bytes: usize,
+    pub records: usize,
+    pub largest: usize,
+}
+
+/// JSON Lines of [`small_1_1_with`] records until `size` bytes, each with
+/// the finding `pick` gives for its index and a random draw below 100.
+pub fn capture_with_findings(
+    out: &mut impl std::io::Write,
+    size: usize,
+    pick: impl Fn(u64, u64) -> Finding,
+) -> std::io::Result<Written> {
+    let mut rng = Lcg::new(23);
+    let mut written = Written {
+        bytes: 0,
+        records: 0,
+        largest: 0,
+    };
+    let mut i = 0u64;
+    while written.bytes < size {
+        let turns = 1 + rng.below(4) as usize;
+        let finding = pick(i, rng.below(100));
+        let mut line = bytes(&small_1_1_with(i, turns, finding));
+        written.largest = written.largest.max(line.len());
+        line.push(b'\n');
+        written.bytes += line.len();
+        written.records += 1;
+        out.write_all(&line)?;
+        i += 1;
+    }
+    Ok(written)
+}

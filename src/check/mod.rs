@@ -17,9 +17,11 @@ use rayon::prelude::*;
 
 mod checked;
 mod har;
+mod ordered;
 mod outcome;
 
 pub use checked::{Checked, Context, Failure};
+pub use ordered::check_sources_in_order;
 pub use outcome::Outcome;
 use serde_json::Value;
 
@@ -32,28 +34,26 @@ use crate::{Diagnostic, EventStream, Kind, Location, Protocol, Report, Validator
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
 /// calling `progress` after each source. Documents come out in the order of
-/// `sources`, each source's in record order.
+/// `sources`, each source's in record order (see
+/// [`check_sources_in_order`], which hands them over one at a time instead
+/// of gathering them).
 pub fn check_sources(
     validator: &Validator,
     sources: &[Source],
     kind: Option<Kind>,
     progress: &(dyn Fn() + Sync),
 ) -> Outcome {
-    let results: Vec<Outcome> = sources
-        .par_iter()
-        .map(|source| {
-            let mut outcome = Outcome::default();
-            if let Err(failure) = check_source(validator, source, kind, &mut |c| outcome.push(c)) {
-                outcome.failures.push(failure);
-            }
-            progress();
-            outcome
-        })
-        .collect();
     let mut outcome = Outcome::default();
-    for part in results {
-        outcome.append(part);
-    }
+    let mut failures = Vec::new();
+    check_sources_in_order(
+        validator,
+        sources,
+        kind,
+        progress,
+        &mut |checked| outcome.push(checked),
+        &mut |failure| failures.push(failure),
+    );
+    outcome.failures = failures;
     outcome
 }
 

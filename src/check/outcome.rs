@@ -83,6 +83,22 @@ impl Outcome {
         })
     }
 
+    /// Every document, in order, moved out; the clean ones of a run are
+    /// rebuilt one at a time. (The failures are left behind: take them
+    /// first.)
+    pub fn into_documents(self) -> impl Iterator<Item = Checked> {
+        self.entries
+            .into_iter()
+            .flat_map(|entry| -> Box<dyn Iterator<Item = Checked>> {
+                match entry {
+                    Entry::One(checked) => Box::new(std::iter::once(checked)),
+                    Entry::CleanRun { first, more } => {
+                        Box::new((0..=more).map(move |k| advanced(&first, k)))
+                    }
+                }
+            })
+    }
+
     /// The documents with findings, in order (clean ones skipped without
     /// being rebuilt).
     pub fn with_findings(&self) -> impl Iterator<Item = &Checked> + '_ {
@@ -191,6 +207,14 @@ mod tests {
             .collect();
         assert_eq!(rebuilt, expected);
         assert_eq!(outcome.with_findings().count(), 1);
+        let moved: Vec<(Option<usize>, Option<String>)> = outcome
+            .into_documents()
+            .map(|d| (d.record, d.place()))
+            .collect();
+        let expected: Vec<(Option<usize>, Option<String>)> = (1..=1000)
+            .map(|n| (Some(n), Some(format!("event {n}"))))
+            .collect();
+        assert_eq!(moved, expected);
     }
 
     #[test]

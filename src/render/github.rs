@@ -5,15 +5,23 @@
 //! infos become `::notice`, the level GitHub has for them.
 
 use std::fmt::Write;
+use std::io;
 
-use super::related_text;
-use crate::check::Outcome;
+use super::{related_text, Emit, Tally};
+use crate::check::{Checked, Failure};
 use crate::Severity;
 
-/// The workflow commands for every finding and unreadable file.
-pub fn render(outcome: &Outcome) -> String {
-    let mut out = String::new();
-    for document in outcome.with_findings() {
+/// The workflow commands for every finding, as its document arrives, and
+/// for every unreadable file at the end.
+pub(super) struct Github;
+
+impl Emit for Github {
+    fn begin(&mut self, _: &mut dyn io::Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn document(&mut self, out: &mut dyn io::Write, document: &Checked) -> io::Result<()> {
+        let mut text = String::new();
         for d in document.report.diagnostics() {
             let mut properties = file_property(&document.path);
             if let Some(location) = d.location.map(|l| document.file_location(l)) {
@@ -36,25 +44,35 @@ pub fn render(outcome: &Outcome) -> String {
                 let _ = write!(message, "\nnote: {}", related_text(related, position));
             }
             let _ = writeln!(
-                out,
+                text,
                 "::{} {}::{}",
                 command(d.severity),
                 properties.join(","),
                 escape_data(&message)
             );
         }
+        out.write_all(text.as_bytes())
     }
-    for failure in &outcome.failures {
-        let mut properties = file_property(&failure.path);
-        properties.push("title=agui-lint".into());
-        let _ = writeln!(
-            out,
-            "::error {}::{}",
-            properties.join(","),
-            escape_data(&failure.message)
-        );
+
+    fn finish(
+        &mut self,
+        out: &mut dyn io::Write,
+        _: &Tally,
+        failures: &[Failure],
+    ) -> io::Result<()> {
+        let mut text = String::new();
+        for failure in failures {
+            let mut properties = file_property(&failure.path);
+            properties.push("title=agui-lint".into());
+            let _ = writeln!(
+                text,
+                "::error {}::{}",
+                properties.join(","),
+                escape_data(&failure.message)
+            );
+        }
+        out.write_all(text.as_bytes())
     }
-    out
 }
 
 fn command(severity: Severity) -> &'static str {

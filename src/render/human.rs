@@ -3,12 +3,13 @@
 //! pointer, help and related notes indented below, and a summary line.
 
 use std::fmt::Write;
+use std::io;
 
 use anstyle::{AnsiColor, Style};
 use unicode_width::UnicodeWidthChar;
 
-use super::{plural, statistics, Options, Summary};
-use crate::check::{Checked, Outcome};
+use super::{plural, Emit, Options, Tally};
+use crate::check::{Checked, Failure};
 use crate::{Diagnostic, Severity};
 
 /// Source lines longer than this are shown as a window around the column,
@@ -61,63 +62,99 @@ fn paint(style: Style, text: impl std::fmt::Display) -> String {
     }
 }
 
-/// The human-readable report of `outcome`.
-pub fn render(outcome: &Outcome, options: &Options) -> String {
-    let palette = Palette::new(options.color);
-    let mut out = String::new();
-    for document in outcome.with_findings() {
+/// The human-readable report: each document's findings as it arrives,
+/// then the unreadable files, the `--statistics` table and the summary
+/// line.
+pub(super) struct Human {
+    options: Options,
+    palette: Palette,
+}
+
+impl Human {
+    pub(super) fn new(options: &Options) -> Self {
+        Human {
+            options: *options,
+            palette: Palette::new(options.color),
+        }
+    }
+}
+
+impl Emit for Human {
+    fn begin(&mut self, _: &mut dyn io::Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn document(&mut self, out: &mut dyn io::Write, document: &Checked) -> io::Result<()> {
+        let mut text = String::new();
         let mut cursor = Cursor::default();
         for d in document.report.diagnostics() {
-            finding(&mut out, document, d, options, &palette, &mut cursor);
-        }
-    }
-    for failure in &outcome.failures {
-        let _ = writeln!(
-            out,
-            "{}: {} {}",
-            paint(palette.path, &failure.path),
-            paint(palette.severity(Severity::Error), "error:"),
-            failure.message
-        );
-    }
-    if options.statistics {
-        for count in statistics(outcome) {
-            let _ = writeln!(
-                out,
-                "{:>6}  {}  {}",
-                count.count,
-                paint(
-                    palette.severity(count.severity),
-                    format!("{:<7}", count.severity)
-                ),
-                count.rule
+            finding(
+                &mut text,
+                document,
+                d,
+                &self.options,
+                &self.palette,
+                &mut cursor,
             );
         }
+        out.write_all(text.as_bytes())
     }
-    let s = Summary::of(outcome);
-    let clean = s.errors + s.warnings + s.infos == 0 && outcome.failures.is_empty();
-    if options.quiet {
-        return out;
+
+    fn finish(
+        &mut self,
+        out: &mut dyn io::Write,
+        tally: &Tally,
+        failures: &[Failure],
+    ) -> io::Result<()> {
+        let (options, palette) = (&self.options, &self.palette);
+        let mut text = String::new();
+        for failure in failures {
+            let _ = writeln!(
+                text,
+                "{}: {} {}",
+                paint(palette.path, &failure.path),
+                paint(palette.severity(Severity::Error), "error:"),
+                failure.message
+            );
+        }
+        if options.statistics {
+            for count in tally.statistics() {
+                let _ = writeln!(
+                    text,
+                    "{:>6}  {}  {}",
+                    count.count,
+                    paint(
+                        palette.severity(count.severity),
+                        format!("{:<7}", count.severity)
+                    ),
+                    count.rule
+                );
+            }
+        }
+        let s = tally.summary;
+        let clean = s.errors + s.warnings + s.infos == 0 && failures.is_empty();
+        if !options.quiet {
+            let unreadable = match failures.len() {
+                0 => String::new(),
+                n => format!(", {n} file{} unreadable", plural(n)),
+            };
+            let line = format!(
+                "{} document{} checked: {} valid, {} error{}, {} warning{}, {} info{}{unreadable}",
+                s.documents,
+                plural(s.documents),
+                s.valid,
+                s.errors,
+                plural(s.errors),
+                s.warnings,
+                plural(s.warnings),
+                s.infos,
+                plural(s.infos),
+            );
+            let style = if clean { Style::new() } else { palette.note };
+            let _ = writeln!(text, "{}", paint(style, line));
+        }
+        out.write_all(text.as_bytes())
     }
-    let unreadable = match outcome.failures.len() {
-        0 => String::new(),
-        n => format!(", {n} file{} unreadable", plural(n)),
-    };
-    let line = format!(
-        "{} document{} checked: {} valid, {} error{}, {} warning{}, {} info{}{unreadable}",
-        s.documents,
-        plural(s.documents),
-        s.valid,
-        s.errors,
-        plural(s.errors),
-        s.warnings,
-        plural(s.warnings),
-        s.infos,
-        plural(s.infos),
-    );
-    let style = if clean { Style::new() } else { palette.note };
-    let _ = writeln!(out, "{}", paint(style, line));
-    out
 }
 
 fn finding(

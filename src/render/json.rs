@@ -1,29 +1,42 @@
 //! `--format json` and `--format jsonl`: the document shape the README shows;
 //! CI scripts and servers parse it, so it stays stable.
 //!
-//! Documents are serialized as they are rebuilt from the outcome, never
-//! gathered first, so a capture of millions of clean events is written
-//! without holding a copy of each.
+//! Each document is serialized as it arrives: the JSON report is its
+//! skeleton (tool, version, an empty `documents` array, then the summary)
+//! cut open at the array, whose elements are written in between.
 
-use std::borrow::Cow;
-use std::cell::RefCell;
 use std::io::{self, Write};
 
-use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
-use super::{statistics, Options, RuleCount, Summary};
-use crate::check::{Checked, Outcome};
+use super::pieces::{Elements, Splice};
+use super::{Emit, Options, RuleCount, Summary, Tally};
+use crate::check::{Checked, Failure};
 use crate::{Diagnostic, Kind, Protocol};
 
 #[derive(Serialize)]
 struct Output<'a> {
     tool: &'static str,
     version: &'static str,
-    documents: Documents<'a>,
+    documents: &'a [Document<'a>],
     summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     statistics: Option<Vec<RuleCount>>,
+}
+
+impl Output<'_> {
+    /// The report with no document in its array, cut open at it.
+    fn skeleton(summary: Summary, statistics: Option<Vec<RuleCount>>) -> io::Result<Splice> {
+        let output = Output {
+            tool: "agui-lint",
+            version: env!("CARGO_PKG_VERSION"),
+            documents: &[],
+            summary,
+            statistics,
+        };
+        let text = serde_json::to_string_pretty(&output).map_err(io::Error::from)?;
+        Splice::new(&text, "documents")
+    }
 }
 
 #[derive(Serialize)]
@@ -52,72 +65,85 @@ impl<'a> Document<'a> {
     }
 }
 
-/// The documents shown: all of them, or under `--quiet` those with
-/// findings.
-fn shown<'a>(
-    outcome: &'a Outcome,
-    options: &Options,
-) -> Box<dyn Iterator<Item = Cow<'a, Checked>> + 'a> {
-    if options.quiet {
-        Box::new(outcome.with_findings().map(Cow::Borrowed))
-    } else {
-        Box::new(outcome.documents())
-    }
+/// The JSON report, pretty-printed, with a trailing newline. Every document
+/// is shown, or under `--quiet` those with findings; the summary always
+/// counts every document.
+pub(super) struct Json {
+    options: Options,
+    elements: Option<Elements>,
 }
 
-/// The `documents` array, serialized from an iterator.
-struct Documents<'a>(RefCell<Box<dyn Iterator<Item = Cow<'a, Checked>> + 'a>>);
-
-impl Serialize for Documents<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(None)?;
-        for checked in self.0.borrow_mut().by_ref() {
-            seq.serialize_element(&Document::of(&checked))?;
+impl Json {
+    pub(super) fn new(options: &Options) -> Self {
+        Json {
+            options: *options,
+            elements: None,
         }
-        seq.end()
     }
 }
 
-/// The JSON report, pretty-printed, with a trailing newline. The summary
-/// always counts every document, also under `--quiet`.
-pub fn render(outcome: &Outcome, options: &Options) -> String {
-    let mut bytes = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write(outcome, options, &mut bytes);
-    String::from_utf8_lossy(&bytes).into_owned()
-}
+impl Emit for Json {
+    fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let skeleton = Output::skeleton(Summary::default(), None)?;
+        out.write_all(skeleton.head.as_bytes())?;
+        self.elements = Some(skeleton.elements());
+        Ok(())
+    }
 
-/// [`render`], written to `out` as it is serialized.
-pub fn write(outcome: &Outcome, options: &Options, out: &mut dyn Write) -> io::Result<()> {
-    let output = Output {
-        tool: "agui-lint",
-        version: env!("CARGO_PKG_VERSION"),
-        documents: Documents(RefCell::new(shown(outcome, options))),
-        summary: Summary::of(outcome),
-        statistics: options.statistics.then(|| statistics(outcome)),
-    };
-    serde_json::to_writer_pretty(&mut *out, &output).map_err(io::Error::from)?;
-    out.write_all(b"\n")
+    fn document(&mut self, out: &mut dyn Write, checked: &Checked) -> io::Result<()> {
+        match &mut self.elements {
+            Some(elements) => elements.write(out, &Document::of(checked)),
+            None => Err(io::Error::other("a document before the report began")),
+        }
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, tally: &Tally, _: &[Failure]) -> io::Result<()> {
+        let statistics = self.options.statistics.then(|| tally.statistics());
+        let skeleton = Output::skeleton(tally.summary, statistics)?;
+        if let Some(elements) = &self.elements {
+            elements.close(out)?;
+        }
+        out.write_all(skeleton.tail.as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    fn shows_clean(&self) -> bool {
+        !self.options.quiet
+    }
 }
 
 /// One compact document object per line; with `--statistics`, a last line
 /// `{"statistics": [...]}`.
-pub fn render_lines(outcome: &Outcome, options: &Options) -> String {
-    let mut bytes = Vec::new();
-    let _ = write_lines(outcome, options, &mut bytes);
-    String::from_utf8_lossy(&bytes).into_owned()
+pub(super) struct JsonLines {
+    options: Options,
 }
 
-/// [`render_lines`], written to `out` a line at a time.
-pub fn write_lines(outcome: &Outcome, options: &Options, out: &mut dyn Write) -> io::Result<()> {
-    for checked in shown(outcome, options) {
-        serde_json::to_writer(&mut *out, &Document::of(&checked)).map_err(io::Error::from)?;
-        out.write_all(b"\n")?;
+impl JsonLines {
+    pub(super) fn new(options: &Options) -> Self {
+        JsonLines { options: *options }
     }
-    if options.statistics {
-        let line = serde_json::json!({ "statistics": statistics(outcome) });
-        serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
-        out.write_all(b"\n")?;
+}
+
+impl Emit for JsonLines {
+    fn begin(&mut self, _: &mut dyn Write) -> io::Result<()> {
+        Ok(())
     }
-    Ok(())
+
+    fn document(&mut self, out: &mut dyn Write, checked: &Checked) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, &Document::of(checked)).map_err(io::Error::from)?;
+        out.write_all(b"\n")
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, tally: &Tally, _: &[Failure]) -> io::Result<()> {
+        if self.options.statistics {
+            let line = serde_json::json!({ "statistics": tally.statistics() });
+            serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn shows_clean(&self) -> bool {
+        !self.options.quiet
+    }
 }

@@ -1,16 +1,20 @@
-//! Output formats: one module per format, all over the same
-//! [`Outcome`] of a run.
+//! Output formats: one module per format, each written as the documents
+//! of a run arrive ([`Writer`]), holding counts only, never the documents,
+//! so that a report of millions of findings costs the memory of one
+//! document.
 
 mod github;
 mod human;
 mod json;
 mod junit;
+mod pieces;
 mod sarif;
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::sync::Arc;
 
-use crate::check::{Checked, Outcome};
+use crate::check::{Checked, Failure, Outcome};
 use crate::{Location, Related, Report, Severity};
 
 /// The output formats of `agui-lint check`.
@@ -31,6 +35,18 @@ pub enum Format {
     Junit,
 }
 
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 6] = [
+        Format::Human,
+        Format::Json,
+        Format::JsonLines,
+        Format::Sarif,
+        Format::Github,
+        Format::Junit,
+    ];
+}
+
 /// How a report is rendered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {
@@ -47,31 +63,236 @@ pub struct Options {
     pub protocol: crate::Protocol,
 }
 
-/// Writes the report of `outcome` in `format` to `out`. The JSON formats
-/// are written document by document, so a report of millions of documents
-/// is never held whole.
+/// Writes the report of `outcome` in `format` to `out`, document by
+/// document (through a [`Writer`]).
 pub fn render_to(
     format: Format,
     outcome: &Outcome,
     options: &Options,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    match format {
-        Format::Json => json::write(outcome, options, out),
-        Format::JsonLines => json::write_lines(outcome, options, out),
-        _ => out.write_all(render(format, outcome, options).as_bytes()),
-    }
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut writer = Writer::begin(format, options, out)?;
+    writer.outcome(outcome)?;
+    writer.finish(&outcome.failures)?;
+    Ok(())
 }
 
 /// The report of `outcome` in `format`.
 pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
-    match format {
-        Format::Human => human::render(outcome, options),
-        Format::Json => json::render(outcome, options),
-        Format::JsonLines => json::render_lines(outcome, options),
-        Format::Sarif => sarif::render(outcome),
-        Format::Github => github::render(outcome),
-        Format::Junit => junit::render(outcome, options),
+    let mut bytes = Vec::new();
+    // Writing to memory fails only if a report's own skeleton is broken,
+    // which the tests of every format rule out; what was written is kept.
+    let _ = render_to(format, outcome, options, &mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A report being written in one format as the documents of a run arrive:
+/// [`Writer::begin`], then [`Writer::document`] for each document in
+/// order, then [`Writer::finish`] with the sources that could not be read.
+///
+/// It holds the run's counts (the [`Summary`], the per-rule statistics,
+/// whether a document fails), never a document. The JSON formats, the
+/// human format and GitHub's commands go straight to the output; SARIF and
+/// JUnit carry counts and failures before their body, so they spool the
+/// body (to a temporary file once it is large) and write it after them at
+/// the end.
+///
+/// ```
+/// use agui_lint::check::check_reader;
+/// use agui_lint::input::Layout;
+/// use agui_lint::render::{Format, Options, Writer};
+/// use agui_lint::Validator;
+///
+/// let validator = Validator::new()?;
+/// let mut writer = Writer::begin(Format::JsonLines, &Options::default(), Vec::new())?;
+/// let capture = b"{\"id\":\"m\",\"role\":\"user\",\"content\":\"hi\"}\n{\"id\":\"m\"}\n";
+/// let mut written = Ok(());
+/// check_reader(&validator, "chat.jsonl", Layout::JsonLines, &capture[..], None, &mut |checked| {
+///     if written.is_ok() {
+///         written = writer.document(&checked);
+///     }
+/// })?;
+/// written?;
+/// assert!(writer.has_failing_document());
+/// let lines = writer.finish(&[])?;
+/// assert_eq!(String::from_utf8_lossy(&lines).lines().count(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Writer<W: Write> {
+    out: W,
+    strict: bool,
+    tally: Tally,
+    format: Box<dyn Emit>,
+}
+
+impl<W: Write> Writer<W> {
+    /// Starts a report in `format` on `out`, writing what comes before the
+    /// first document.
+    pub fn begin(format: Format, options: &Options, mut out: W) -> io::Result<Self> {
+        let mut emit: Box<dyn Emit> = match format {
+            Format::Human => Box::new(human::Human::new(options)),
+            Format::Json => Box::new(json::Json::new(options)),
+            Format::JsonLines => Box::new(json::JsonLines::new(options)),
+            Format::Sarif => Box::new(sarif::Sarif::new()),
+            Format::Github => Box::new(github::Github),
+            Format::Junit => Box::new(junit::Junit::new(options)),
+        };
+        emit.begin(&mut out)?;
+        Ok(Writer {
+            out,
+            strict: options.strict,
+            tally: Tally::default(),
+            format: emit,
+        })
+    }
+
+    /// Counts the next document and writes it (or, in the formats that
+    /// show findings only, nothing when it is clean).
+    pub fn document(&mut self, checked: &Checked) -> io::Result<()> {
+        self.count(checked);
+        if self.format.shows_clean() || !checked.is_clean() {
+            self.format.document(&mut self.out, checked)?;
+        }
+        Ok(())
+    }
+
+    /// Counts the next document without writing it: after a write error,
+    /// so that the totals and the exit code still cover every document.
+    pub fn count(&mut self, checked: &Checked) {
+        self.tally.add(checked, self.strict);
+    }
+
+    /// Every document of `outcome`, in order. Runs of clean documents are
+    /// only counted, not rebuilt, by the formats that do not show them.
+    pub fn outcome(&mut self, outcome: &Outcome) -> io::Result<()> {
+        if self.format.shows_clean() {
+            for document in outcome.documents() {
+                self.document(&document)?;
+            }
+        } else {
+            let mut shown = 0;
+            for document in outcome.with_findings() {
+                self.document(document)?;
+                shown += 1;
+            }
+            self.tally.add_clean(outcome.len() - shown);
+        }
+        Ok(())
+    }
+
+    /// The totals over the documents so far.
+    pub fn summary(&self) -> Summary {
+        self.tally.summary
+    }
+
+    /// Whether any document so far fails (see [`Checked::fails`], under the
+    /// options' `strict`).
+    pub fn has_failing_document(&self) -> bool {
+        self.tally.failing
+    }
+
+    /// Writes what comes after the last document, with `failures`, the
+    /// sources that could not be read (in the order they are shown), and
+    /// flushes. Returns the output.
+    pub fn finish(mut self, failures: &[Failure]) -> io::Result<W> {
+        self.format.finish(&mut self.out, &self.tally, failures)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// Bytes the writer holds, apart from its output: bounded by the number
+    /// of rules and by the spools' memory threshold, never by the number of
+    /// documents.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.tally.held() + self.format.held()
+    }
+}
+
+/// One format's side of a [`Writer`].
+trait Emit {
+    /// Writes what comes before the first document.
+    fn begin(&mut self, out: &mut dyn Write) -> io::Result<()>;
+    /// Writes one document.
+    fn document(&mut self, out: &mut dyn Write, checked: &Checked) -> io::Result<()>;
+    /// Writes what comes after the last document.
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        tally: &Tally,
+        failures: &[Failure],
+    ) -> io::Result<()>;
+    /// Whether clean documents are written (else they are only counted).
+    fn shows_clean(&self) -> bool {
+        false
+    }
+    /// Bytes held in memory between documents.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        0
+    }
+}
+
+/// What a run found so far, in counts.
+#[derive(Debug, Default)]
+struct Tally {
+    summary: Summary,
+    /// Findings per rule and severity, in the order first seen: a handful
+    /// of entries, at most two per rule.
+    rules: Vec<RuleCount>,
+    failing: bool,
+}
+
+impl Tally {
+    fn add(&mut self, checked: &Checked, strict: bool) {
+        self.summary.documents += 1;
+        if checked.is_clean() {
+            self.summary.valid += 1;
+            return;
+        }
+        self.summary.valid += usize::from(checked.report.is_valid());
+        self.failing |= checked.fails(strict);
+        for d in checked.report.diagnostics() {
+            match d.severity {
+                Severity::Error => self.summary.errors += 1,
+                Severity::Warning => self.summary.warnings += 1,
+                Severity::Info => self.summary.infos += 1,
+            }
+            match self
+                .rules
+                .iter_mut()
+                .find(|c| c.severity == d.severity && c.rule == d.rule)
+            {
+                Some(count) => count.count += 1,
+                None => self.rules.push(RuleCount {
+                    rule: d.rule.clone(),
+                    severity: d.severity,
+                    count: 1,
+                }),
+            }
+        }
+    }
+
+    /// `n` clean documents.
+    fn add_clean(&mut self, n: usize) {
+        self.summary.documents += n;
+        self.summary.valid += n;
+    }
+
+    /// Per-rule counts, most frequent first, then by name (then severity).
+    fn statistics(&self) -> Vec<RuleCount> {
+        let mut list = self.rules.clone();
+        list.sort_by(|a, b| (&a.rule, a.severity).cmp(&(&b.rule, b.severity)));
+        list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.rule.cmp(&b.rule)));
+        list
+    }
+
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.rules
+            .iter()
+            .map(|c| std::mem::size_of::<RuleCount>() + c.rule.capacity())
+            .sum()
     }
 }
 
@@ -127,19 +348,21 @@ pub struct Summary {
 impl Summary {
     /// Adds up what `outcome` found.
     pub fn of(outcome: &Outcome) -> Self {
-        let mut summary = Summary {
-            documents: outcome.len(),
-            valid: outcome.len(),
-            ..Summary::default()
-        };
-        for document in outcome.with_findings() {
-            summary.valid -= usize::from(!document.report.is_valid());
-            summary.errors += document.report.count(Severity::Error);
-            summary.warnings += document.report.count(Severity::Warning);
-            summary.infos += document.report.count(Severity::Info);
-        }
-        summary
+        tally(outcome).summary
     }
+}
+
+/// The counts over `outcome`'s documents (its clean runs counted, not
+/// rebuilt).
+fn tally(outcome: &Outcome) -> Tally {
+    let mut tally = Tally::default();
+    let mut with_findings = 0;
+    for document in outcome.with_findings() {
+        tally.add(document, false);
+        with_findings += 1;
+    }
+    tally.add_clean(outcome.len() - with_findings);
+    tally
 }
 
 /// How often one rule fired, for `--statistics`.
@@ -156,22 +379,7 @@ pub struct RuleCount {
 /// Per-rule counts over what `outcome` found, most frequent first, then by
 /// name.
 pub fn statistics(outcome: &Outcome) -> Vec<RuleCount> {
-    let mut counts: BTreeMap<(&str, Severity), usize> = BTreeMap::new();
-    for document in outcome.with_findings() {
-        for d in document.report.diagnostics() {
-            *counts.entry((&d.rule, d.severity)).or_default() += 1;
-        }
-    }
-    let mut list: Vec<RuleCount> = counts
-        .into_iter()
-        .map(|((rule, severity), count)| RuleCount {
-            rule: rule.to_string(),
-            severity,
-            count,
-        })
-        .collect();
-    list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.rule.cmp(&b.rule)));
-    list
+    tally(outcome).statistics()
 }
 
 /// `""` for one, `"s"` otherwise, for counts in sentences.
@@ -199,4 +407,58 @@ pub(crate) fn related_text(related: &Related, position: Option<Location>) -> Str
         text.push_str(&format!(" ({}:{})", position.line, position.column));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Context;
+    use crate::Diagnostic;
+
+    /// Record `n` of a capture at `path`, with two findings and the source
+    /// line they point at.
+    fn document(path: &Arc<str>, n: usize) -> Checked {
+        let mut error = Diagnostic::new("missing-field", Severity::Error, "/role", "no 'role'");
+        error.location = Some(Location { line: 1, column: 2 });
+        let warning = Diagnostic::new("unknown-field", Severity::Warning, "/x", "unknown key 'x'")
+            .with_help("remove it");
+        Checked {
+            path: path.clone(),
+            record: Some(n),
+            context: Some(Context::Event(n)),
+            line_offset: n - 1,
+            report: Report::new(Some(crate::Kind::Message), vec![error, warning]),
+            source_lines: BTreeMap::from([(n, format!("{{\"id\": \"m{n}\", \"x\": 1}}"))]),
+        }
+    }
+
+    #[test]
+    fn a_writer_holds_nothing_per_document() {
+        let options = Options {
+            statistics: true,
+            ..Options::default()
+        };
+        for format in Format::ALL {
+            let mut writer = Writer::begin(format, &options, io::sink()).expect("begin");
+            let mut held = Vec::new();
+            for file in 0..4 {
+                let path: Arc<str> = Arc::from(format!("capture-{file}.jsonl"));
+                for n in 1..=2_000 {
+                    writer.document(&document(&path, n)).expect("write");
+                }
+                held.push(writer.held());
+            }
+            // The spools move to a file on the first file's findings; from
+            // then on nothing grows with the documents.
+            assert!(
+                held.windows(2).all(|w| w[0] == w[1]),
+                "{format:?}: held {held:?} bytes after each 2,000 documents"
+            );
+            assert!(held[0] < 64 * 1024, "{format:?}: held {held:?}");
+            assert_eq!(writer.summary().documents, 8_000);
+            assert_eq!(writer.summary().errors, 8_000);
+            assert!(writer.has_failing_document());
+            writer.finish(&[]).expect("finish");
+        }
+    }
 }

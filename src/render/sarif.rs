@@ -8,6 +8,7 @@
 //! the run says so in `columnKind`.
 
 use std::collections::BTreeMap;
+use std::io;
 use std::path::Path;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
@@ -15,10 +16,13 @@ use serde_json::json;
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location as SarifLocation, Message, MultiformatMessageString,
     Notification, PhysicalLocation, PropertyBag, Region, ReportingConfiguration,
-    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif as Sarif21, Tool,
+    ToolComponent,
 };
 
-use crate::check::{Checked, Outcome};
+use super::pieces::{Elements, Splice, Spool};
+use super::{Emit, Tally};
+use crate::check::{Checked, Failure};
 use crate::{rules, Diagnostic, Location, Severity};
 
 /// The base id relative paths are resolved against.
@@ -42,9 +46,77 @@ const PATH_ESCAPES: &AsciiSet = &CONTROLS
     .add(b'|')
     .add(b'}');
 
-/// The SARIF log of `outcome`, pretty-printed, with a trailing newline.
-pub fn render(outcome: &Outcome) -> String {
-    let rules = rules::all();
+/// The SARIF log, pretty-printed, with a trailing newline. The log's
+/// invocation, which tells of the unreadable files, comes before its
+/// results, so the results are spooled as their documents arrive and
+/// written into the log at the end.
+pub(super) struct Sarif {
+    results: Spool,
+    elements: Option<Elements>,
+}
+
+impl Sarif {
+    pub(super) fn new() -> Self {
+        Sarif {
+            results: Spool::default(),
+            elements: None,
+        }
+    }
+}
+
+impl Emit for Sarif {
+    fn begin(&mut self, _: &mut dyn io::Write) -> io::Result<()> {
+        // The results' depth in the log, which depends neither on its end
+        // nor on the rules (whose serialization is most of the log's).
+        self.elements = Some(skeleton(&[], false)?.elements());
+        Ok(())
+    }
+
+    fn document(&mut self, _: &mut dyn io::Write, document: &Checked) -> io::Result<()> {
+        let Some(elements) = &mut self.elements else {
+            return Err(io::Error::other("a document before the log began"));
+        };
+        let rules = rules::all();
+        for d in document.report.diagnostics() {
+            let index = rules.iter().position(|r| r.name == d.rule);
+            elements.write(&mut self.results, &result(document, d, index))?;
+        }
+        Ok(())
+    }
+
+    fn finish(
+        &mut self,
+        out: &mut dyn io::Write,
+        _: &Tally,
+        failures: &[Failure],
+    ) -> io::Result<()> {
+        let log = skeleton(failures, true)?;
+        out.write_all(log.head.as_bytes())?;
+        self.results.drain_to(out)?;
+        if let Some(elements) = &self.elements {
+            elements.close(out)?;
+        }
+        out.write_all(log.tail.as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        self.results.held()
+    }
+}
+
+/// The log with no result, cut open at its `results` array; without the
+/// rules' descriptors when `with_rules` is false.
+fn skeleton(failures: &[Failure], with_rules: bool) -> io::Result<Splice> {
+    let log = log(failures, with_rules);
+    let text = serde_json::to_string_pretty(&log).map_err(io::Error::from)?;
+    Splice::new(&text, "results")
+}
+
+/// The SARIF log with an empty `results` array.
+fn log(failures: &[Failure], with_rules: bool) -> Sarif21 {
+    let rules = if with_rules { rules::all() } else { &[] };
     let descriptors: Vec<ReportingDescriptor> = rules.iter().map(descriptor).collect();
     let driver = ToolComponent::builder()
         .name("agui-lint")
@@ -52,15 +124,7 @@ pub fn render(outcome: &Outcome) -> String {
         .information_uri("https://docs.ag-ui.com/")
         .rules(descriptors)
         .build();
-    let mut results = Vec::new();
-    for document in outcome.with_findings() {
-        for d in document.report.diagnostics() {
-            let index = rules.iter().position(|r| r.name == d.rule);
-            results.push(result(document, d, index));
-        }
-    }
-    let notifications: Vec<Notification> = outcome
-        .failures
+    let notifications: Vec<Notification> = failures
         .iter()
         .map(|failure| {
             let mut notification = Notification::builder()
@@ -80,14 +144,14 @@ pub fn render(outcome: &Outcome) -> String {
         })
         .collect();
     let mut invocation = Invocation::builder()
-        .execution_successful(outcome.failures.is_empty())
+        .execution_successful(failures.is_empty())
         .build();
     if !notifications.is_empty() {
         invocation.tool_execution_notifications = Some(notifications);
     }
     let mut run = Run::builder()
         .tool(Tool::from(driver))
-        .results(results)
+        .results(Vec::<SarifResult>::new())
         .invocations(vec![invocation])
         .column_kind(json!("unicodeCodePoints"))
         .build();
@@ -95,14 +159,11 @@ pub fn render(outcome: &Outcome) -> String {
         let base = ArtifactLocation::builder().uri(root).build();
         run.original_uri_base_ids = Some(BTreeMap::from([(SRCROOT.to_string(), base)]));
     }
-    let log = Sarif::builder()
+    Sarif21::builder()
         .schema("https://json.schemastore.org/sarif-2.1.0.json")
         .version(json!("2.1.0"))
         .runs(vec![run])
-        .build();
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+        .build()
 }
 
 fn descriptor(rule: &rules::Rule) -> ReportingDescriptor {

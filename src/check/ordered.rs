@@ -1,0 +1,194 @@
+//! Checks many sources in parallel and hands their documents over in
+//! source order, one at a time, without holding the run.
+//!
+//! Workers take sources in order. The worker on the first source not yet
+//! handed over (the head) sends its documents on as they are checked; a
+//! worker ahead of it holds its source's documents (compactly, as an
+//! [`Outcome`]) until its turn, and waits once it holds many with findings.
+//! Workers also wait before taking a source too far ahead of the head. So
+//! what is held is bounded by a window of sources, each a bounded number
+//! of documents with findings, whatever the number or size of the sources.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use super::{check_source, Checked, Failure, Outcome};
+use crate::input::Source;
+use crate::{Kind, Validator};
+
+/// Documents with findings a worker holds for a source ahead of the head
+/// before it waits for its turn.
+const HELD_FINDINGS: usize = 256;
+/// Sources ahead of the head, per worker, a worker may take.
+const WINDOW_PER_WORKER: usize = 2;
+/// Documents of the head source sent to the caller together at most, and
+/// documents with findings (which keep their source lines) at most: one
+/// message a document would cost a thread wake-up each, more than checking
+/// a small event.
+const BATCH: usize = 256;
+const BATCH_FINDINGS: usize = 16;
+/// Batches on their way to the caller at most.
+const CHANNEL: usize = 4;
+
+/// What a worker sends to the caller.
+enum Message {
+    /// The next documents of the head source.
+    Head(Outcome),
+    /// Source `index` is done: what is left of it (all of it for a source
+    /// that never was the head while it was checked) and its failure.
+    Done(usize, Outcome),
+}
+
+/// The index of the head source, which workers wait on.
+struct Head {
+    index: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Head {
+    fn get(&self) -> usize {
+        *self.index.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set(&self, index: usize) {
+        *self.index.lock().unwrap_or_else(PoisonError::into_inner) = index;
+        self.moved.notify_all();
+    }
+
+    /// Waits until `ready` holds for the head's index.
+    fn wait_until(&self, ready: impl Fn(usize) -> bool) {
+        let guard = self.index.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .moved
+            .wait_while(guard, |head| !ready(*head))
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
+/// Lets every worker waiting on the head go when dropped by a panic (of a
+/// worker, or of the caller's sink), so that the others end and the panic
+/// is raised, instead of waiting for a turn that never comes.
+struct Release<'a>(&'a Head);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.set(usize::MAX / 2);
+        }
+    }
+}
+
+/// Checks every source, as `kind` or as detected when `None`, on as many
+/// threads as rayon has, calling `progress` after each source. `sink` gets
+/// every document in the order of `sources`, each source's in record
+/// order, on the calling thread, as soon as its turn comes; `failed` gets
+/// each source that could not be read (or not to the end), in source
+/// order, once that source's documents have been handed over.
+pub fn check_sources_in_order(
+    validator: &Validator,
+    sources: &[Source],
+    kind: Option<Kind>,
+    progress: &(dyn Fn() + Sync),
+    sink: &mut dyn FnMut(Checked),
+    failed: &mut dyn FnMut(Failure),
+) {
+    let workers = rayon::current_num_threads().clamp(1, sources.len().max(1));
+    let window = workers * WINDOW_PER_WORKER;
+    let next = AtomicUsize::new(0);
+    let head = Head {
+        index: Mutex::new(0),
+        moved: Condvar::new(),
+    };
+    let (sender, receiver) = sync_channel::<Message>(CHANNEL);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next, head) = (&next, &head);
+            scope.spawn(move || {
+                let _release = Release(head);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(source) = sources.get(index) else {
+                        break;
+                    };
+                    head.wait_until(|head| index < head + window);
+                    let done = check_one(validator, source, kind, index, head, &sender);
+                    progress();
+                    if sender.send(Message::Done(index, done)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let _release = Release(&head);
+        let mut at = 0;
+        let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
+            let failures = std::mem::take(&mut outcome.failures);
+            outcome.into_documents().for_each(&mut *sink);
+            failures.into_iter().for_each(&mut *failed);
+        };
+        for message in receiver {
+            match message {
+                Message::Head(outcome) => hand_over(outcome, sink),
+                Message::Done(index, outcome) => {
+                    waiting.insert(index, outcome);
+                    let before = at;
+                    while let Some(outcome) = waiting.remove(&at) {
+                        hand_over(outcome, sink);
+                        at += 1;
+                    }
+                    if at != before {
+                        head.set(at);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Checks source `index`: sends its documents on (a batch at a time) once
+/// it is the head, holds them until then. Returns what is left to hand
+/// over.
+fn check_one(
+    validator: &Validator,
+    source: &Source,
+    kind: Option<Kind>,
+    index: usize,
+    head: &Head,
+    sender: &SyncSender<Message>,
+) -> Outcome {
+    let mut held = Outcome::default();
+    let mut held_findings = 0;
+    // Documents, and documents with findings, since the last look at the
+    // head: whether the source has become the head is asked once a batch.
+    let (mut pending, mut pending_findings) = (0, 0);
+    let mut streaming = false;
+    let result = check_source(validator, source, kind, &mut |checked| {
+        let findings = usize::from(!checked.is_clean());
+        held.push(checked);
+        held_findings += findings;
+        pending += 1;
+        pending_findings += findings;
+        if pending < BATCH && pending_findings < BATCH_FINDINGS {
+            return;
+        }
+        (pending, pending_findings) = (0, 0);
+        if !streaming && held_findings >= HELD_FINDINGS {
+            head.wait_until(|head| head >= index);
+        }
+        streaming = streaming || head.get() == index;
+        if streaming {
+            // A closed channel means the caller stopped: nothing to do.
+            let _ = sender.send(Message::Head(std::mem::take(&mut held)));
+            held_findings = 0;
+        }
+    });
+    if let Err(failure) = result {
+        held.failures.push(failure);
+    }
+    held
+}
