@@ -85,7 +85,7 @@ pub fn check_reader(
     validator: &Validator,
     path: &str,
     layout: Layout,
-    reader: impl BufRead,
+    reader: impl BufRead + Send,
     kind: Option<Kind>,
     sink: &mut dyn FnMut(Checked),
 ) -> io::Result<()> {
@@ -127,6 +127,8 @@ pub fn check_reader(
 /// few dozen to the thread pool cost more than checking them.
 const BATCH_RECORDS: usize = 1024;
 const BATCH_BYTES: usize = 4 * 1024 * 1024;
+/// Batches read ahead of the one being checked at most.
+const BATCHES_AHEAD: usize = 2;
 
 /// The next records to check together: up to [`BATCH_RECORDS`] records,
 /// or fewer once they hold [`BATCH_BYTES`] (one record is always taken),
@@ -255,7 +257,11 @@ impl File<'_> {
     }
 
     /// JSON Lines: each line a record, the events among them one stream.
-    fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn json_lines(
+        &self,
+        reader: impl BufRead + Send,
+        sink: &mut dyn FnMut(Checked),
+    ) -> io::Result<()> {
         let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
         let records = lines.map(|line| line.map(Record::line));
         self.stream(records, self.kind, sink)
@@ -263,7 +269,7 @@ impl File<'_> {
 
     /// An SSE capture: each event a record of one stream, located in the
     /// file through the lines its data came from.
-    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn sse(&self, reader: impl BufRead + Send, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let limit = self.validator.limits().max_document_bytes;
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, self.kind.or(Some(Kind::Event)), sink)
@@ -271,13 +277,38 @@ impl File<'_> {
 
     /// The records of a capture, its events one stream.
     ///
-    /// Records are read in batches whose records are checked in parallel;
-    /// the sequence rules then see the batch's events in order. A batch is
-    /// bounded in records and bytes, so memory stays a few records' worth
+    /// Records are read in batches on a thread of their own, so reading
+    /// the next batch overlaps checking this one. A batch's records are
+    /// checked in parallel; the sequence rules then see its events in
+    /// order. A batch is bounded in records and bytes, and at most
+    /// [`BATCHES_AHEAD`] wait, so memory stays a few batches' worth
     /// whatever the file's size.
     fn stream(
         &self,
-        mut records: impl Iterator<Item = io::Result<Record>>,
+        mut records: impl Iterator<Item = io::Result<Record>> + Send,
+        kind: Option<Kind>,
+        sink: &mut dyn FnMut(Checked),
+    ) -> io::Result<()> {
+        std::thread::scope(|scope| {
+            let (sender, batches) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
+            scope.spawn(move || loop {
+                let (batch, error) = next_batch(&mut records);
+                let last = batch.is_empty() || error.is_some();
+                // A closed channel means the checker stopped early.
+                if sender.send((batch, error)).is_err() || last {
+                    break;
+                }
+            });
+            self.stream_batches(batches.into_iter(), kind, sink)
+        })
+    }
+
+    /// What [`Self::stream`] does with the batches it reads: each batch's
+    /// records checked in parallel, then its events fed to the sequence
+    /// rules in order, and each record's document handed to `sink`.
+    fn stream_batches(
+        &self,
+        batches: impl Iterator<Item = (Vec<Record>, Option<io::Error>)>,
         kind: Option<Kind>,
         sink: &mut dyn FnMut(Checked),
     ) -> io::Result<()> {
@@ -285,8 +316,7 @@ impl File<'_> {
         let mut pending = Pending::default();
         let mut count = 0usize;
         let mut in_file_positions = false;
-        loop {
-            let (batch, error) = next_batch(&mut records);
+        for (batch, error) in batches {
             let done = batch.is_empty();
             count += batch.len();
             in_file_positions |= batch.iter().any(|r| r.origins.is_some());

@@ -51,16 +51,15 @@ impl Source {
     }
 
     /// Opens the source for reading, buffered.
-    pub fn open(&self) -> io::Result<Box<dyn BufRead + '_>> {
+    pub fn open(&self) -> io::Result<Box<dyn BufRead + Send + '_>> {
         match self {
             Source::File(path) => Ok(Box::new(BufReader::with_capacity(
                 READ_BUFFER,
                 File::open(path)?,
             ))),
-            Source::Stdin(_) => Ok(Box::new(BufReader::with_capacity(
-                READ_BUFFER,
-                io::stdin().lock(),
-            ))),
+            // Not locked: a capture is read on a thread of its own, and a
+            // lock cannot move between threads.
+            Source::Stdin(_) => Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin()))),
         }
     }
 }
