@@ -124,11 +124,12 @@ pub fn check_reader(
 
 /// Records checked together in parallel at most, and their bytes at most.
 /// Events are small and quick to read, so a batch holds many: handing a
-/// few dozen to the thread pool cost more than checking them.
+/// few dozen to the thread pool cost more than checking them. With a batch
+/// read ahead and one being built, three batches' bytes are in memory.
 const BATCH_RECORDS: usize = 1024;
-const BATCH_BYTES: usize = 4 * 1024 * 1024;
+const BATCH_BYTES: usize = 1024 * 1024;
 /// Batches read ahead of the one being checked at most.
-const BATCHES_AHEAD: usize = 2;
+const BATCHES_AHEAD: usize = 1;
 
 /// The next records to check together: up to [`BATCH_RECORDS`] records,
 /// or fewer once they hold [`BATCH_BYTES`] (one record is always taken),
