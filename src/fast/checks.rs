@@ -6,18 +6,18 @@
 //! Each takes the version the document is judged by: the rules a version
 //! scopes out (see `crate::rules::Rule::protocols`) are not asked.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use super::borrowed::{Content, Message, Object, RunAgentInput, Tool};
+use super::borrowed::{Content, Message, Object, RunAgentInput, Str, Tool};
 use super::Verdict;
 use crate::limits::PARSER_DEPTH;
+use crate::rules::messages::check_conversation;
 use crate::rules::verdict::{
     carries_parts, encrypted_value_type_without_value as type_without_value, name_is_well_formed,
     parameters_declare_nothing, part_is_clean, verdict_by_text, ParametersVerdict,
 };
+use crate::rules::view::{self, AnyFound, Conversation, Parameters, RunIds};
 use crate::rules::Families;
 use crate::{Limits, Protocol};
 
@@ -37,13 +37,12 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
         return Verdict::Unknown;
     };
-    let messages_are_clean = run_ids_are_clean(input)
-        && message_ids_are_clean(messages)
-        && calls_are_clean(messages, tools, &verdicts);
+    let mut found = AnyFound::default();
+    check_conversation(&conversation(input, verdicts, limits), &mut found);
     // Each family is judged (not only up to the first finding), so that
     // the full path runs only the families that find something.
     let families = Families {
-        messages: !messages_are_clean,
+        messages: found.0,
         tools: !tool_names_are_clean(tools),
         content: !content_is_clean(messages, protocol),
         request: !request_is_clean(input, protocol),
@@ -53,25 +52,6 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     } else {
         Verdict::Clean(protocol)
     }
-}
-
-/// `empty-id` on the run's ids and `parent-run-is-self`.
-fn run_ids_are_clean(input: &RunAgentInput<'_>) -> bool {
-    let (Some(thread), Some(run)) = (&input.thread_id, &input.run_id) else {
-        return false;
-    };
-    !thread.as_str().is_empty()
-        && !run.as_str().is_empty()
-        && input.parent_run_id.as_ref() != Some(run)
-}
-
-/// `empty-id` on message ids and `duplicate-message-id`.
-fn message_ids_are_clean(messages: &[Message<'_>]) -> bool {
-    let mut seen = HashSet::with_capacity(messages.len());
-    messages.iter().all(|m| {
-        m.id.as_ref()
-            .is_some_and(|id| !id.as_str().is_empty() && seen.insert(id.as_str()))
-    })
 }
 
 /// `duplicate-tool-name` and `tool-name-format`.
@@ -199,109 +179,61 @@ fn request_is_clean(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
     resume_is_clean && messages_are_clean && tools_are_clean
 }
 
-/// A tool call and the index of the assistant message that makes it.
-struct Call<'m> {
-    message: usize,
-    id: &'m str,
-    name: &'m str,
-    arguments: &'m str,
-}
-
-/// `empty-id` and `duplicate-tool-call-id` on calls, the result rules
-/// (`tool-result-without-call`, `duplicate-tool-result`,
-/// `tool-call-without-result`) and the argument rules
-/// (`tool-arguments-not-json`, `tool-arguments-not-object`,
-/// `tool-call-unknown-tool`, `tool-arguments-schema-mismatch`).
-fn calls_are_clean(
-    messages: &[Message<'_>],
-    tools: &[Tool<'_>],
-    verdicts: &[Option<Arc<ParametersVerdict>>],
-) -> bool {
-    let mut calls: Vec<Call<'_>> = Vec::new();
+/// What the message rules read of `input`, whose tools' `parameters`
+/// were judged as `verdicts` say.
+fn conversation<'r>(
+    input: &'r RunAgentInput<'_>,
+    verdicts: Vec<Option<Arc<ParametersVerdict>>>,
+    limits: Limits,
+) -> Conversation<'r> {
+    let text = |s: &'r Option<Str<'_>>| s.as_ref().map(Str::as_str);
+    let messages = input.messages.as_deref().unwrap_or_default();
+    let mut calls = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         if !has_role(message, "assistant") {
             continue;
         }
-        for call in message.tool_calls.iter().flatten() {
-            let (Some(id), Some(function)) = (&call.id, &call.function) else {
-                return false;
-            };
-            let (Some(name), Some(arguments)) = (&function.name, &function.arguments) else {
-                return false;
-            };
-            calls.push(Call {
-                message: index,
-                id: id.as_str(),
-                name: name.as_str(),
-                arguments: arguments.as_str(),
+        for (position, call) in message.tool_calls.iter().flatten().enumerate() {
+            let function = call.function.as_ref();
+            calls.push(view::Call {
+                made_in: Some((index, position)),
+                id: text(&call.id),
+                name: function.and_then(|f| text(&f.name)),
+                arguments: function.and_then(|f| text(&f.arguments)),
             });
         }
     }
-    // Call ids: not empty, each once; where each is made.
-    let mut made_in: HashMap<&str, usize> = HashMap::with_capacity(calls.len());
-    for call in &calls {
-        if call.id.is_empty() || made_in.insert(call.id, call.message).is_some() {
-            return false;
-        }
+    let tools = input.tools.as_deref().unwrap_or_default();
+    Conversation {
+        run: Some(RunIds {
+            thread_id: text(&input.thread_id),
+            run_id: text(&input.run_id),
+            parent_run_id: text(&input.parent_run_id),
+        }),
+        messages: messages
+            .iter()
+            .map(|message| view::Message {
+                role: text(&message.role),
+                id: text(&message.id),
+                tool_call_id: text(&message.tool_call_id),
+            })
+            .collect(),
+        message_places: view::list("/messages"),
+        whole: true,
+        calls,
+        tools: Some(
+            tools
+                .iter()
+                .zip(verdicts)
+                .map(|(tool, verdict)| view::Tool {
+                    name: text(&tool.name),
+                    parameters: verdict.map_or(Parameters::None, Parameters::Judged),
+                })
+                .collect(),
+        ),
+        tool_places: view::list("/tools"),
+        schema_budget: limits.max_tool_schema_nodes,
     }
-    // Results: each answers a call made earlier, once.
-    let mut answered: HashSet<&str> = HashSet::new();
-    let mut last_answer: HashMap<&str, usize> = HashMap::new();
-    let mut last_turn = None;
-    for (index, message) in messages.iter().enumerate() {
-        if has_role(message, "user") || has_role(message, "assistant") {
-            last_turn = Some(index);
-        }
-        if !has_role(message, "tool") {
-            continue;
-        }
-        let Some(answer) = &message.tool_call_id else {
-            continue;
-        };
-        let id = answer.as_str();
-        match made_in.get(id) {
-            Some(&call) if call < index => {
-                if !answered.insert(id) {
-                    return false;
-                }
-                last_answer.insert(id, index);
-            }
-            _ => return false,
-        }
-    }
-    // Every call answered before the conversation moves on.
-    let unanswered = calls.iter().any(|call| {
-        let answered_later = last_answer
-            .get(call.id)
-            .is_some_and(|&at| at > call.message);
-        !answered_later && last_turn.is_some_and(|turn| turn > call.message)
-    });
-    if unanswered {
-        return false;
-    }
-    calls
-        .iter()
-        .all(|call| arguments_are_clean(call, tools, verdicts))
-}
-
-fn arguments_are_clean(
-    call: &Call<'_>,
-    tools: &[Tool<'_>],
-    verdicts: &[Option<Arc<ParametersVerdict>>],
-) -> bool {
-    let Ok(arguments @ Value::Object(_)) = serde_json::from_str::<Value>(call.arguments) else {
-        return false;
-    };
-    let Some(tool) = tools
-        .iter()
-        .position(|t| t.name.as_ref().is_some_and(|n| n.as_str() == call.name))
-    else {
-        return false;
-    };
-    // A tool without `parameters` takes any arguments object.
-    verdicts
-        .get(tool)
-        .is_some_and(|v| v.as_ref().is_none_or(|v| v.accepts(&arguments)))
 }
 
 fn has_role(message: &Message<'_>, role: &str) -> bool {

@@ -6,10 +6,13 @@
 //! SDK checks this, so a bad history fails only at the provider, mid-run.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::walk::{repeats, Document, Node};
+use super::tools::Compiled;
+use super::view::{Conversation, Findings, RunIds, Tool};
+use super::walk::{repeats, Document};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -30,29 +33,26 @@ pub(super) const RULES: &[Rule] = &[
 
 /// Runs this family's checks on `document`.
 pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    let messages = document.messages();
-    if let Some(run) = document.run_agent_input() {
-        check_run_ids(&run, out);
+    check_conversation(&Conversation::of_document(document), out);
+}
+
+/// Runs this family's checks on `conversation`: the full path with every
+/// finding, the fast path only to learn whether there is one.
+pub(crate) fn check_conversation(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    if let Some(run) = &conversation.run {
+        check_run_ids(run, out);
     }
-    check_message_ids(&messages, out);
-    let calls = collect_calls(document, &messages);
-    check_call_ids(&calls, out);
-    if document.has_conversation() {
-        check_results(&messages, &calls, out);
+    check_message_ids(conversation, out);
+    check_call_ids(conversation, out);
+    if conversation.whole {
+        check_results(conversation, out);
     }
-    let arguments: Vec<Option<Value>> = calls
-        .iter()
-        .map(|call| check_arguments(&call.node, out))
+    let arguments: Vec<Option<Value>> = (0..conversation.calls.len())
+        .map(|index| check_arguments(conversation, index, out))
         .collect();
-    if let Some(tools) = document.callable_tools() {
-        check_unknown_tools(&calls, &tools, out);
-        check_against_parameters(
-            &calls,
-            &arguments,
-            &tools,
-            document.limits.max_tool_schema_nodes,
-            out,
-        );
+    if let Some(tools) = &conversation.tools {
+        check_unknown_tools(conversation, tools, out);
+        check_against_parameters(conversation, &arguments, tools, out);
     }
 }
 
@@ -358,169 +358,126 @@ is a client tool, the client cannot run it.
 "#,
 };
 
-/// A tool call and the index of the message that made it.
-struct Call<'a> {
-    node: Node<'a>,
-    /// Index of the assistant message in the conversation; `None` for a
-    /// standalone tool-call document.
-    message: Option<usize>,
-}
-
-impl Call<'_> {
-    fn id(&self) -> Option<&str> {
-        self.node.str("id")
-    }
-}
-
-fn check_run_ids(run: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    for key in ["threadId", "runId"] {
-        if let Some(id) = run.child(key).filter(|n| n.value.as_str() == Some("")) {
-            out.push(EMPTY_ID.diagnostic(id.pointer, format!("'{key}' is the empty string")));
-        }
-    }
-    if let (Some(run_id), Some(parent)) = (run.str("runId"), run.child("parentRunId")) {
-        if parent.value.as_str() == Some(run_id) {
-            out.push(
-                PARENT_RUN_IS_SELF
-                    .diagnostic(
-                        parent.pointer,
-                        format!("'parentRunId' is the run's own id '{run_id}'"),
-                    )
-                    .with_related("/runId", "the run's id")
-                    .with_help("name the run that spawned this one, or leave 'parentRunId' out"),
-            );
-        }
-    }
-}
-
-fn check_message_ids(messages: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let ids: Vec<(&str, String)> = messages
-        .iter()
-        .filter_map(|message| message.child("id"))
-        .filter_map(|id| Some((id.value.as_str()?, id.pointer)))
-        .collect();
-    for (text, at) in &ids {
-        if text.is_empty() {
-            out.push(EMPTY_ID.diagnostic(at.clone(), "message 'id' is the empty string"));
-        }
-    }
-    for (text, at, earlier) in repeats(ids) {
-        out.push(
-            DUPLICATE_MESSAGE_ID
-                .diagnostic(at, format!("message id '{text}' is already used"))
-                .with_related(earlier, "first message with this id"),
-        );
-    }
-}
-
-/// The tool calls of the conversation with the index of the message making
-/// each; a standalone tool-call document has no conversation.
-fn collect_calls<'a>(document: &Document<'a>, messages: &[Node<'a>]) -> Vec<Call<'a>> {
-    if messages.is_empty() {
-        return document
-            .tool_calls()
-            .into_iter()
-            .map(|node| Call {
-                node,
-                message: None,
-            })
-            .collect();
-    }
-    let mut calls = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        if message.str("role") != Some("assistant") {
-            continue;
-        }
-        for node in message
-            .child("toolCalls")
-            .map(|c| c.elements())
-            .unwrap_or_default()
-        {
-            calls.push(Call {
-                node,
-                message: Some(index),
+fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
+    for (key, id) in [("threadId", run.thread_id), ("runId", run.run_id)] {
+        if id == Some("") {
+            out.add(|| {
+                EMPTY_ID.diagnostic(format!("/{key}"), format!("'{key}' is the empty string"))
             });
         }
     }
-    calls
+    if let (Some(run_id), Some(parent)) = (run.run_id, run.parent_run_id) {
+        if parent == run_id {
+            out.add(|| {
+                PARENT_RUN_IS_SELF
+                    .diagnostic(
+                        "/parentRunId",
+                        format!("'parentRunId' is the run's own id '{run_id}'"),
+                    )
+                    .with_related("/runId", "the run's id")
+                    .with_help("name the run that spawned this one, or leave 'parentRunId' out")
+            });
+        }
+    }
 }
 
-fn check_call_ids(calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
-    let ids: Vec<(&str, String)> = calls
+fn check_message_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    let at = |index: usize| format!("{}/id", conversation.message_at(index));
+    let ids = conversation
+        .messages
         .iter()
-        .filter_map(|call| call.node.child("id"))
-        .filter_map(|id| Some((id.value.as_str()?, id.pointer)))
-        .collect();
-    // An empty id is reported as such, not again as a repeat.
-    let (empty, named): (Vec<_>, Vec<_>) = ids.into_iter().partition(|(text, _)| text.is_empty());
-    for (_, at) in empty {
-        out.push(EMPTY_ID.diagnostic(at, "tool call 'id' is the empty string"));
+        .enumerate()
+        .filter_map(|(index, message)| Some((message.id?, index)));
+    for (text, index) in ids.clone() {
+        if text.is_empty() {
+            out.add(|| EMPTY_ID.diagnostic(at(index), "message 'id' is the empty string"));
+        }
     }
-    for (text, at, earlier) in repeats(named) {
-        out.push(
+    for (text, index, earlier) in repeats(ids) {
+        out.add(|| {
+            DUPLICATE_MESSAGE_ID
+                .diagnostic(at(index), format!("message id '{text}' is already used"))
+                .with_related(at(earlier), "first message with this id")
+        });
+    }
+}
+
+fn check_call_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    let at = |index: usize| format!("{}/id", conversation.call_at(index));
+    let ids = conversation
+        .calls
+        .iter()
+        .enumerate()
+        .filter_map(|(index, call)| Some((call.id?, index)));
+    // An empty id is reported as such, not again as a repeat.
+    let (empty, named): (Vec<_>, Vec<_>) = ids.partition(|(text, _)| text.is_empty());
+    for (_, index) in empty {
+        out.add(|| EMPTY_ID.diagnostic(at(index), "tool call 'id' is the empty string"));
+    }
+    for (text, index, earlier) in repeats(named) {
+        out.add(|| {
             DUPLICATE_TOOL_CALL_ID
-                .diagnostic(at, format!("tool call id '{text}' is already used"))
-                .with_related(earlier, "first tool call with this id"),
-        );
+                .diagnostic(at(index), format!("tool call id '{text}' is already used"))
+                .with_related(at(earlier), "first tool call with this id")
+        });
     }
 }
 
 /// Tool results against the calls they answer, in conversation order.
-fn check_results(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
-    // Each call id's first call: message index and pointer.
-    let mut call_at: HashMap<&str, (usize, &str)> = HashMap::new();
-    for call in calls {
-        if let (Some(id), Some(message)) = (call.id(), call.message) {
-            call_at.entry(id).or_insert((message, &call.node.pointer));
+fn check_results(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    // Each call id's first call: the index of its message and its own.
+    let mut call_at: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (index, call) in conversation.calls.iter().enumerate() {
+        if let (Some(id), Some((message, _))) = (call.id, call.made_in) {
+            call_at.entry(id).or_insert((message, index));
         }
     }
-    // Call id -> pointer of the first tool message answering it.
-    let mut answered: HashMap<&str, String> = HashMap::new();
-    for (index, message) in messages.iter().enumerate() {
-        if message.str("role") != Some("tool") {
+    let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
+    // Call id -> the first tool message answering it.
+    let mut answered: HashMap<&str, usize> = HashMap::new();
+    for (index, message) in conversation.messages.iter().enumerate() {
+        if !message.is("tool") {
             continue;
         }
-        let Some(answer) = message.child("toolCallId") else {
-            continue;
-        };
-        let Some(id) = answer.value.as_str() else {
+        let Some(id) = message.tool_call_id else {
             continue;
         };
         match call_at.get(id) {
-            None => out.push(
+            None => out.add(|| {
                 TOOL_RESULT_WITHOUT_CALL
                     .diagnostic(
-                        answer.pointer.clone(),
+                        answer_at(index),
                         format!("tool message answers toolCallId '{id}', which no earlier assistant message made"),
                     )
-                    .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id"),
-            ),
-            Some((call_message, call_pointer)) if *call_message > index => out.push(
+                    .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id")
+            }),
+            Some(&(call_message, call)) if call_message > index => out.add(|| {
                 TOOL_RESULT_WITHOUT_CALL
                     .diagnostic(
-                        answer.pointer.clone(),
+                        answer_at(index),
                         format!("tool message answers toolCallId '{id}', which is only made later"),
                     )
-                    .with_related(call_pointer.to_string(), "the call, after its result")
-                    .with_help("move the tool message after the assistant message that makes the call"),
-            ),
+                    .with_related(conversation.call_at(call), "the call, after its result")
+                    .with_help("move the tool message after the assistant message that makes the call")
+            }),
             Some(_) => match answered.get(id) {
-                Some(first) => out.push(
+                Some(&first) => out.add(|| {
                     DUPLICATE_TOOL_RESULT
-                        .diagnostic(answer.pointer.clone(), format!("tool call '{id}' is already answered"))
-                        .with_related(first.clone(), "first result for this call"),
-                ),
+                        .diagnostic(answer_at(index), format!("tool call '{id}' is already answered"))
+                        .with_related(answer_at(first), "first result for this call")
+                }),
                 None => {
-                    answered.insert(id, answer.pointer.clone());
+                    answered.insert(id, index);
                 }
             },
         }
     }
-    check_unanswered(messages, calls, out);
+    check_unanswered(conversation, out);
 }
 
 /// A call with no result, followed by a later user or assistant message.
-fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Diagnostic>) {
+fn check_unanswered(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    let messages = &conversation.messages;
     // One pass each way rather than a scan of the later messages per call,
     // which grows with the square of a long conversation: for each message,
     // the first user or assistant message after it; for each call id, the
@@ -529,69 +486,78 @@ fn check_unanswered(messages: &[Node<'_>], calls: &[Call<'_>], out: &mut Vec<Dia
     let mut upcoming = None;
     for (index, message) in messages.iter().enumerate().rev() {
         next_turn[index] = upcoming;
-        if matches!(message.str("role"), Some("user" | "assistant")) {
+        if message.is("user") || message.is("assistant") {
             upcoming = Some(index);
         }
     }
     let mut last_answer: HashMap<&str, usize> = HashMap::new();
     for (index, message) in messages.iter().enumerate() {
-        if message.str("role") == Some("tool") {
-            if let Some(id) = message.str("toolCallId") {
+        if message.is("tool") {
+            if let Some(id) = message.tool_call_id {
                 last_answer.insert(id, index);
             }
         }
     }
-    for call in calls {
-        let (Some(id), Some(made_in)) = (call.id(), call.message) else {
+    for (index, call) in conversation.calls.iter().enumerate() {
+        let (Some(id), Some((made_in, _))) = (call.id, call.made_in) else {
             continue;
         };
         if last_answer.get(id).is_some_and(|&at| at > made_in) {
             continue;
         }
         if let Some(next) = next_turn.get(made_in).copied().flatten() {
-            out.push(
+            out.add(|| {
                 TOOL_CALL_WITHOUT_RESULT
                     .diagnostic(
-                        call.node.pointer.clone(),
+                        conversation.call_at(index),
                         format!("tool call '{id}' has no result before the conversation moves on"),
                     )
                     .with_related(
-                        messages[next].pointer.clone(),
+                        conversation.message_at(next),
                         "the next message, with no result before it",
                     )
-                    .with_help("add a tool message with this toolCallId right after the call"),
-            );
+                    .with_help("add a tool message with this toolCallId right after the call")
+            });
         }
     }
 }
 
-fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Value> {
-    let arguments = call.child("function").and_then(|f| f.child("arguments"))?;
-    let text = arguments.value.as_str()?;
+/// The pointer of call `index`'s arguments.
+fn arguments_at(conversation: &Conversation<'_>, index: usize) -> String {
+    format!("{}/function/arguments", conversation.call_at(index))
+}
+
+/// The arguments of call `index`, parsed, with what is wrong with them.
+fn check_arguments(
+    conversation: &Conversation<'_>,
+    index: usize,
+    out: &mut impl Findings,
+) -> Option<Value> {
+    let text = conversation.calls.get(index)?.arguments?;
     let parsed = serde_json::from_str::<Value>(text);
     match &parsed {
-        Err(error) => out.push(
+        Err(error) => out.add(|| {
             TOOL_ARGUMENTS_NOT_JSON
                 .diagnostic(
-                    arguments.pointer,
+                    arguments_at(conversation, index),
                     format!("arguments are not JSON: {}", strip_position(error)),
                 )
                 .with_help(
                     "'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\"",
-                ),
-        ),
+                )
+        }),
         Ok(Value::Object(_)) => {}
-        Ok(other) => out.push(
+        Ok(other) => out.add(|| {
             TOOL_ARGUMENTS_NOT_OBJECT
                 .diagnostic(
-                    arguments.pointer,
+                    arguments_at(conversation, index),
                     format!(
                         "arguments hold {}, not an object",
                         crate::text::describe(other)
                     ),
                 )
-                .with_help("pass named arguments as a JSON object"),
-        ),
+                .with_help("pass named arguments as a JSON object")
+        }),
     }
     parsed.ok()
 }
@@ -599,35 +565,39 @@ fn check_arguments(call: &Node<'_>, out: &mut Vec<Diagnostic>) -> Option<Value> 
 /// Each call's parsed arguments against the `parameters` of the tool it
 /// names. A tool's schema is compiled once per document, however many calls
 /// name it.
-fn check_against_parameters(
-    calls: &[Call<'_>],
+fn check_against_parameters<F: Findings>(
+    conversation: &Conversation<'_>,
     arguments: &[Option<Value>],
-    tools: &[Node<'_>],
-    budget: usize,
-    out: &mut Vec<Diagnostic>,
+    tools: &[Tool<'_>],
+    out: &mut F,
 ) {
-    let mut compiled: HashMap<&str, Option<std::sync::Arc<super::tools::Compiled>>> =
-        HashMap::new();
-    for (call, parsed) in calls.iter().zip(arguments) {
-        let Some(parsed) = parsed else { continue };
-        let Some(function) = call.node.child("function") else {
+    let mut compiled: HashMap<&str, Option<Arc<Compiled>>> = HashMap::new();
+    for (index, (call, parsed)) in conversation.calls.iter().zip(arguments).enumerate() {
+        let (Some(parsed), Some(name)) = (parsed, call.name) else {
             continue;
         };
-        let Some(name) = function.str("name") else {
+        let Some(tool) = tools.iter().position(|t| t.name == Some(name)) else {
             continue;
         };
-        let Some(tool) = tools.iter().find(|t| t.str("name") == Some(name)) else {
-            continue;
-        };
-        let entry = compiled.entry(name).or_insert_with(|| {
-            tool.value
-                .get("parameters")
-                .map(|schema| super::tools::cached_arguments_validator(schema, budget))
-        });
+        let entry = compiled
+            .entry(name)
+            .or_insert_with(|| tools[tool].parameters.compiled(conversation.schema_budget));
         let Some(Some(validator)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
             continue;
         };
-        let at = crate::pointer::push(&function.pointer, "arguments");
+        if !F::DETAILED {
+            if !validator.is_valid(parsed) {
+                out.add(|| {
+                    TOOL_ARGUMENTS_SCHEMA_MISMATCH.diagnostic(
+                        arguments_at(conversation, index),
+                        "arguments do not satisfy the tool's parameters",
+                    )
+                });
+            }
+            continue;
+        }
+        let at = arguments_at(conversation, index);
+        let parameters = format!("{}/parameters", conversation.tool_at(tool));
         for error in validator.iter_errors(parsed) {
             let inside = error.instance_path().as_str();
             let place = if inside.is_empty() {
@@ -635,14 +605,14 @@ fn check_against_parameters(
             } else {
                 format!("arguments at '{inside}'")
             };
-            out.push(
+            out.add(|| {
                 TOOL_ARGUMENTS_SCHEMA_MISMATCH
                     .diagnostic(at.clone(), format!("{place}: {error}"))
                     .with_related(
-                        crate::pointer::push(&tool.pointer, "parameters"),
+                        parameters.clone(),
                         format!("the parameters of tool '{name}'"),
-                    ),
-            );
+                    )
+            });
         }
     }
 }
@@ -655,28 +625,31 @@ fn strip_position(error: &serde_json::Error) -> String {
     }
 }
 
-fn check_unknown_tools(calls: &[Call<'_>], tools: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let names: Vec<&str> = tools.iter().filter_map(|t| t.str("name")).collect();
-    for call in calls {
-        let Some(function) = call.node.child("function") else {
-            continue;
-        };
-        let Some(name) = function.str("name") else {
+fn check_unknown_tools(
+    conversation: &Conversation<'_>,
+    tools: &[Tool<'_>],
+    out: &mut impl Findings,
+) {
+    let names: Vec<&str> = tools.iter().filter_map(|t| t.name).collect();
+    for (index, call) in conversation.calls.iter().enumerate() {
+        let Some(name) = call.name else {
             continue;
         };
         if names.contains(&name) {
             continue;
         }
-        let diagnostic = TOOL_CALL_UNKNOWN_TOOL.diagnostic(
-            crate::pointer::push(&function.pointer, "name"),
-            format!("tool call names '{name}', which the run's tools do not define"),
-        );
-        out.push(match crate::suggest::closest(name, names.iter().copied()) {
-            Some(best) => {
-                diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine"))
+        out.add(|| {
+            let diagnostic = TOOL_CALL_UNKNOWN_TOOL.diagnostic(
+                format!("{}/function/name", conversation.call_at(index)),
+                format!("tool call names '{name}', which the run's tools do not define"),
+            );
+            match crate::suggest::closest(name, names.iter().copied()) {
+                Some(best) => {
+                    diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine"))
+                }
+                None => diagnostic
+                    .with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
             }
-            None => diagnostic
-                .with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
         });
     }
 }

@@ -9,13 +9,14 @@ mod capabilities;
 mod content;
 mod encrypted;
 mod interop;
-mod messages;
+pub(crate) mod messages;
 mod request;
 pub(crate) mod retired;
 mod schema;
 mod sequence;
 mod tools;
 pub(crate) mod version;
+pub(crate) mod view;
 mod walk;
 
 use std::sync::LazyLock;

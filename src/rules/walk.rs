@@ -98,13 +98,6 @@ impl<'a> Document<'a> {
         }
     }
 
-    /// Whether the messages form a whole conversation, so that a missing
-    /// counterpart (a tool result without its call) is a finding. A single
-    /// message is seen out of its conversation.
-    pub fn has_conversation(&self) -> bool {
-        matches!(self.kind, Kind::RunAgentInput | Kind::Messages)
-    }
-
     /// Each list of tools in the document, as (list node, tools): the
     /// client's `tools` of a RunAgentInput, a tools array, the agent's
     /// `tools.items` of capabilities, or a single tool as a list of one.
@@ -124,17 +117,6 @@ impl<'a> Document<'a> {
                 .unwrap_or_default(),
             _ => Vec::new(),
         }
-    }
-
-    /// The tools a tool call can be matched against (the RunAgentInput's
-    /// `tools`), or `None` when the document has no such list.
-    pub fn callable_tools(&self) -> Option<Vec<Node<'a>>> {
-        (self.kind == Kind::RunAgentInput).then(|| {
-            self.root_node()
-                .child("tools")
-                .map(|t| t.elements())
-                .unwrap_or_default()
-        })
     }
 
     /// Every tool call: those of assistant messages, or the document itself
@@ -208,14 +190,14 @@ impl<'a> Document<'a> {
     }
 }
 
-/// The repeats among `values`, strings with the pointers where they are,
-/// in document order: each one met before, as (value, pointer, pointer of
-/// its first occurrence). Ids, tool names and interrupt ids that must be
-/// unique are judged by it.
-pub(crate) fn repeats<'a>(
-    values: impl IntoIterator<Item = (&'a str, String)>,
-) -> Vec<(&'a str, String, String)> {
-    let mut first: HashMap<&str, String> = HashMap::new();
+/// The repeats among `values`, strings with where they are (a pointer or
+/// an index), in document order: each one met before, as (value, place,
+/// place of its first occurrence). Ids, tool names and interrupt ids that
+/// must be unique are judged by it.
+pub(crate) fn repeats<'a, P: Clone>(
+    values: impl IntoIterator<Item = (&'a str, P)>,
+) -> Vec<(&'a str, P, P)> {
+    let mut first: HashMap<&str, P> = HashMap::new();
     let mut found = Vec::new();
     for (value, at) in values {
         match first.get(value) {

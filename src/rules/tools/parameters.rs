@@ -349,20 +349,15 @@ impl ParametersVerdict {
         self.budget
     }
 
-    /// Whether `arguments` of a call to the tool are accepted by its
-    /// parameters (true when there is no validator, as the full path then
-    /// checks nothing).
-    pub(crate) fn accepts(&self, arguments: &Value) -> bool {
-        let Some(schema) = &self.schema else {
-            return true;
-        };
-        let compiled = self
-            .arguments
-            .get_or_init(|| cached_arguments_validator(schema, self.budget));
-        match compiled.arguments.get() {
-            Some(Some(validator)) => validator.is_valid(arguments),
-            _ => true,
-        }
+    /// The compiled schema that arguments of calls to the tool are
+    /// checked against, when the text is clean.
+    pub(in crate::rules) fn compiled(&self) -> Option<std::sync::Arc<super::cache::Compiled>> {
+        let schema = self.schema.as_ref()?;
+        Some(
+            self.arguments
+                .get_or_init(|| cached_arguments_validator(schema, self.budget))
+                .clone(),
+        )
     }
 }
 

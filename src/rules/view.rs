@@ -1,0 +1,275 @@
+//! The document as the semantic rules read it: the strings they judge,
+//! borrowed, each with where it sits, and a sink for what they find.
+//!
+//! Both paths build these views and run the same rules on them, so each
+//! rule is implemented once. The full path builds them from the parsed
+//! `Value` ([`Conversation::of_document`]); the fast path
+//! ([`crate::fast`]) from the structs it reads straight from the bytes.
+//! The rules report through [`Findings`]: the full path collects every
+//! diagnostic, the fast path only learns whether there is one
+//! ([`AnyFound`]), so that a clean document never has a pointer or a
+//! message built for it. Pointers are made from [`Places`] only when a
+//! finding is reported.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::tools::{cached_arguments_validator, Compiled, ParametersVerdict};
+use super::walk::Document;
+use crate::diagnostic::Diagnostic;
+use crate::Kind;
+
+/// Where the rules' findings go.
+pub(crate) trait Findings {
+    /// Whether each finding is wanted in full. When not, only whether
+    /// there is one matters: the closure given to [`Findings::add`] is not
+    /// called, and a rule may use a cheaper yes-or-no test.
+    const DETAILED: bool;
+
+    /// Records the finding `make` builds.
+    fn add(&mut self, make: impl FnOnce() -> Diagnostic);
+}
+
+impl Findings for Vec<Diagnostic> {
+    const DETAILED: bool = true;
+
+    fn add(&mut self, make: impl FnOnce() -> Diagnostic) {
+        self.push(make());
+    }
+}
+
+/// Whether anything was found, without what.
+#[derive(Debug, Default)]
+pub(crate) struct AnyFound(pub bool);
+
+impl Findings for AnyFound {
+    const DETAILED: bool = false;
+
+    fn add(&mut self, _make: impl FnOnce() -> Diagnostic) {
+        self.0 = true;
+    }
+}
+
+/// Where the items of a list sit in the document.
+#[derive(Debug, Clone)]
+pub(crate) enum Places {
+    /// Item `i` is at `{base}/{i}`.
+    List(Cow<'static, str>),
+    /// The document itself is the only item.
+    Alone,
+}
+
+impl Places {
+    /// The pointer of item `index`.
+    pub(crate) fn at(&self, index: usize) -> String {
+        match self {
+            Places::List(base) => format!("{base}/{index}"),
+            Places::Alone => String::new(),
+        }
+    }
+}
+
+/// A RunAgentInput's own ids.
+#[derive(Debug, Default)]
+pub(crate) struct RunIds<'a> {
+    /// `threadId`, when a string.
+    pub thread_id: Option<&'a str>,
+    /// `runId`, when a string.
+    pub run_id: Option<&'a str>,
+    /// `parentRunId`, when a string.
+    pub parent_run_id: Option<&'a str>,
+}
+
+/// What the conversation rules read of a message.
+#[derive(Debug, Default)]
+pub(crate) struct Message<'a> {
+    /// `role`, when a string.
+    pub role: Option<&'a str>,
+    /// `id`, when a string.
+    pub id: Option<&'a str>,
+    /// `toolCallId`, when a string.
+    pub tool_call_id: Option<&'a str>,
+}
+
+impl Message<'_> {
+    /// Whether the message has `role`.
+    pub(crate) fn is(&self, role: &str) -> bool {
+        self.role == Some(role)
+    }
+}
+
+/// What the conversation rules read of a tool call.
+#[derive(Debug, Default)]
+pub(crate) struct Call<'a> {
+    /// The index of the assistant message making it and the call's
+    /// position in that message's `toolCalls`; `None` when the document
+    /// is the call itself.
+    pub made_in: Option<(usize, usize)>,
+    /// `id`, when a string.
+    pub id: Option<&'a str>,
+    /// `function.name`, when a string.
+    pub name: Option<&'a str>,
+    /// `function.arguments`, when a string.
+    pub arguments: Option<&'a str>,
+}
+
+/// What the conversation rules read of a tool a call can name.
+pub(crate) struct Tool<'a> {
+    /// `name`, when a string.
+    pub name: Option<&'a str>,
+    /// Its `parameters`, which a call's arguments are checked against.
+    pub parameters: Parameters<'a>,
+}
+
+/// A tool's `parameters`, as the path that read it holds them.
+pub(crate) enum Parameters<'a> {
+    /// None to check arguments against.
+    None,
+    /// The parsed schema.
+    Value(&'a Value),
+    /// The fast path's verdict on the schema's source text.
+    Judged(Arc<ParametersVerdict>),
+}
+
+impl Parameters<'_> {
+    /// The compiled schema, shared with every tool of the same schema,
+    /// judged within `budget` values.
+    pub(super) fn compiled(&self, budget: usize) -> Option<Arc<Compiled>> {
+        match self {
+            Parameters::None => None,
+            Parameters::Value(schema) => Some(cached_arguments_validator(schema, budget)),
+            Parameters::Judged(verdict) => verdict.compiled(),
+        }
+    }
+}
+
+/// The conversation of a document: its messages in order, the tool calls
+/// they make and the tools those calls can name.
+pub(crate) struct Conversation<'a> {
+    /// The run's ids, when the document is a RunAgentInput.
+    pub run: Option<RunIds<'a>>,
+    /// The messages, in order.
+    pub messages: Vec<Message<'a>>,
+    /// Where the messages sit.
+    pub message_places: Places,
+    /// Whether the messages are a whole conversation, so that a missing
+    /// counterpart (a result without its call) is a finding; a single
+    /// message is seen out of its conversation.
+    pub whole: bool,
+    /// The tool calls of the assistant messages, in order (or the
+    /// document, when it is one call).
+    pub calls: Vec<Call<'a>>,
+    /// The tools calls can be matched against (a RunAgentInput's
+    /// `tools`), or `None` when the document has no such list.
+    pub tools: Option<Vec<Tool<'a>>>,
+    /// Where the tools sit.
+    pub tool_places: Places,
+    /// The schema budget tool `parameters` are compiled within.
+    pub schema_budget: usize,
+}
+
+impl<'a> Conversation<'a> {
+    /// The conversation of a parsed `document`.
+    pub(crate) fn of_document(document: &Document<'a>) -> Self {
+        let root = document.root;
+        let items = |value: Option<&'a Value>| {
+            value
+                .and_then(Value::as_array)
+                .map(|items| items.iter().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        let (messages, message_places) = match document.kind {
+            Kind::RunAgentInput => (items(root.get("messages")), list("/messages")),
+            Kind::Messages => (items(Some(root)), list("")),
+            Kind::Message => (vec![root], Places::Alone),
+            _ => (Vec::new(), Places::Alone),
+        };
+        let mut calls = Vec::new();
+        if document.kind == Kind::ToolCall {
+            calls.push(call(root, None));
+        }
+        for (index, message) in messages.iter().enumerate() {
+            if string(message, "role") != Some("assistant") {
+                continue;
+            }
+            for (position, made) in items(message.get("toolCalls")).into_iter().enumerate() {
+                calls.push(call(made, Some((index, position))));
+            }
+        }
+        let is_run = document.kind == Kind::RunAgentInput;
+        Conversation {
+            run: (is_run && root.is_object()).then(|| RunIds {
+                thread_id: string(root, "threadId"),
+                run_id: string(root, "runId"),
+                parent_run_id: string(root, "parentRunId"),
+            }),
+            messages: messages
+                .iter()
+                .map(|message| Message {
+                    role: string(message, "role"),
+                    id: string(message, "id"),
+                    tool_call_id: string(message, "toolCallId"),
+                })
+                .collect(),
+            message_places,
+            whole: matches!(document.kind, Kind::RunAgentInput | Kind::Messages),
+            calls,
+            tools: is_run.then(|| {
+                items(root.get("tools"))
+                    .into_iter()
+                    .map(|tool| Tool {
+                        name: string(tool, "name"),
+                        parameters: tool
+                            .get("parameters")
+                            .map_or(Parameters::None, Parameters::Value),
+                    })
+                    .collect()
+            }),
+            tool_places: list("/tools"),
+            schema_budget: document.limits.max_tool_schema_nodes,
+        }
+    }
+
+    /// The pointer of message `index`.
+    pub(crate) fn message_at(&self, index: usize) -> String {
+        self.message_places.at(index)
+    }
+
+    /// The pointer of call `index` (of [`Conversation::calls`]).
+    pub(crate) fn call_at(&self, index: usize) -> String {
+        match self.calls.get(index).and_then(|call| call.made_in) {
+            Some((message, position)) => {
+                format!("{}/toolCalls/{position}", self.message_at(message))
+            }
+            None => String::new(),
+        }
+    }
+
+    /// The pointer of tool `index`.
+    pub(crate) fn tool_at(&self, index: usize) -> String {
+        self.tool_places.at(index)
+    }
+}
+
+/// Items at `{base}/{i}`.
+pub(crate) fn list(base: &'static str) -> Places {
+    Places::List(Cow::Borrowed(base))
+}
+
+/// The string at `key` of `value`, if it is one.
+fn string<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// What the rules read of a tool call `value`, made where `made_in` says.
+fn call(value: &Value, made_in: Option<(usize, usize)>) -> Call<'_> {
+    let function = value.get("function");
+    Call {
+        made_in,
+        id: string(value, "id"),
+        name: function.and_then(|f| string(f, "name")),
+        arguments: function.and_then(|f| string(f, "arguments")),
+    }
+}
