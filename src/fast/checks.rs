@@ -6,19 +6,18 @@
 //! Each takes the version the document is judged by: the rules a version
 //! scopes out (see `crate::rules::Rule::protocols`) are not asked.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::borrowed::{Content, Message, Object, RunAgentInput, Str, Tool};
 use super::Verdict;
 use crate::limits::PARSER_DEPTH;
-use crate::rules::messages::check_conversation;
+use crate::rules::tools::check_names;
 use crate::rules::verdict::{
-    carries_parts, encrypted_value_type_without_value as type_without_value, name_is_well_formed,
-    parameters_declare_nothing, part_is_clean, verdict_by_text, ParametersVerdict,
+    carries_parts, parameters_declare_nothing, part_is_clean, verdict_by_text, ParametersVerdict,
 };
-use crate::rules::view::{self, AnyFound, Conversation, Parameters, RunIds};
+use crate::rules::view::{self, AnyFound, Conversation, Marks, Parameters, RunIds};
 use crate::rules::Families;
+use crate::rules::{encrypted, messages, request};
 use crate::{Limits, Protocol};
 
 /// How deep a tool's `parameters` sits: the input object, its `tools`
@@ -37,15 +36,19 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
         return Verdict::Unknown;
     };
-    let mut found = AnyFound::default();
-    check_conversation(&conversation(input, verdicts, limits), &mut found);
+    let conversation = conversation(input, protocol, verdicts, limits);
+    let found = |check: fn(&Conversation<'_>, &mut AnyFound)| {
+        let mut found = AnyFound::default();
+        check(&conversation, &mut found);
+        found.0
+    };
     // Each family is judged (not only up to the first finding), so that
     // the full path runs only the families that find something.
     let families = Families {
-        messages: found.0,
-        tools: !tool_names_are_clean(tools),
+        messages: found(messages::check),
+        tools: names_found(tools),
         content: !content_is_clean(messages, protocol),
-        request: !request_is_clean(input, protocol),
+        request: found(request::check) || found(encrypted::check),
     };
     if families.messages || families.tools || families.content || families.request {
         Verdict::RulesFire(protocol, families)
@@ -54,14 +57,15 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     }
 }
 
-/// `duplicate-tool-name` and `tool-name-format`.
-fn tool_names_are_clean(tools: &[Tool<'_>]) -> bool {
-    let mut seen = HashSet::with_capacity(tools.len());
-    tools.iter().all(|t| {
-        t.name
-            .as_ref()
-            .is_some_and(|n| name_is_well_formed(n.as_str()) && seen.insert(n.as_str()))
-    })
+/// Whether the name rules find anything in `tools`.
+fn names_found(tools: &[Tool<'_>]) -> bool {
+    let names: Vec<Option<&str>> = tools
+        .iter()
+        .map(|t| t.name.as_ref().map(Str::as_str))
+        .collect();
+    let mut found = AnyFound::default();
+    check_names(&names, |index| format!("/tools/{index}"), &mut found);
+    found.0
 }
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
@@ -135,54 +139,11 @@ fn content_is_clean(messages: &[Message<'_>], protocol: Protocol) -> bool {
         })
 }
 
-/// The 1.x request rules: `duplicate-resume-entry`,
-/// `activity-message-in-input`, `metadata-reserved-key` (on messages, tool
-/// calls, tools and resume entries) and, in 1.1,
-/// `encrypted-value-type-without-value` (on messages and tool calls).
-fn request_is_clean(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
-    if !protocol.is_1x() {
-        return true;
-    }
-    let reserved = |metadata: &Option<Object>| metadata.is_some_and(|m| m.reserved);
-    let messages = input.messages.as_deref().unwrap_or_default();
-    let resume = input.resume.as_deref().unwrap_or_default();
-    let mut answered = HashSet::with_capacity(resume.len());
-    let resume_is_clean = resume.iter().all(|entry| {
-        !reserved(&entry.metadata)
-            && entry
-                .interrupt_id
-                .as_ref()
-                .is_none_or(|id| answered.insert(id.as_str()))
-    });
-    // `encryptedValueType` exists since 1.1; in 1.0 it is an unknown key.
-    let encrypted_is_clean = |has_type: bool, has_value: bool| {
-        protocol != Protocol::V1_1 || !type_without_value(has_type, has_value)
-    };
-    let messages_are_clean = messages.iter().all(|m| {
-        let calls_are_clean = !has_role(m, "assistant")
-            || m.tool_calls.iter().flatten().all(|call| {
-                !reserved(&call.metadata)
-                    && encrypted_is_clean(
-                        call.encrypted_value_type.is_some(),
-                        call.encrypted_value.is_some(),
-                    )
-            });
-        !has_role(m, "activity")
-            && !reserved(&m.metadata)
-            && encrypted_is_clean(
-                m.encrypted_value_type.is_some(),
-                m.encrypted_value.is_some(),
-            )
-            && calls_are_clean
-    });
-    let tools_are_clean = input.tools.iter().flatten().all(|t| !reserved(&t.metadata));
-    resume_is_clean && messages_are_clean && tools_are_clean
-}
-
 /// What the message rules read of `input`, whose tools' `parameters`
 /// were judged as `verdicts` say.
 fn conversation<'r>(
     input: &'r RunAgentInput<'_>,
+    protocol: Protocol,
     verdicts: Vec<Option<Arc<ParametersVerdict>>>,
     limits: Limits,
 ) -> Conversation<'r> {
@@ -200,11 +161,17 @@ fn conversation<'r>(
                 id: text(&call.id),
                 name: function.and_then(|f| text(&f.name)),
                 arguments: function.and_then(|f| text(&f.arguments)),
+                marks: marks(
+                    &call.metadata,
+                    &call.encrypted_value_type,
+                    &call.encrypted_value,
+                ),
             });
         }
     }
     let tools = input.tools.as_deref().unwrap_or_default();
     Conversation {
+        protocol,
         run: Some(RunIds {
             thread_id: text(&input.thread_id),
             run_id: text(&input.run_id),
@@ -216,6 +183,11 @@ fn conversation<'r>(
                 role: text(&message.role),
                 id: text(&message.id),
                 tool_call_id: text(&message.tool_call_id),
+                marks: marks(
+                    &message.metadata,
+                    &message.encrypted_value_type,
+                    &message.encrypted_value,
+                ),
             })
             .collect(),
         message_places: view::list("/messages"),
@@ -228,11 +200,32 @@ fn conversation<'r>(
                 .map(|(tool, verdict)| view::Tool {
                     name: text(&tool.name),
                     parameters: verdict.map_or(Parameters::None, Parameters::Judged),
+                    marks: marks(&tool.metadata, &None, &None),
                 })
                 .collect(),
         ),
         tool_places: view::list("/tools"),
+        resume: input
+            .resume
+            .iter()
+            .flatten()
+            .map(|entry| view::ResumeEntry {
+                interrupt_id: text(&entry.interrupt_id),
+                marks: marks(&entry.metadata, &None, &None),
+            })
+            .collect(),
+        resume_places: view::list("/resume"),
         schema_budget: limits.max_tool_schema_nodes,
+    }
+}
+
+/// The marks of an object with this `metadata`, `encryptedValueType` and
+/// `encryptedValue`.
+fn marks(metadata: &Option<Object>, kind: &Option<Str<'_>>, value: &Option<Str<'_>>) -> Marks {
+    Marks {
+        reserved_metadata: metadata.is_some_and(|m| m.reserved),
+        encrypted_value_type: kind.is_some(),
+        encrypted_value: value.is_some(),
     }
 }
 

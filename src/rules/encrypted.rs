@@ -2,9 +2,9 @@
 //! kind of artefact its `encryptedValue` is, so it needs one
 //! (`spec/1.1/changelog.mdx`).
 
-use super::walk::{Document, Node};
+use super::view::{Conversation, Findings, Marks};
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::diagnostic::{Severity, Target};
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE];
@@ -38,33 +38,33 @@ not get it back on the next turn.
 "#,
 };
 
-/// Whether an object with (or without) these keys has a type naming a
-/// value that is not there: the rule's verdict, for the fast path.
-pub(crate) fn type_without_value(has_type: bool, has_value: bool) -> bool {
-    has_type && !has_value
-}
-
-/// Runs this family's checks on `document`.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+/// Runs this family's checks on `conversation`.
+pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
     // The key exists since 1.1; in an older document it is an unknown key.
-    if document.protocol != crate::Protocol::V1_1 {
+    if conversation.protocol != crate::Protocol::V1_1 {
         return;
     }
-    for node in document.messages().iter().chain(&document.tool_calls()) {
-        check_node(node, out);
+    let messages = conversation.messages.iter().enumerate();
+    for (index, message) in messages {
+        check_marks(message.marks, || conversation.message_at(index), out);
+    }
+    for (index, call) in conversation.calls.iter().enumerate() {
+        check_marks(call.marks, || conversation.call_at(index), out);
     }
 }
 
-fn check_node(node: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(kind) = node.child("encryptedValueType") else {
-        return;
-    };
-    if type_without_value(true, node.value.get("encryptedValue").is_some()) {
-        out.push(
+/// An `encryptedValueType` without its value on what `marks` are of,
+/// which sits at `at()`.
+fn check_marks(marks: Marks, at: impl FnOnce() -> String, out: &mut impl Findings) {
+    if marks.encrypted_value_type && !marks.encrypted_value {
+        out.add(|| {
             ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE
-                .diagnostic(kind.pointer, "encryptedValueType without an encryptedValue")
+                .diagnostic(
+                    format!("{}/encryptedValueType", at()),
+                    "encryptedValueType without an encryptedValue",
+                )
                 .with_help("send the encryptedValue it names, or leave encryptedValueType out")
-                .at(Target::Key),
-        );
+                .at(Target::Key)
+        });
     }
 }

@@ -12,9 +12,9 @@ use serde_json::Value;
 
 use super::tools::Compiled;
 use super::view::{Conversation, Findings, RunIds, Tool};
-use super::walk::{repeats, Document};
+use super::walk::repeats;
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -31,14 +31,9 @@ pub(super) const RULES: &[Rule] = &[
     TOOL_CALL_UNKNOWN_TOOL,
 ];
 
-/// Runs this family's checks on `document`.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    check_conversation(&Conversation::of_document(document), out);
-}
-
 /// Runs this family's checks on `conversation`: the full path with every
 /// finding, the fast path only to learn whether there is one.
-pub(crate) fn check_conversation(conversation: &Conversation<'_>, out: &mut impl Findings) {
+pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
     if let Some(run) = &conversation.run {
         check_run_ids(run, out);
     }

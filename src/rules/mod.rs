@@ -7,14 +7,14 @@
 
 mod capabilities;
 mod content;
-mod encrypted;
+pub(crate) mod encrypted;
 mod interop;
 pub(crate) mod messages;
-mod request;
+pub(crate) mod request;
 pub(crate) mod retired;
 mod schema;
 mod sequence;
-mod tools;
+pub(crate) mod tools;
 pub(crate) mod version;
 pub(crate) mod view;
 mod walk;
@@ -27,6 +27,7 @@ pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequ
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::{Kind, Protocol};
+use view::Conversation;
 
 /// A rule: what it is called, how serious it is by default, and its docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,8 +213,9 @@ pub(crate) fn check_run_agent_input_families(
         root: value,
         limits,
     };
+    let conversation = Conversation::of_document(&document);
     if families.messages {
-        messages::check(&document, out);
+        messages::check(&conversation, out);
     }
     if families.tools {
         tools::check(&document, out);
@@ -222,8 +224,8 @@ pub(crate) fn check_run_agent_input_families(
         content::check(&document, out);
     }
     if families.request {
-        request::check(&document, out);
-        encrypted::check(&document, out);
+        request::check(&conversation, out);
+        encrypted::check(&conversation, out);
     }
 }
 
@@ -231,9 +233,10 @@ pub(crate) fn check_run_agent_input_families(
 /// (Interoperability rules walk the whole document once, embedded payloads
 /// included.)
 fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
-    messages::check(document, out);
-    request::check(document, out);
-    encrypted::check(document, out);
+    let conversation = Conversation::of_document(document);
+    messages::check(&conversation, out);
+    request::check(&conversation, out);
+    encrypted::check(&conversation, out);
     tools::check(document, out);
     content::check(document, out);
     capabilities::check(document, out);
@@ -259,12 +262,9 @@ fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>)
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::content::part_is_clean;
-    pub(crate) use super::encrypted::type_without_value as encrypted_value_type_without_value;
     pub(crate) use super::interop::is_interoperable;
     pub(crate) use super::request::RESERVED_METADATA_KEY;
-    pub(crate) use super::tools::{
-        name_is_well_formed, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
-    };
+    pub(crate) use super::tools::{parameters_declare_nothing, verdict_by_text, ParametersVerdict};
     pub(crate) use super::walk::carries_parts;
 }
 

@@ -3,11 +3,11 @@
 //! activity messages (`spec/1.1/basic/run-input.mdx`), and the reserved
 //! `ag-ui` metadata key left to the protocol (`spec/1.1/basic/metadata.mdx`).
 
-use super::walk::{repeats, Document, Node};
+use super::view::{Conversation, Findings, Marks};
+use super::walk::repeats;
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::diagnostic::{Severity, Target};
 use crate::text::excerpt;
-use crate::Kind;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -112,86 +112,77 @@ meaning the data contradicts.
 /// The metadata key the protocol reserves for itself.
 pub(crate) const RESERVED_METADATA_KEY: &str = "ag-ui";
 
-/// Runs this family's checks on `document`: 1.x requests only.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    if !document.protocol.is_1x() {
+/// Runs this family's checks on `conversation`: 1.x requests only.
+pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    if !conversation.protocol.is_1x() {
         return;
     }
-    if document.kind == Kind::ResumeEntry {
-        check_metadata(&document.root_node(), out);
+    check_resume_ids(conversation, out);
+    for (index, entry) in conversation.resume.iter().enumerate() {
+        check_metadata(entry.marks, || conversation.resume_at(index), out);
+    }
+    // The rest is about what a RunAgentInput carries.
+    if conversation.run.is_none() {
         return;
     }
-    let Some(run) = document.run_agent_input() else {
-        return;
-    };
-    let resume = run
-        .child("resume")
-        .map(|r| r.elements())
-        .unwrap_or_default();
-    check_resume_ids(&resume, out);
-    let messages = document.messages();
-    for message in &messages {
-        if message.str("role") == Some("activity") {
-            out.push(
+    for (index, message) in conversation.messages.iter().enumerate() {
+        if message.is("activity") {
+            out.add(|| {
                 ACTIVITY_MESSAGE_IN_INPUT
                     .diagnostic(
-                        message.pointer.clone(),
+                        conversation.message_at(index),
                         "activity message sent back to the agent",
                     )
                     .with_help(
                         "a client strips activity messages from messages before sending: they are its rendering material, not conversation",
-                    ),
-            );
+                    )
+            });
         }
+        check_metadata(message.marks, || conversation.message_at(index), out);
     }
-    let tools = run.child("tools").map(|t| t.elements()).unwrap_or_default();
-    let written = messages
-        .iter()
-        .chain(&document.tool_calls())
-        .chain(&tools)
-        .chain(&resume)
-        .cloned()
-        .collect::<Vec<_>>();
-    for node in &written {
-        check_metadata(node, out);
+    for (index, call) in conversation.calls.iter().enumerate() {
+        check_metadata(call.marks, || conversation.call_at(index), out);
+    }
+    for (index, tool) in conversation.tools.iter().flatten().enumerate() {
+        check_metadata(tool.marks, || conversation.tool_at(index), out);
     }
 }
 
 /// Two resume entries for one interrupt.
-fn check_resume_ids(entries: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let ids = entries
+fn check_resume_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
+    let at = |index: usize| format!("{}/interruptId", conversation.resume_at(index));
+    let ids = conversation
+        .resume
         .iter()
-        .filter_map(|entry| entry.child("interruptId"))
-        .filter_map(|id| Some((id.value.as_str()?, id.pointer)));
-    for (text, at, earlier) in repeats(ids) {
-        out.push(
+        .enumerate()
+        .filter_map(|(index, entry)| Some((entry.interrupt_id?, index)));
+    for (text, index, earlier) in repeats(ids) {
+        out.add(|| {
             DUPLICATE_RESUME_ENTRY
                 .diagnostic(
-                    at,
+                    at(index),
                     format!("interrupt '{}' is answered twice", excerpt(text)),
                 )
                 .with_help(
                     "send one resume entry per interrupt: resolved with its payload, or cancelled",
                 )
-                .with_related(earlier, "first entry for this interrupt"),
-        );
+                .with_related(at(earlier), "first entry for this interrupt")
+        });
     }
 }
 
-/// The reserved key in the `metadata` of `node`.
-fn check_metadata(node: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(metadata) = node.child("metadata") else {
-        return;
-    };
-    if metadata.value.get(RESERVED_METADATA_KEY).is_some() {
-        out.push(
+/// The reserved key in the `metadata` of what `marks` are of, which sits
+/// at `at()`.
+fn check_metadata(marks: Marks, at: impl FnOnce() -> String, out: &mut impl Findings) {
+    if marks.reserved_metadata {
+        out.add(|| {
             METADATA_RESERVED_KEY
                 .diagnostic(
-                    crate::pointer::push(&metadata.pointer, RESERVED_METADATA_KEY),
+                    format!("{}/metadata/{RESERVED_METADATA_KEY}", at()),
                     "metadata key 'ag-ui' is reserved for the protocol",
                 )
                 .with_help("put application data under a key of its own, prefixed with a vendor or application name")
-                .at(Target::Key),
-        );
+                .at(Target::Key)
+        });
     }
 }

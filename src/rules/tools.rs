@@ -13,7 +13,7 @@ mod references;
 
 pub(crate) use cache::verdict_by_text;
 pub(super) use cache::Compiled;
-pub(crate) use names::is_well_formed as name_is_well_formed;
+pub(crate) use names::check_names;
 pub(super) use parameters::cached_arguments_validator;
 pub(crate) use parameters::{declare_nothing as parameters_declare_nothing, ParametersVerdict};
 
@@ -35,9 +35,9 @@ pub(super) const RULES: &[Rule] = &[
 /// Runs this family's checks on `document`.
 pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     for tools in document.tool_lists() {
-        names::check_list(&tools, out);
+        let names: Vec<Option<&str>> = tools.iter().map(|tool| tool.str("name")).collect();
+        names::check_names(&names, |index| tools[index].pointer.clone(), out);
         for tool in &tools {
-            names::check_tool(tool, out);
             parameters::check_tool(
                 tool,
                 document.protocol,

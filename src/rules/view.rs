@@ -16,10 +16,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::request::RESERVED_METADATA_KEY;
 use super::tools::{cached_arguments_validator, Compiled, ParametersVerdict};
 use super::walk::Document;
 use crate::diagnostic::Diagnostic;
-use crate::Kind;
+use crate::{Kind, Protocol};
 
 /// Where the rules' findings go.
 pub(crate) trait Findings {
@@ -82,6 +83,41 @@ pub(crate) struct RunIds<'a> {
     pub parent_run_id: Option<&'a str>,
 }
 
+/// What the request rules read on a message, a tool call, a tool or a
+/// resume entry.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Marks {
+    /// Whether its `metadata` holds the key the protocol reserves.
+    pub reserved_metadata: bool,
+    /// Whether it has an `encryptedValueType`.
+    pub encrypted_value_type: bool,
+    /// Whether it has an `encryptedValue`.
+    pub encrypted_value: bool,
+}
+
+impl Marks {
+    /// The marks of `value`, a parsed object.
+    fn of(value: &Value) -> Self {
+        Marks {
+            reserved_metadata: value
+                .get("metadata")
+                .and_then(|metadata| metadata.get(RESERVED_METADATA_KEY))
+                .is_some(),
+            encrypted_value_type: value.get("encryptedValueType").is_some(),
+            encrypted_value: value.get("encryptedValue").is_some(),
+        }
+    }
+}
+
+/// What the rules read of an answer to an interrupt.
+#[derive(Debug, Default)]
+pub(crate) struct ResumeEntry<'a> {
+    /// `interruptId`, when a string.
+    pub interrupt_id: Option<&'a str>,
+    /// Its marks.
+    pub marks: Marks,
+}
+
 /// What the conversation rules read of a message.
 #[derive(Debug, Default)]
 pub(crate) struct Message<'a> {
@@ -91,6 +127,8 @@ pub(crate) struct Message<'a> {
     pub id: Option<&'a str>,
     /// `toolCallId`, when a string.
     pub tool_call_id: Option<&'a str>,
+    /// Its marks.
+    pub marks: Marks,
 }
 
 impl Message<'_> {
@@ -113,6 +151,8 @@ pub(crate) struct Call<'a> {
     pub name: Option<&'a str>,
     /// `function.arguments`, when a string.
     pub arguments: Option<&'a str>,
+    /// Its marks.
+    pub marks: Marks,
 }
 
 /// What the conversation rules read of a tool a call can name.
@@ -121,6 +161,8 @@ pub(crate) struct Tool<'a> {
     pub name: Option<&'a str>,
     /// Its `parameters`, which a call's arguments are checked against.
     pub parameters: Parameters<'a>,
+    /// Its marks.
+    pub marks: Marks,
 }
 
 /// A tool's `parameters`, as the path that read it holds them.
@@ -148,6 +190,8 @@ impl Parameters<'_> {
 /// The conversation of a document: its messages in order, the tool calls
 /// they make and the tools those calls can name.
 pub(crate) struct Conversation<'a> {
+    /// The version the document is judged by.
+    pub protocol: Protocol,
     /// The run's ids, when the document is a RunAgentInput.
     pub run: Option<RunIds<'a>>,
     /// The messages, in order.
@@ -166,6 +210,11 @@ pub(crate) struct Conversation<'a> {
     pub tools: Option<Vec<Tool<'a>>>,
     /// Where the tools sit.
     pub tool_places: Places,
+    /// The resume entries (a RunAgentInput's `resume`, or the document
+    /// when it is one entry).
+    pub resume: Vec<ResumeEntry<'a>>,
+    /// Where the resume entries sit.
+    pub resume_places: Places,
     /// The schema budget tool `parameters` are compiled within.
     pub schema_budget: usize,
 }
@@ -199,7 +248,13 @@ impl<'a> Conversation<'a> {
             }
         }
         let is_run = document.kind == Kind::RunAgentInput;
+        let (resume, resume_places) = match document.kind {
+            Kind::RunAgentInput => (items(root.get("resume")), list("/resume")),
+            Kind::ResumeEntry => (vec![root], Places::Alone),
+            _ => (Vec::new(), Places::Alone),
+        };
         Conversation {
+            protocol: document.protocol,
             run: (is_run && root.is_object()).then(|| RunIds {
                 thread_id: string(root, "threadId"),
                 run_id: string(root, "runId"),
@@ -211,6 +266,7 @@ impl<'a> Conversation<'a> {
                     role: string(message, "role"),
                     id: string(message, "id"),
                     tool_call_id: string(message, "toolCallId"),
+                    marks: Marks::of(message),
                 })
                 .collect(),
             message_places,
@@ -224,10 +280,19 @@ impl<'a> Conversation<'a> {
                         parameters: tool
                             .get("parameters")
                             .map_or(Parameters::None, Parameters::Value),
+                        marks: Marks::of(tool),
                     })
                     .collect()
             }),
             tool_places: list("/tools"),
+            resume: resume
+                .into_iter()
+                .map(|entry| ResumeEntry {
+                    interrupt_id: string(entry, "interruptId"),
+                    marks: Marks::of(entry),
+                })
+                .collect(),
+            resume_places,
             schema_budget: document.limits.max_tool_schema_nodes,
         }
     }
@@ -251,6 +316,11 @@ impl<'a> Conversation<'a> {
     pub(crate) fn tool_at(&self, index: usize) -> String {
         self.tool_places.at(index)
     }
+
+    /// The pointer of resume entry `index`.
+    pub(crate) fn resume_at(&self, index: usize) -> String {
+        self.resume_places.at(index)
+    }
 }
 
 /// Items at `{base}/{i}`.
@@ -271,5 +341,6 @@ fn call(value: &Value, made_in: Option<(usize, usize)>) -> Call<'_> {
         id: string(value, "id"),
         name: function.and_then(|f| string(f, "name")),
         arguments: function.and_then(|f| string(f, "arguments")),
+        marks: Marks::of(value),
     }
 }

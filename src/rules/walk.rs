@@ -78,11 +78,6 @@ impl<'a> Document<'a> {
         Node::new(self.root, String::new())
     }
 
-    /// The RunAgentInput, when the document is one.
-    pub fn run_agent_input(&self) -> Option<Node<'a>> {
-        (self.kind == Kind::RunAgentInput && self.root.is_object()).then(|| self.root_node())
-    }
-
     /// The conversation (in order), when the document has one: the messages
     /// of a RunAgentInput, a messages array, or a single message.
     pub fn messages(&self) -> Vec<Node<'a>> {
@@ -117,20 +112,6 @@ impl<'a> Document<'a> {
                 .unwrap_or_default(),
             _ => Vec::new(),
         }
-    }
-
-    /// Every tool call: those of assistant messages, or the document itself
-    /// when it is one.
-    pub fn tool_calls(&self) -> Vec<Node<'a>> {
-        if self.kind == Kind::ToolCall {
-            return vec![self.root_node()];
-        }
-        self.messages()
-            .iter()
-            .filter(|m| m.str("role") == Some("assistant"))
-            .filter_map(|m| m.child("toolCalls"))
-            .flat_map(|calls| calls.elements())
-            .collect()
     }
 
     /// Every multimodal content part: those of user messages (and, since

@@ -2,7 +2,8 @@
 //! accept.
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::walk::{repeats, Node};
+use crate::rules::view::Findings;
+use crate::rules::walk::repeats;
 use crate::rules::Rule;
 use crate::text::quote;
 
@@ -64,36 +65,41 @@ fails once the agent forwards the tool to its model.
 /// The longest name the major model providers accept.
 const MAX_NAME_LEN: usize = 64;
 
-/// Reports every tool of `tools` whose name an earlier tool of the list
-/// already has.
-pub(super) fn check_list(tools: &[Node<'_>], out: &mut Vec<Diagnostic>) {
-    let names = tools
+/// The name rules on one list of tools: `names` are their names (when
+/// strings), and tool `index` sits at `tool_at(index)`.
+pub(crate) fn check_names(
+    names: &[Option<&str>],
+    tool_at: impl Fn(usize) -> String,
+    out: &mut impl Findings,
+) {
+    let name_at = |index: usize| format!("{}/name", tool_at(index));
+    let named = names
         .iter()
-        .filter_map(|tool| Some((tool.str("name")?, tool.child("name")?.pointer)));
-    for (name, at, earlier) in repeats(names) {
-        out.push(
+        .enumerate()
+        .filter_map(|(index, name)| Some(((*name)?, index)));
+    for (name, index, earlier) in repeats(named.clone()) {
+        out.add(|| {
             DUPLICATE_TOOL_NAME
                 .diagnostic(
-                    at,
+                    name_at(index),
                     format!(
                         "tool name {} is already used by an earlier tool in this list",
                         quote(name)
                     ),
                 )
                 .with_help("the model calls a tool by name only; rename one of the tools or remove the copy")
-                .with_related(earlier, "first tool with this name"),
-        );
+                .with_related(name_at(earlier), "first tool with this name")
+        });
+    }
+    for (name, index) in named {
+        if !is_well_formed(name) {
+            out.add(|| name_format(name, name_at(index)));
+        }
     }
 }
 
-/// Reports the tool's name when model providers would reject it.
-pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let (Some(name), Some(at)) = (tool.str("name"), tool.child("name")) else {
-        return;
-    };
-    if is_well_formed(name) {
-        return;
-    }
+/// The finding on `name`, at `at`, which model providers would reject.
+fn name_format(name: &str, at: String) -> Diagnostic {
     let mut bad: Vec<char> = Vec::new();
     for c in name.chars() {
         if !is_name_char(c) && !bad.contains(&c) {
@@ -101,9 +107,9 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     let len = name.chars().count();
+    // A name of allowed characters that is not well formed is too long.
     let problem = match (len, bad.is_empty()) {
         (0, _) => "is empty".to_string(),
-        (len, true) if len <= MAX_NAME_LEN => return,
         (len, true) => format!("is {len} characters long, more than {MAX_NAME_LEN}"),
         (len, false) if len <= MAX_NAME_LEN => format!("contains {}", list_chars(&bad)),
         (len, false) => format!(
@@ -119,11 +125,9 @@ pub(super) fn check_tool(tool: &Node<'_>, out: &mut Vec<Diagnostic>) {
         // Not `quote`, which would cut it: it is at most 64 safe characters.
         help.push_str(&format!(", such as '{suggestion}'"));
     }
-    out.push(
-        TOOL_NAME_FORMAT
-            .diagnostic(at.pointer, format!("tool name {} {problem}", quote(name)))
-            .with_help(help),
-    );
+    TOOL_NAME_FORMAT
+        .diagnostic(at, format!("tool name {} {problem}", quote(name)))
+        .with_help(help)
 }
 
 /// Whether `name` is in the form `tool-name-format` asks for: 1 to 64
@@ -175,10 +179,8 @@ mod tests {
         };
         let mut out = Vec::new();
         for tools in document.tool_lists() {
-            check_list(&tools, &mut out);
-            for tool in &tools {
-                check_tool(tool, &mut out);
-            }
+            let names: Vec<Option<&str>> = tools.iter().map(|tool| tool.str("name")).collect();
+            check_names(&names, |index| tools[index].pointer.clone(), &mut out);
         }
         out
     }
