@@ -1,21 +1,23 @@
-//! The semantic rules over the borrowed structs, each answering only "is
-//! anything found?". Each function names the rules it stands for; the
-//! predicates that decide a single value are the rules' own
-//! ([`crate::rules::verdict`]), so both paths judge a value alike.
+//! The semantic rules on a RunAgentInput read into the borrowed structs:
+//! the views the rules read ([`crate::rules::view`]) are built from the
+//! structs, and the rules themselves run on them, the same code the full
+//! path runs, asked only whether they find anything ([`AnyFound`]).
 //!
-//! Each takes the version the document is judged by: the rules a version
-//! scopes out (see `crate::rules::Rule::protocols`) are not asked.
+//! Each family is asked in the version the document is judged by: the
+//! rules a version scopes out (see `crate::rules::Rule::protocols`) do not
+//! report in it.
 
 use std::sync::Arc;
 
 use super::borrowed::{Content, Message, Object, RunAgentInput, Str, Tool};
 use super::Verdict;
 use crate::limits::PARSER_DEPTH;
+use crate::rules::content::{check_parts, check_user_content};
 use crate::rules::tools::check_names;
 use crate::rules::verdict::{
-    carries_parts, parameters_declare_nothing, part_is_clean, verdict_by_text, ParametersVerdict,
+    carries_parts, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
 };
-use crate::rules::view::{self, AnyFound, Conversation, Marks, Parameters, RunIds};
+use crate::rules::view::{self, AnyFound, Conversation, Emptiness, Marks, Parameters, RunIds};
 use crate::rules::Families;
 use crate::rules::{encrypted, messages, request};
 use crate::{Limits, Protocol};
@@ -47,7 +49,7 @@ pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limit
     let families = Families {
         messages: found(messages::check),
         tools: names_found(tools),
-        content: !content_is_clean(messages, protocol),
+        content: content_found(messages, protocol),
         request: found(request::check) || found(encrypted::check),
     };
     if families.messages || families.tools || families.content || families.request {
@@ -102,41 +104,55 @@ fn is_empty_object(text: &str) -> bool {
         .is_some_and(|inside| inside.bytes().all(|b| b.is_ascii_whitespace()))
 }
 
-/// `content-empty` (on user messages) and the content part rules (on
-/// the messages whose parts they judge in `protocol`).
-fn content_is_clean(messages: &[Message<'_>], protocol: Protocol) -> bool {
-    messages
-        .iter()
-        .filter(|m| {
-            m.role
-                .as_ref()
-                .is_some_and(|r| carries_parts(protocol, r.as_str()))
-        })
-        .all(|m| {
-            let user = has_role(m, "user");
-            match &m.content {
-                Some(Content::Text(text)) => !user || !text.as_str().is_empty(),
-                Some(Content::Parts(parts)) => {
-                    (!user || !parts.is_empty())
-                        && parts.iter().all(|part| {
-                            let (Some(kind), Some(source)) = (&part.kind, &part.source) else {
-                                return true;
-                            };
-                            let (Some(source_type), Some(value)) = (&source.kind, &source.value)
-                            else {
-                                return true;
-                            };
-                            part_is_clean(
-                                kind.as_str(),
-                                source_type.as_str(),
-                                value.as_str(),
-                                source.mime_type.as_ref().map(|m| m.as_str()),
-                            )
-                        })
-                }
-                _ => true,
-            }
-        })
+/// Whether the content rules find anything in `messages`: `content-empty`
+/// on user messages, the part rules on the messages whose parts they
+/// judge in `protocol`.
+fn content_found(messages: &[Message<'_>], protocol: Protocol) -> bool {
+    let mut found = AnyFound::default();
+    let mut parts = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        let Some(role) = message.role.as_ref().map(Str::as_str) else {
+            continue;
+        };
+        if !carries_parts(protocol, role) {
+            continue;
+        }
+        let emptiness = match &message.content {
+            Some(Content::Text(text)) if text.as_str().is_empty() => Emptiness::EmptyText,
+            Some(Content::Parts(items)) if items.is_empty() => Emptiness::EmptyParts,
+            _ => Emptiness::NotEmpty,
+        };
+        if role == "user" {
+            check_user_content(
+                emptiness,
+                || format!("/messages/{index}/content"),
+                &mut found,
+            );
+        }
+        if let Some(Content::Parts(items)) = &message.content {
+            parts.extend(items.iter().enumerate().map(|(position, part)| {
+                let read = view::Part {
+                    kind: part.kind.as_ref().map(Str::as_str),
+                    source: part.source.as_ref().map(|source| view::Source {
+                        kind: source.kind.as_ref().map(Str::as_str),
+                        value: source.value.as_ref().map(Str::as_str),
+                        mime_type: source.mime_type.as_ref().map(Str::as_str),
+                    }),
+                };
+                (read, (index, position))
+            }));
+        }
+    }
+    let (parts, places): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+    check_parts(
+        &parts,
+        |index| {
+            let (message, position) = places[index];
+            format!("/messages/{message}/content/{position}")
+        },
+        &mut found,
+    );
+    found.0
 }
 
 /// What the message rules read of `input`, whose tools' `parameters`

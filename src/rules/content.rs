@@ -6,7 +6,8 @@
 
 use url::Url;
 
-use super::walk::{Document, Node};
+use super::view::{Emptiness, Findings, Part};
+use super::walk::Document;
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::text::excerpt;
@@ -149,15 +150,26 @@ input or attachment was filled in.
 
 /// Runs this family's checks on `document`.
 pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    for part in document.content_parts() {
-        check_part(&part, out);
-    }
+    let nodes = document.content_parts();
+    let parts: Vec<Part<'_>> = nodes.iter().map(|node| Part::of(node.value)).collect();
+    check_parts(&parts, |index| nodes[index].pointer.clone(), out);
     for message in document.messages() {
         if message.str("role") == Some("user") {
             if let Some(content) = message.child("content") {
-                check_empty(&content, out);
+                check_user_content(Emptiness::of(content.value), || content.pointer, out);
             }
         }
+    }
+}
+
+/// The part rules on `parts`, part `index` sitting at `part_at(index)`.
+pub(crate) fn check_parts(
+    parts: &[Part<'_>],
+    part_at: impl Fn(usize) -> String,
+    out: &mut impl Findings,
+) {
+    for (index, part) in parts.iter().enumerate() {
+        check_part(part, || part_at(index), out);
     }
 }
 
@@ -229,53 +241,39 @@ impl Media {
     }
 }
 
-fn check_part(part: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(media) = part.str("type").and_then(Media::of) else {
+/// The rules on one content part, which sits at `part_at()`.
+fn check_part(part: &Part<'_>, part_at: impl Fn() -> String, out: &mut impl Findings) {
+    let Some(media) = part.kind.and_then(Media::of) else {
         return;
     };
-    let Some(source) = part.child("source").filter(|s| s.value.is_object()) else {
+    let Some(source) = &part.source else {
         return;
     };
-    if let Some(value) = source.child("value") {
-        match source.str("type") {
-            Some("data") => check_base64(&value, out),
-            Some("url") => check_url(&value, out),
+    let source_at = || format!("{}/source", part_at());
+    if let Some(value) = source.value {
+        let value_at = || format!("{}/value", source_at());
+        match source.kind {
+            Some("data") => check_base64(value, value_at, out),
+            Some("url") => check_url(value, value_at, out),
             _ => {}
         }
     }
-    if let Some(mime) = source.child("mimeType") {
-        check_mime_type(part, media, &mime, out);
+    if let Some(mime) = source.mime_type {
+        let mime_at = || format!("{}/mimeType", source_at());
+        check_mime_type(media, mime, mime_at, || format!("{}/type", part_at()), out);
     }
 }
 
-/// Whether a content part of type `part_type` whose source has type
-/// `source_type`, `value` and `mime_type` draws no finding of this family
-/// (what [`check_part`] reports), for the fast path.
-pub(crate) fn part_is_clean(
-    part_type: &str,
-    source_type: &str,
-    value: &str,
-    mime_type: Option<&str>,
-) -> bool {
-    let Some(media) = Media::of(part_type) else {
-        return true;
-    };
-    let value_is_clean = match source_type {
-        "data" => base64_problem(value).is_none(),
-        "url" => url_problem(value).is_none(),
-        _ => true,
-    };
-    value_is_clean
-        && mime_type.is_none_or(|mime| parse_mime_type(mime).is_ok_and(|m| media.accepts(m.top)))
-}
-
-fn check_base64(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(text) = value.value.as_str() else {
-        return;
-    };
+/// `content-data-not-base64` on `text`, a data source's value at `at()`.
+fn check_base64(text: &str, at: impl FnOnce() -> String, out: &mut impl Findings) {
     let Some(problem) = base64_problem(text) else {
         return;
     };
+    out.add(|| base64_finding(text, problem, at()));
+}
+
+/// The finding on `text`, at `at`, which is not base64 for `problem`.
+fn base64_finding(text: &str, problem: Base64Problem, at: String) -> Diagnostic {
     let quoted = excerpt(text);
     let (message, help) = match problem {
         Base64Problem::DataUrl => (
@@ -307,11 +305,9 @@ fn check_base64(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
             "encode the bytes with standard base64 (RFC 4648 section 4)".to_string(),
         ),
     };
-    out.push(
-        CONTENT_DATA_NOT_BASE64
-            .diagnostic(value.pointer.clone(), message)
-            .with_help(help),
-    );
+    CONTENT_DATA_NOT_BASE64
+        .diagnostic(at, message)
+        .with_help(help)
 }
 
 /// Why a text is not standard padded base64. Positions count characters
@@ -400,31 +396,27 @@ fn url_problem(text: &str) -> Option<Result<Url, url::ParseError>> {
     }
 }
 
-fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(text) = value.value.as_str() else {
-        return;
-    };
+/// `content-url-invalid` on `text`, a url source's value at `at()`.
+fn check_url(text: &str, at: impl FnOnce() -> String, out: &mut impl Findings) {
     let Some(problem) = url_problem(text) else {
         return;
     };
-    match problem {
-        Err(error) => out.push(
-            CONTENT_URL_INVALID
-                .diagnostic(
-                    value.pointer.clone(),
-                    format!(
-                        "url source value '{}' is not an absolute URL: {error}",
-                        excerpt(text)
-                    ),
-                )
-                .with_help(
-                    "give an absolute http(s) URL or a data URL; inline base64 belongs in a data source",
+    out.add(|| match problem {
+        Err(error) => CONTENT_URL_INVALID
+            .diagnostic(
+                at(),
+                format!(
+                    "url source value '{}' is not an absolute URL: {error}",
+                    excerpt(text)
                 ),
-        ),
+            )
+            .with_help(
+                "give an absolute http(s) URL or a data URL; inline base64 belongs in a data source",
+            ),
         Ok(url) => {
             let mut diagnostic = CONTENT_URL_INVALID
                 .diagnostic(
-                    value.pointer.clone(),
+                    at(),
                     format!(
                         "url source value '{}' has scheme '{}', which peers are not expected to fetch",
                         excerpt(text),
@@ -437,80 +429,83 @@ fn check_url(value: &Node<'_>, out: &mut Vec<Diagnostic>) {
             // The URL is well-formed; whether the peer can fetch it is a
             // guess, so this half of the rule only warns.
             diagnostic.severity = Severity::Warning;
-            out.push(diagnostic);
+            diagnostic
         }
-    }
+    });
 }
 
-fn check_mime_type(part: &Node<'_>, media: Media, mime: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(text) = mime.value.as_str() else {
-        return;
-    };
+/// `content-mime-type-mismatch` on `text`, the `mimeType` at `at()` of
+/// a `media` part whose `type` is at `type_at()`.
+fn check_mime_type(
+    media: Media,
+    text: &str,
+    at: impl FnOnce() -> String,
+    type_at: impl FnOnce() -> String,
+    out: &mut impl Findings,
+) {
     let parsed = match parse_mime_type(text) {
         Ok(parsed) => parsed,
         Err(reason) => {
-            out.push(
+            out.add(|| {
                 CONTENT_MIME_TYPE_MISMATCH
                     .diagnostic(
-                        mime.pointer.clone(),
+                        at(),
                         format!("mimeType '{}' is not a MIME type: {reason}", excerpt(text)),
                     )
                     .with_help(format!(
                         "write type/subtype (RFC 6838); {} part takes {}",
                         media.a_name(),
                         media.expected()
-                    )),
-            );
+                    ))
+            });
             return;
         }
     };
     if media.accepts(parsed.top) {
         return;
     }
-    let help = match Media::for_top_level(parsed.top) {
-        Some(other) => format!(
-            "{} part takes {}; send '{}' as {} part",
-            media.a_name(),
-            media.expected(),
-            excerpt(text),
-            other.a_name()
-        ),
-        None => format!("{} part takes {}", media.a_name(), media.expected()),
-    };
-    let mut diagnostic = CONTENT_MIME_TYPE_MISMATCH
-        .diagnostic(
-            mime.pointer.clone(),
-            format!(
-                "{} part has mimeType '{}', which is not {} type",
-                media.name(),
+    out.add(|| {
+        let help = match Media::for_top_level(parsed.top) {
+            Some(other) => format!(
+                "{} part takes {}; send '{}' as {} part",
+                media.a_name(),
+                media.expected(),
                 excerpt(text),
-                media.a_name()
+                other.a_name()
             ),
-        )
-        .with_help(help);
-    if let Some(part_type) = part.child("type") {
-        diagnostic = diagnostic.with_related(
-            part_type.pointer,
-            format!("the part is of type '{}'", media.name()),
-        );
-    }
-    out.push(diagnostic);
+            None => format!("{} part takes {}", media.a_name(), media.expected()),
+        };
+        CONTENT_MIME_TYPE_MISMATCH
+            .diagnostic(
+                at(),
+                format!(
+                    "{} part has mimeType '{}', which is not {} type",
+                    media.name(),
+                    excerpt(text),
+                    media.a_name()
+                ),
+            )
+            .with_help(help)
+            .with_related(type_at(), format!("the part is of type '{}'", media.name()))
+    });
 }
 
-fn check_empty(content: &Node<'_>, out: &mut Vec<Diagnostic>) {
-    let what = match content.value {
-        serde_json::Value::String(s) if s.is_empty() => "the empty string \"\"",
-        serde_json::Value::Array(items) if items.is_empty() => "the empty array []",
-        _ => return,
+/// `content-empty` on a user message's content at `at()`.
+pub(crate) fn check_user_content(
+    content: Emptiness,
+    at: impl FnOnce() -> String,
+    out: &mut impl Findings,
+) {
+    let what = match content {
+        Emptiness::EmptyText => "the empty string \"\"",
+        Emptiness::EmptyParts => "the empty array []",
+        Emptiness::NotEmpty => return,
     };
-    out.push(
+    out.add(|| {
         CONTENT_EMPTY
-            .diagnostic(
-                content.pointer.clone(),
-                format!("user message content is {what}"),
-            )
-            .with_help("send at least one text or media part, or leave the message out"),
-    );
+            .diagnostic(at(), format!("user message content is {what}"))
+            .with_help("send at least one text or media part, or leave the message out")
+    });
 }
 
 /// A MIME type's top-level type and subtype, as written (compare them

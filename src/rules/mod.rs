@@ -6,7 +6,7 @@
 //! its checks.
 
 mod capabilities;
-mod content;
+pub(crate) mod content;
 pub(crate) mod encrypted;
 mod interop;
 pub(crate) mod messages;
@@ -261,7 +261,6 @@ fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>)
 /// ([`crate::fast`]), which must decide exactly as the rules do: each is
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
-    pub(crate) use super::content::part_is_clean;
     pub(crate) use super::interop::is_interoperable;
     pub(crate) use super::request::RESERVED_METADATA_KEY;
     pub(crate) use super::tools::{parameters_declare_nothing, verdict_by_text, ParametersVerdict};

@@ -323,6 +323,65 @@ impl<'a> Conversation<'a> {
     }
 }
 
+/// What the content rules read of a content part.
+#[derive(Debug, Default)]
+pub(crate) struct Part<'a> {
+    /// `type`, when a string.
+    pub kind: Option<&'a str>,
+    /// `source`, when an object.
+    pub source: Option<Source<'a>>,
+}
+
+impl<'a> Part<'a> {
+    /// What the content rules read of `value`, a parsed part.
+    pub(crate) fn of(value: &'a Value) -> Self {
+        Part {
+            kind: string(value, "type"),
+            source: value
+                .get("source")
+                .filter(|source| source.is_object())
+                .map(|source| Source {
+                    kind: string(source, "type"),
+                    value: string(source, "value"),
+                    mime_type: string(source, "mimeType"),
+                }),
+        }
+    }
+}
+
+/// What the content rules read of a media part's source.
+#[derive(Debug, Default)]
+pub(crate) struct Source<'a> {
+    /// `type`, when a string.
+    pub kind: Option<&'a str>,
+    /// `value`, when a string.
+    pub value: Option<&'a str>,
+    /// `mimeType`, when a string.
+    pub mime_type: Option<&'a str>,
+}
+
+/// A message's `content`, as far as `content-empty` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Emptiness {
+    /// The empty string.
+    EmptyText,
+    /// The empty array.
+    EmptyParts,
+    /// Anything else.
+    NotEmpty,
+}
+
+impl Emptiness {
+    /// Whether `content`, a parsed value, is empty, and how.
+    pub(crate) fn of(content: &Value) -> Self {
+        match content {
+            Value::String(text) if text.is_empty() => Emptiness::EmptyText,
+            Value::Array(items) if items.is_empty() => Emptiness::EmptyParts,
+            _ => Emptiness::NotEmpty,
+        }
+    }
+}
+
 /// Items at `{base}/{i}`.
 pub(crate) fn list(base: &'static str) -> Places {
     Places::List(Cow::Borrowed(base))
