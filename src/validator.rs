@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
 use crate::encoding;
-use crate::fast::{self, Verdict};
+use crate::fast;
 use crate::limits::{self, PARSER_DEPTH};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
@@ -508,53 +508,22 @@ impl Validator {
         };
         if worth_trying {
             let default = self.settings.default_protocol();
-            match fast::judge_run_agent_input(bytes, self.settings.limits(), default) {
-                Verdict::Clean(protocol) => {
-                    let report = self
-                        .report(Some(Kind::RunAgentInput), Vec::new())
-                        .with_protocol(protocol);
-                    return (report, None);
+            let mut diagnostics = Vec::new();
+            let limits = self.settings.limits();
+            if let Some(protocol) =
+                fast::judge_run_agent_input(bytes, limits, default, &mut diagnostics)
+            {
+                // What the fast path reads has no repeated key.
+                if !diagnostics.is_empty() {
+                    locate_all(bytes, false, &mut diagnostics);
                 }
-                Verdict::RulesFire(protocol, families) => {
-                    if let Some(checked) = self.check_rules_only(bytes, protocol, families) {
-                        return checked;
-                    }
-                }
-                Verdict::Unknown => {}
+                let report = self
+                    .report(Some(Kind::RunAgentInput), diagnostics)
+                    .with_protocol(protocol);
+                return (report, None);
             }
         }
         self.check_bytes_fully(kind, bytes, stream_protocol)
-    }
-
-    /// The full path's report on a RunAgentInput the fast path found
-    /// well-formed and fitting the schema, with findings of the semantic
-    /// rules only: the parse layer (encoding, repeated keys, surrogates),
-    /// the schema, the interoperability rules and the families the fast
-    /// path found clean have nothing to say, so they are skipped. `None`
-    /// if the bytes do not parse after all.
-    fn check_rules_only(
-        &self,
-        bytes: &[u8],
-        protocol: Protocol,
-        families: rules::Families,
-    ) -> Option<(Report, Option<Value>)> {
-        let value = serde_json::from_slice::<Value>(bytes).ok()?;
-        let mut diagnostics = Vec::new();
-        rules::check_run_agent_input_families(
-            &value,
-            protocol,
-            self.settings.limits(),
-            families,
-            &mut diagnostics,
-        );
-        if !diagnostics.is_empty() {
-            locate_all(bytes, false, &mut diagnostics);
-        }
-        Some((
-            self.report(Some(Kind::RunAgentInput), diagnostics)
-                .with_protocol(protocol),
-            Some(value),
-        ))
     }
 
     /// Whether the fast path reads `bytes`, a record of a stream judged by
@@ -923,6 +892,39 @@ mod tests {
             official += 1;
         }
         assert!(official >= 3);
+    }
+
+    #[test]
+    fn findings_of_the_rules_are_reported_from_the_structs_without_a_value() {
+        // Each family finds something: an empty message id, a call whose
+        // arguments break its tool's parameters, a tool name providers
+        // refuse, empty user content and the reserved metadata key.
+        let bytes = br#"{"threadId": "t", "runId": "r", "protocolVersion": "1.1",
+            "tools": [{"name": "get weather", "description": "d",
+                       "parameters": {"type": "object", "required": ["city"]}},
+                      {"name": "f", "description": "d", "metadata": {"ag-ui": 1}}],
+            "messages": [{"id": "", "role": "user", "content": ""},
+                         {"id": "m2", "role": "assistant", "toolCalls": [{"id": "c1",
+                          "type": "function",
+                          "function": {"name": "get weather", "arguments": "{}"}}]}]}"#;
+        let validator = Validator::new().expect("validator");
+        let (report, value) = validator.check_bytes(Some(Kind::RunAgentInput), bytes, None);
+        assert!(value.is_none(), "the full path built a Value");
+        let mut rules: Vec<&str> = report.diagnostics().iter().map(|d| &*d.rule).collect();
+        rules.sort_unstable();
+        assert_eq!(
+            rules,
+            [
+                "content-empty",
+                "empty-id",
+                "metadata-reserved-key",
+                "tool-arguments-schema-mismatch",
+                "tool-name-format"
+            ]
+        );
+        let full = validator.full_report(Some(Kind::RunAgentInput), bytes);
+        assert_eq!(report.diagnostics(), full.diagnostics());
+        assert!(report.diagnostics().iter().all(|d| d.location.is_some()));
     }
 
     #[test]

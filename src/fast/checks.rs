@@ -1,7 +1,9 @@
 //! The semantic rules on a RunAgentInput read into the borrowed structs:
 //! the views the rules read ([`crate::rules::view`]) are built from the
 //! structs, and the rules themselves run on them, the same code the full
-//! path runs, asked only whether they find anything ([`AnyFound`]).
+//! path runs, reporting into the sink the caller gives: every finding for the
+//! validator, only whether there is one for a yes-or-no question
+//! ([`crate::rules::view::AnyFound`]).
 //!
 //! Each family is asked in the version the document is judged by: the
 //! rules a version scopes out (see `crate::rules::Rule::protocols`) do not
@@ -10,15 +12,13 @@
 use std::sync::Arc;
 
 use super::borrowed::{Content, Message, Object, RunAgentInput, Str, Tool};
-use super::Verdict;
 use crate::limits::PARSER_DEPTH;
 use crate::rules::content::{check_parts, check_user_content};
 use crate::rules::tools::check_names;
 use crate::rules::verdict::{
     carries_parts, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
 };
-use crate::rules::view::{self, AnyFound, Conversation, Emptiness, Marks, Parameters, RunIds};
-use crate::rules::Families;
+use crate::rules::view::{self, Conversation, Emptiness, Findings, Marks, Parameters, RunIds};
 use crate::rules::{encrypted, messages, request};
 use crate::{Limits, Protocol};
 
@@ -26,48 +26,39 @@ use crate::{Limits, Protocol};
 /// array and the tool object hold it.
 const PARAMETERS_DEPTH: usize = 3;
 
-/// What the rules find in `input`, whose shape already fits the schema of
-/// `protocol`, the version it is judged by.
-pub(super) fn judge(input: &RunAgentInput<'_>, protocol: Protocol, limits: Limits) -> Verdict {
+/// Runs the semantic rules on `input`, whose shape already fits the
+/// schema of `protocol`, the version it is judged by, into `out`. False
+/// (and nothing reported) when a tool's `parameters` text holds what only
+/// the full path reports: a parse or schema finding, or nesting deeper than
+/// the parser reads.
+pub(super) fn judge(
+    input: &RunAgentInput<'_>,
+    protocol: Protocol,
+    limits: Limits,
+    out: &mut impl Findings,
+) -> bool {
     // An absent list (1.x) means none, as on the full path.
     let messages = input.messages.as_deref().unwrap_or_default();
     let tools = input.tools.as_deref().unwrap_or_default();
-    // A `parameters` text may hold what the parser or the schema layer
-    // reports (it was read as raw text), so a finding there is not only
-    // the semantic rules'.
     let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
-        return Verdict::Unknown;
+        return false;
     };
     let conversation = conversation(input, protocol, verdicts, limits);
-    let found = |check: fn(&Conversation<'_>, &mut AnyFound)| {
-        let mut found = AnyFound::default();
-        check(&conversation, &mut found);
-        found.0
-    };
-    // Each family is judged (not only up to the first finding), so that
-    // the full path runs only the families that find something.
-    let families = Families {
-        messages: found(messages::check),
-        tools: names_found(tools),
-        content: content_found(messages, protocol),
-        request: found(request::check) || found(encrypted::check),
-    };
-    if families.messages || families.tools || families.content || families.request {
-        Verdict::RulesFire(protocol, families)
-    } else {
-        Verdict::Clean(protocol)
-    }
+    messages::check(&conversation, out);
+    request::check(&conversation, out);
+    encrypted::check(&conversation, out);
+    check_tool_names(tools, out);
+    check_content(messages, protocol, out);
+    true
 }
 
-/// Whether the name rules find anything in `tools`.
-fn names_found(tools: &[Tool<'_>]) -> bool {
+/// The name rules on `tools`.
+fn check_tool_names(tools: &[Tool<'_>], out: &mut impl Findings) {
     let names: Vec<Option<&str>> = tools
         .iter()
         .map(|t| t.name.as_ref().map(Str::as_str))
         .collect();
-    let mut found = AnyFound::default();
-    check_names(&names, |index| format!("/tools/{index}"), &mut found);
-    found.0
+    check_names(&names, |index| format!("/tools/{index}"), out);
 }
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
@@ -104,11 +95,9 @@ fn is_empty_object(text: &str) -> bool {
         .is_some_and(|inside| inside.bytes().all(|b| b.is_ascii_whitespace()))
 }
 
-/// Whether the content rules find anything in `messages`: `content-empty`
-/// on user messages, the part rules on the messages whose parts they
-/// judge in `protocol`.
-fn content_found(messages: &[Message<'_>], protocol: Protocol) -> bool {
-    let mut found = AnyFound::default();
+/// The content rules on `messages`: `content-empty` on user messages,
+/// the part rules on the messages whose parts they judge in `protocol`.
+fn check_content(messages: &[Message<'_>], protocol: Protocol, out: &mut impl Findings) {
     let mut parts = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         let Some(role) = message.role.as_ref().map(Str::as_str) else {
@@ -123,11 +112,7 @@ fn content_found(messages: &[Message<'_>], protocol: Protocol) -> bool {
             _ => Emptiness::NotEmpty,
         };
         if role == "user" {
-            check_user_content(
-                emptiness,
-                || format!("/messages/{index}/content"),
-                &mut found,
-            );
+            check_user_content(emptiness, || format!("/messages/{index}/content"), out);
         }
         if let Some(Content::Parts(items)) = &message.content {
             parts.extend(items.iter().enumerate().map(|(position, part)| {
@@ -150,9 +135,8 @@ fn content_found(messages: &[Message<'_>], protocol: Protocol) -> bool {
             let (message, position) = places[index];
             format!("/messages/{message}/content/{position}")
         },
-        &mut found,
+        out,
     );
-    found.0
 }
 
 /// What the message rules read of `input`, whose tools' `parameters`

@@ -13,10 +13,13 @@
 //! valid document must not pay for diagnostics it does not produce. The
 //! bytes are read straight into borrowed structs ([`borrowed`]) that refuse
 //! whatever the parse layer or the schema would report, their keys are
-//! held to the schema ([`shape`]), and the semantic rules run on them
-//! ([`checks`]) answering only "is anything found?". Only when something is
-//! (or when the input is not a RunAgentInput at all) does the validator
-//! take the full path: `Value`, compiled schema, every rule, locator.
+//! held to the schema ([`shape`]), and the semantic rules run on views of
+//! them ([`checks`]): the rules' one implementation, which builds a
+//! finding's pointer and message only when it reports one. The validator
+//! takes the full path (`Value`, compiled schema, every rule, locator) only
+//! for what the structs refuse: a document that is not a well-formed
+//! RunAgentInput fitting its schema, which the `Value` and the schema
+//! explain.
 //!
 //! Every protocol version is read: the document is judged by the version
 //! it declares (`protocolVersion`), else by the configured default the
@@ -25,9 +28,10 @@
 //! (newer than any known, or not a version) is left to the full path.
 //!
 //! The contract is an equivalence, not a shortcut: with the default
-//! settings but any default version, [`run_agent_input_is_clean`] is true
-//! exactly when the full path reports nothing (any severity) for the same
-//! bytes. Tests hold the
+//! settings but any default version, [`judge_run_agent_input`] reports
+//! what the full path reports for the same bytes, and
+//! [`run_agent_input_is_clean`] is true exactly when the full path
+//! reports nothing (any severity). Tests hold the
 //! two to it on every fixture and on random mutations of them, and a fuzz
 //! target (`fuzz/fuzz_targets/differential.rs`) does the same. Settings
 //! only ever remove findings or change their severity, so a clean verdict
@@ -43,29 +47,23 @@ pub(crate) use event::{Event, EventShapes};
 
 use crate::limits::{self, PARSER_DEPTH};
 use crate::protocol::Declaration;
-use crate::rules::Families;
+use crate::rules::view::{AnyFound, Findings};
 use crate::{Limits, Protocol};
 
-/// What the fast path found out about a RunAgentInput.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Verdict {
-    /// The full path would report nothing, judging by this version.
-    Clean(Protocol),
-    /// The document is well-formed JSON and fits the schema of this
-    /// version, with no repeated key, unpaired surrogate or
-    /// non-interoperable number and clean tool `parameters`: only these
-    /// families of semantic rules find something.
-    RulesFire(Protocol, Families),
-    /// Anything else, including documents that are not RunAgentInputs.
-    Unknown,
-}
-
-/// What the full path would report for `bytes` checked as a RunAgentInput
-/// within `limits`, with `default` judging it unless it declares a
-/// version, as far as the fast path can tell.
-pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits, default: Protocol) -> Verdict {
+/// Checks `bytes` as a RunAgentInput within `limits`, with `default`
+/// judging it unless it declares a version, when the fast path can: it
+/// reports into `out` what the full path would report, and returns the
+/// version it judged by. `None`, with nothing reported, sends the document
+/// to the full path: it is not well-formed, does not fit the schema, or
+/// holds something else only the full path reports.
+pub(crate) fn judge_run_agent_input(
+    bytes: &[u8],
+    limits: Limits,
+    default: Protocol,
+    out: &mut impl Findings,
+) -> Option<Protocol> {
     if bytes.len() > limits.max_document_bytes {
-        return Verdict::Unknown;
+        return None;
     }
     // A depth limit below the parser's own is checked first, as the full
     // path does; the parser's limit is the same on both paths.
@@ -74,34 +72,30 @@ pub(crate) fn judge_run_agent_input(bytes: &[u8], limits: Limits, default: Proto
             .too_deep_at
             .is_some()
     {
-        return Verdict::Unknown;
+        return None;
     }
-    let Ok(input) = serde_json::from_slice::<borrowed::RunAgentInput<'_>>(bytes) else {
-        return Verdict::Unknown;
-    };
+    let input = serde_json::from_slice::<borrowed::RunAgentInput<'_>>(bytes).ok()?;
     // The version the full path judges by (`Validator::judge_version`);
     // a declaration it warns about is its to report.
     let protocol = match &input.protocol_version {
         None => default,
         Some(declared) => match Protocol::from_declaration(declared.as_str()) {
             Declaration::Known(protocol) => protocol,
-            Declaration::Newer | Declaration::Uninterpretable => return Verdict::Unknown,
+            Declaration::Newer | Declaration::Uninterpretable => return None,
         },
     };
     if !shape::fits(&input, protocol) {
-        return Verdict::Unknown;
+        return None;
     }
-    checks::judge(&input, protocol, limits)
+    checks::judge(&input, protocol, limits, out).then_some(protocol)
 }
 
 /// Whether the full path would report nothing for `bytes` checked as a
 /// RunAgentInput within `limits`, with `default` judging it unless it
 /// declares a version.
 pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits, default: Protocol) -> bool {
-    matches!(
-        judge_run_agent_input(bytes, limits, default),
-        Verdict::Clean(_)
-    )
+    let mut found = AnyFound::default();
+    judge_run_agent_input(bytes, limits, default, &mut found).is_some() && !found.0
 }
 
 /// The event `bytes` hold, judged by `protocol` (the stream's, as

@@ -580,15 +580,18 @@ fn check_against_parameters<F: Findings>(
         let Some(Some(validator)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
             continue;
         };
+        // Most arguments are valid, and asking is much cheaper than
+        // collecting the errors.
+        if validator.is_valid(parsed) {
+            continue;
+        }
         if !F::DETAILED {
-            if !validator.is_valid(parsed) {
-                out.add(|| {
-                    TOOL_ARGUMENTS_SCHEMA_MISMATCH.diagnostic(
-                        arguments_at(conversation, index),
-                        "arguments do not satisfy the tool's parameters",
-                    )
-                });
-            }
+            out.add(|| {
+                TOOL_ARGUMENTS_SCHEMA_MISMATCH.diagnostic(
+                    arguments_at(conversation, index),
+                    "arguments do not satisfy the tool's parameters",
+                )
+            });
             continue;
         }
         let at = arguments_at(conversation, index);

@@ -182,53 +182,6 @@ pub(crate) fn check(
     }
 }
 
-/// Which rule families find something in a RunAgentInput, as the fast
-/// path ([`crate::fast`]) tells them apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Families {
-    /// The message rules: ids, tool calls, results, arguments.
-    pub messages: bool,
-    /// The tool rules: names (the `parameters` were found clean).
-    pub tools: bool,
-    /// The content rules: empty content, parts and their sources.
-    pub content: bool,
-    /// The 1.x request rules: resume entries, activity messages, reserved
-    /// metadata keys, `encryptedValueType` without its value.
-    pub request: bool,
-}
-
-/// The `families` of rules on a RunAgentInput whose values the fast path
-/// already found interoperable and whose other families it found clean:
-/// [`check`] less the walks that find nothing.
-pub(crate) fn check_run_agent_input_families(
-    value: &Value,
-    protocol: Protocol,
-    limits: crate::Limits,
-    families: Families,
-    out: &mut Vec<Diagnostic>,
-) {
-    let document = walk::Document {
-        kind: Kind::RunAgentInput,
-        protocol,
-        root: value,
-        limits,
-    };
-    let conversation = Conversation::of_document(&document);
-    if families.messages {
-        messages::check(&conversation, out);
-    }
-    if families.tools {
-        tools::check(&document, out);
-    }
-    if families.content {
-        content::check(&document, out);
-    }
-    if families.request {
-        request::check(&conversation, out);
-        encrypted::check(&conversation, out);
-    }
-}
-
 /// The families that check the protocol's types wherever they appear.
 /// (Interoperability rules walk the whole document once, embedded payloads
 /// included.)
