@@ -47,18 +47,15 @@ pub(super) fn judge(
     messages::check(&conversation, out);
     request::check(&conversation, out);
     encrypted::check(&conversation, out);
-    check_tool_names(tools, out);
-    check_content(messages, protocol, out);
-    true
-}
-
-/// The name rules on `tools`.
-fn check_tool_names(tools: &[Tool<'_>], out: &mut impl Findings) {
-    let names: Vec<Option<&str>> = tools
+    let names: Vec<Option<&str>> = conversation
+        .tools
         .iter()
-        .map(|t| t.name.as_ref().map(Str::as_str))
+        .flatten()
+        .map(|t| t.name)
         .collect();
-    check_names(&names, |index| format!("/tools/{index}"), out);
+    check_names(&names, |index| conversation.tool_at(index), out);
+    check_content(messages, &conversation, out);
+    true
 }
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
@@ -95,15 +92,21 @@ fn is_empty_object(text: &str) -> bool {
         .is_some_and(|inside| inside.bytes().all(|b| b.is_ascii_whitespace()))
 }
 
-/// The content rules on `messages`: `content-empty` on user messages,
-/// the part rules on the messages whose parts they judge in `protocol`.
-fn check_content(messages: &[Message<'_>], protocol: Protocol, out: &mut impl Findings) {
+/// The content rules on `messages`, which `conversation` is of:
+/// `content-empty` on user messages, the part rules on the messages whose
+/// parts they judge in its version.
+fn check_content(
+    messages: &[Message<'_>],
+    conversation: &Conversation<'_>,
+    out: &mut impl Findings,
+) {
+    let content_at = |index: usize| format!("{}/content", conversation.message_at(index));
     let mut parts = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         let Some(role) = message.role.as_ref().map(Str::as_str) else {
             continue;
         };
-        if !carries_parts(protocol, role) {
+        if !carries_parts(conversation.protocol, role) {
             continue;
         }
         let emptiness = match &message.content {
@@ -112,7 +115,7 @@ fn check_content(messages: &[Message<'_>], protocol: Protocol, out: &mut impl Fi
             _ => Emptiness::NotEmpty,
         };
         if role == "user" {
-            check_user_content(emptiness, || format!("/messages/{index}/content"), out);
+            check_user_content(emptiness, || content_at(index), out);
         }
         if let Some(Content::Parts(items)) = &message.content {
             parts.extend(items.iter().enumerate().map(|(position, part)| {
@@ -133,7 +136,7 @@ fn check_content(messages: &[Message<'_>], protocol: Protocol, out: &mut impl Fi
         &parts,
         |index| {
             let (message, position) = places[index];
-            format!("/messages/{message}/content/{position}")
+            format!("{}/{position}", content_at(message))
         },
         out,
     );

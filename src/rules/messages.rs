@@ -560,11 +560,11 @@ fn check_arguments(
 /// Each call's parsed arguments against the `parameters` of the tool it
 /// names. A tool's schema is compiled once per document, however many calls
 /// name it.
-fn check_against_parameters<F: Findings>(
+fn check_against_parameters(
     conversation: &Conversation<'_>,
     arguments: &[Option<Value>],
     tools: &[Tool<'_>],
-    out: &mut F,
+    out: &mut impl Findings,
 ) {
     let mut compiled: HashMap<&str, Option<Arc<Compiled>>> = HashMap::new();
     for (index, (call, parsed)) in conversation.calls.iter().zip(arguments).enumerate() {
@@ -583,15 +583,6 @@ fn check_against_parameters<F: Findings>(
         // Most arguments are valid, and asking is much cheaper than
         // collecting the errors.
         if validator.is_valid(parsed) {
-            continue;
-        }
-        if !F::DETAILED {
-            out.add(|| {
-                TOOL_ARGUMENTS_SCHEMA_MISMATCH.diagnostic(
-                    arguments_at(conversation, index),
-                    "arguments do not satisfy the tool's parameters",
-                )
-            });
             continue;
         }
         let at = arguments_at(conversation, index);

@@ -24,18 +24,12 @@ use crate::{Kind, Protocol};
 
 /// Where the rules' findings go.
 pub(crate) trait Findings {
-    /// Whether each finding is wanted in full. When not, only whether
-    /// there is one matters: the closure given to [`Findings::add`] is not
-    /// called, and a rule may use a cheaper yes-or-no test.
-    const DETAILED: bool;
-
-    /// Records the finding `make` builds.
+    /// Records the finding `make` builds; a sink that only asks whether
+    /// there is one does not call it.
     fn add(&mut self, make: impl FnOnce() -> Diagnostic);
 }
 
 impl Findings for Vec<Diagnostic> {
-    const DETAILED: bool = true;
-
     fn add(&mut self, make: impl FnOnce() -> Diagnostic) {
         self.push(make());
     }
@@ -46,8 +40,6 @@ impl Findings for Vec<Diagnostic> {
 pub(crate) struct AnyFound(pub bool);
 
 impl Findings for AnyFound {
-    const DETAILED: bool = false;
-
     fn add(&mut self, _make: impl FnOnce() -> Diagnostic) {
         self.0 = true;
     }
