@@ -17,9 +17,16 @@ use agui_lint::{
     rules, schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
 };
 use clap::{CommandFactory, Parser};
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFormat, SchemaArgs};
+
+/// A capture's records are allocated on the reader thread and freed on
+/// the thread that hands them on; mimalloc frees across threads without
+/// the locking the system allocator does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -144,17 +151,17 @@ impl Run<'_> {
             self.sources,
             self.kind,
             &|| progress.tick(),
-            &mut |checked| {
+            &mut |documents| {
                 // The findings were masked as they were made; the source
                 // lines and HAR URLs the report would also show go here.
-                let checked = if self.masks_values {
-                    masked.mask(checked)
+                let documents = if self.masks_values {
+                    documents.map_documents(|checked| masked.mask(checked))
                 } else {
-                    checked
+                    documents
                 };
                 if error.is_some() {
-                    writer.count(&checked);
-                } else if let Err(e) = writer.document(&checked) {
+                    documents.documents().for_each(|d| writer.count(&d));
+                } else if let Err(e) = writer.outcome(&documents) {
                     error = Some(e);
                 }
             },

@@ -71,6 +71,38 @@ impl StreamEvent<'_> {
     }
 }
 
+/// Which version judges each event of a stream, told in stream order: kept
+/// apart from the rest of [`EventStream`] so that a capture's records can
+/// be given their versions before they are checked out of order.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct StreamVersions {
+    /// The version the current run's `RUN_STARTED` declared, which judges
+    /// the events that follow it.
+    declared: Option<Protocol>,
+    /// The version a run that declares none is judged by, when the stream
+    /// has one of its own (the request of a captured exchange).
+    assumed: Option<Protocol>,
+}
+
+impl StreamVersions {
+    /// The version the record `bytes`, the stream's next, is judged by if
+    /// it is an event that declares none itself: a `RUN_STARTED` starts a
+    /// run and brings its own declaration (or none); other events keep the
+    /// current run's. Cheap for every record but `RUN_STARTED`, which is
+    /// read once more here.
+    pub(crate) fn protocol_for(&mut self, bytes: &[u8], default: Protocol) -> Protocol {
+        if RUN_STARTED.find(bytes).is_some() {
+            if let Ok(event) = serde_json::from_slice::<Value>(bytes) {
+                if event.get("type").and_then(Value::as_str) == Some("RUN_STARTED") {
+                    self.declared = version::declared_by_run_started(&event)
+                        .map(|(_, text)| Protocol::from_declaration(text).judged_as());
+                }
+            }
+        }
+        self.declared.or(self.assumed).unwrap_or(default)
+    }
+}
+
 struct CompiledSchema {
     schema: Value,
     validator: jsonschema::Validator,
@@ -84,12 +116,7 @@ pub struct EventStream {
     sequence: Sequence,
     events: usize,
     last: Option<EventPlace>,
-    /// The version the current run's `RUN_STARTED` declared, which judges
-    /// the events that follow it.
-    declared: Option<Protocol>,
-    /// The version a run that declares none is judged by, when the stream
-    /// has one of its own (the request of a captured exchange).
-    assumed: Option<Protocol>,
+    versions: StreamVersions,
 }
 
 impl EventStream {
@@ -107,24 +134,13 @@ impl EventStream {
     /// `RUN_STARTED` declares one, for example the version the request of
     /// a captured exchange declared.
     pub fn assume_protocol(&mut self, protocol: Protocol) {
-        self.assumed = Some(protocol);
+        self.versions.assumed = Some(protocol);
     }
 
-    /// The version the record `bytes`, the stream's next, is judged by if
-    /// it is an event that declares none itself: a `RUN_STARTED` starts a
-    /// run and brings its own declaration (or none); other events keep the
-    /// current run's. Cheap for every record but `RUN_STARTED`, which is
-    /// read once more here.
+    /// The version the record `bytes`, the stream's next, is judged by (see
+    /// [`StreamVersions::protocol_for`]).
     pub(crate) fn protocol_for(&mut self, bytes: &[u8], default: Protocol) -> Protocol {
-        if RUN_STARTED.find(bytes).is_some() {
-            if let Ok(event) = serde_json::from_slice::<Value>(bytes) {
-                if event.get("type").and_then(Value::as_str) == Some("RUN_STARTED") {
-                    self.declared = version::declared_by_run_started(&event)
-                        .map(|(_, text)| Protocol::from_declaration(text).judged_as());
-                }
-            }
-        }
-        self.declared.or(self.assumed).unwrap_or(default)
+        self.versions.protocol_for(bytes, default)
     }
 
     /// Sets the `protocolVersion` the request of a captured exchange

@@ -130,7 +130,7 @@ fn a_finding_on_every_line_of_100_mb_is_reported_in_every_format_under_64_mb() {
             &sources,
             None,
             &|| {},
-            &mut |checked| writer.document(&checked).expect("write"),
+            &mut |documents| writer.outcome(&documents).expect("write"),
             &mut |failure| failures.push(failure),
         );
         assert!(failures.is_empty(), "{failures:?}");

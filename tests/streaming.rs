@@ -64,9 +64,9 @@ fn a_streamed_report_is_the_rendered_report_in_every_format() {
                 &collected.sources,
                 None,
                 &|| {},
-                &mut |checked| {
+                &mut |documents| {
                     if written.is_ok() {
-                        written = writer.document(&checked);
+                        written = writer.outcome(&documents);
                     }
                 },
                 &mut |failure| failures.push(failure),

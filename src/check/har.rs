@@ -200,7 +200,7 @@ impl File<'_> {
             let text = Text::Fixed(start, archive.line(start));
             pending.push(checked, text, sink);
         }
-        pending.finish(self.validator, &mut stream, sink, true);
+        pending.finish(self.validator.finish_stream(&mut stream), sink, true);
         if let Some(interrupted) = stream.interrupted() {
             *previous = Some(interrupted.clone());
         }

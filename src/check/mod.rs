@@ -13,12 +13,11 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 mod checked;
 mod har;
 mod ordered;
 mod outcome;
+mod stream;
 
 pub use checked::{Checked, Context, Failure};
 pub use ordered::check_sources_in_order;
@@ -29,14 +28,13 @@ use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseEvent, SseReader};
 use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
-use crate::validator::StreamEvent;
-use crate::{Diagnostic, EventStream, Kind, Location, Protocol, Report, Validator};
+use crate::{Diagnostic, Kind, Location, Report, Validator};
 
 /// Checks every source in parallel, as `kind` or as detected when `None`,
 /// calling `progress` after each source. Documents come out in the order of
 /// `sources`, each source's in record order (see
-/// [`check_sources_in_order`], which hands them over one at a time instead
-/// of gathering them).
+/// [`check_sources_in_order`], which hands them over a stretch at a time
+/// instead of gathering them).
 pub fn check_sources(
     validator: &Validator,
     sources: &[Source],
@@ -50,7 +48,7 @@ pub fn check_sources(
         sources,
         kind,
         progress,
-        &mut |checked| outcome.push(checked),
+        &mut |documents| outcome.append(documents),
         &mut |failure| failures.push(failure),
     );
     outcome.failures = failures;
@@ -120,37 +118,6 @@ pub fn check_reader(
         Layout::JsonLines => file.json_lines(reader, sink),
         Layout::Sse => file.sse(reader, sink),
     }
-}
-
-/// Records checked together in parallel at most, and their bytes at most.
-/// Events are small and quick to read, so a batch holds many: handing a
-/// few dozen to the thread pool cost more than checking them. With a batch
-/// read ahead and one being built, three batches' bytes are in memory.
-const BATCH_RECORDS: usize = 1024;
-const BATCH_BYTES: usize = 1024 * 1024;
-/// Batches read ahead of the one being checked at most.
-const BATCHES_AHEAD: usize = 1;
-
-/// The next records to check together: up to [`BATCH_RECORDS`] records,
-/// or fewer once they hold [`BATCH_BYTES`] (one record is always taken),
-/// and the read error that stopped the batch early, if any (the readers
-/// report an error once, then end).
-fn next_batch(
-    records: &mut impl Iterator<Item = io::Result<Record>>,
-) -> (Vec<Record>, Option<io::Error>) {
-    let mut batch = Vec::new();
-    let mut bytes = 0;
-    while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
-        match records.next() {
-            Some(Ok(record)) => {
-                bytes += record.bytes.len();
-                batch.push(record);
-            }
-            Some(Err(error)) => return (batch, Some(error)),
-            None => break,
-        }
-    }
-    (batch, None)
 }
 
 /// One record of a capture's stream: a JSON Lines line or an SSE event.
@@ -274,116 +241,6 @@ impl File<'_> {
         let limit = self.validator.limits().max_document_bytes;
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, self.kind.or(Some(Kind::Event)), sink)
-    }
-
-    /// The records of a capture, its events one stream.
-    ///
-    /// Records are read in batches on a thread of their own, so reading
-    /// the next batch overlaps checking this one. A batch's records are
-    /// checked in parallel; the sequence rules then see its events in
-    /// order. A batch is bounded in records and bytes, and at most
-    /// [`BATCHES_AHEAD`] wait, so memory stays a few batches' worth
-    /// whatever the file's size.
-    fn stream(
-        &self,
-        mut records: impl Iterator<Item = io::Result<Record>> + Send,
-        kind: Option<Kind>,
-        sink: &mut dyn FnMut(Checked),
-    ) -> io::Result<()> {
-        std::thread::scope(|scope| {
-            let (sender, batches) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
-            scope.spawn(move || loop {
-                let (batch, error) = next_batch(&mut records);
-                let last = batch.is_empty() || error.is_some();
-                // A closed channel means the checker stopped early.
-                if sender.send((batch, error)).is_err() || last {
-                    break;
-                }
-            });
-            self.stream_batches(batches.into_iter(), kind, sink)
-        })
-    }
-
-    /// What [`Self::stream`] does with the batches it reads: each batch's
-    /// records checked in parallel, then its events fed to the sequence
-    /// rules in order, and each record's document handed to `sink`.
-    fn stream_batches(
-        &self,
-        batches: impl Iterator<Item = (Vec<Record>, Option<io::Error>)>,
-        kind: Option<Kind>,
-        sink: &mut dyn FnMut(Checked),
-    ) -> io::Result<()> {
-        let mut stream = EventStream::new();
-        let mut pending = Pending::default();
-        let mut count = 0usize;
-        let mut in_file_positions = false;
-        for (batch, error) in batches {
-            let done = batch.is_empty();
-            count += batch.len();
-            in_file_positions |= batch.iter().any(|r| r.origins.is_some());
-            // Which version judges each record's events is told in stream
-            // order (a RUN_STARTED declares it for the events after it)
-            // before the records are checked out of order.
-            let default = self.validator.settings().default_protocol();
-            let protocols: Vec<Protocol> = batch
-                .iter()
-                .map(|record| stream.protocol_for(&record.bytes, default))
-                .collect();
-            let checked: Vec<(Report, Option<StreamEvent<'_>>)> = batch
-                .par_iter()
-                .zip(protocols)
-                .map(|(record, protocol)| {
-                    if record.is_oversized() {
-                        (self.validator.oversized(record.length), None)
-                    } else {
-                        self.validator.check_record(kind, &record.bytes, protocol)
-                    }
-                })
-                .collect();
-            // The sequence rules, in stream order; the events borrow the
-            // records, which are handed on after.
-            let reports: Vec<Report> = batch
-                .iter()
-                .zip(checked)
-                .map(|(record, (mut report, event))| {
-                    if let Some(event) = event {
-                        let protocol = report.protocol();
-                        let sequence = self.validator.continue_stream(
-                            &mut stream,
-                            event.view(),
-                            protocol,
-                            &record.bytes,
-                            Some(record.number),
-                            Some(record.root()),
-                        );
-                        if !sequence.is_empty() {
-                            report.extend(sequence);
-                        }
-                    }
-                    if let Some(origins) = &record.origins {
-                        report.relocate(|d| to_file_positions(d, |l| relocate(origins, l)));
-                    }
-                    report
-                })
-                .collect();
-            for (record, report) in batch.into_iter().zip(reports) {
-                let (checked, text) = self.checked_record(record, report);
-                pending.push(checked, text, sink);
-            }
-            // A read error ends the file, after the records read before it.
-            if let Some(error) = error {
-                pending.finish(self.validator, &mut stream, sink, in_file_positions);
-                return Err(error);
-            }
-            if done {
-                break;
-            }
-        }
-        pending.finish(self.validator, &mut stream, sink, in_file_positions);
-        if count == 0 {
-            self.empty(sink);
-        }
-        Ok(())
     }
 
     /// The document of a checked record, and where its source lines are
@@ -539,17 +396,17 @@ impl Pending {
         }
     }
 
-    /// Ends the stream. With `file_positions`, the stream's places are file
-    /// positions already (SSE, HAR), so notes lose their record number as
-    /// in [`to_file_positions`].
+    /// Ends the stream with `ending`, the findings its end made about what
+    /// is still open (see [`Validator::finish_stream`]). With
+    /// `file_positions`, the stream's places are file positions already
+    /// (SSE, HAR), so notes lose their record number as in
+    /// [`to_file_positions`].
     fn finish(
         &mut self,
-        validator: &Validator,
-        stream: &mut EventStream,
+        mut ending: Vec<Diagnostic>,
         sink: &mut dyn FnMut(Checked),
         file_positions: bool,
     ) {
-        let mut ending = validator.finish_stream(stream);
         if file_positions {
             for related in ending.iter_mut().flat_map(|d| d.related.iter_mut()) {
                 related.record = None;

@@ -1,5 +1,5 @@
 //! Checks many sources in parallel and hands their documents over in
-//! source order, one at a time, without holding the run.
+//! source order, a stretch at a time, without holding the run.
 //!
 //! Workers take sources in order. The worker on the first source not yet
 //! handed over (the head) sends its documents on as they are checked; a
@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::{check_source, Checked, Failure, Outcome};
+use super::{check_source, Failure, Outcome};
 use crate::input::Source;
 use crate::{Kind, Validator};
 
@@ -83,15 +83,18 @@ impl Drop for Release<'_> {
 /// Checks every source, as `kind` or as detected when `None`, on as many
 /// threads as rayon has, calling `progress` after each source. `sink` gets
 /// every document in the order of `sources`, each source's in record
-/// order, on the calling thread, as soon as its turn comes; `failed` gets
-/// each source that could not be read (or not to the end), in source
-/// order, once that source's documents have been handed over.
+/// order, on the calling thread, as soon as its turn comes: a stretch of
+/// documents at a time, as an [`Outcome`] that keeps a run of clean
+/// documents as one (see [`crate::render::Writer::outcome`], which counts
+/// such a run without rebuilding it). `failed` gets each source that could
+/// not be read (or not to the end), in source order, once that source's
+/// documents have been handed over.
 pub fn check_sources_in_order(
     validator: &Validator,
     sources: &[Source],
     kind: Option<Kind>,
     progress: &(dyn Fn() + Sync),
-    sink: &mut dyn FnMut(Checked),
+    sink: &mut dyn FnMut(Outcome),
     failed: &mut dyn FnMut(Failure),
 ) {
     let workers = rayon::current_num_threads().clamp(1, sources.len().max(1));
@@ -126,9 +129,11 @@ pub fn check_sources_in_order(
         let _release = Release(&head);
         let mut at = 0;
         let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
-        let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Checked)| {
+        let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Outcome)| {
             let failures = std::mem::take(&mut outcome.failures);
-            outcome.into_documents().for_each(&mut *sink);
+            if !outcome.is_empty() {
+                sink(outcome);
+            }
             failures.into_iter().for_each(&mut *failed);
         };
         for message in receiver {

@@ -4,6 +4,7 @@
 //! document each.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::checked::{Checked, Failure};
 
@@ -46,6 +47,25 @@ impl Outcome {
         self.count += other.count;
         self.entries.extend(other.entries);
         self.failures.extend(other.failures);
+    }
+
+    /// Every stored document passed through `f`: each document with
+    /// findings, and the first of each run of clean ones, which stands for
+    /// the run (so `f` must treat a document the same wherever it sits in
+    /// its stream, as masking does).
+    pub fn map_documents(mut self, mut f: impl FnMut(Checked) -> Checked) -> Outcome {
+        self.entries = self
+            .entries
+            .into_iter()
+            .map(|entry| match entry {
+                Entry::One(checked) => Entry::One(f(checked)),
+                Entry::CleanRun { first, more } => Entry::CleanRun {
+                    first: f(first),
+                    more,
+                },
+            })
+            .collect();
+        self
     }
 
     /// Adds sources that could not be checked, such as paths that do not
@@ -144,7 +164,7 @@ fn extend_run(last: &mut Entry, next: &Checked) -> bool {
     let follows = next.record.is_some()
         && record == next.record
         && context == next.context
-        && first.path == next.path
+        && (Arc::ptr_eq(&first.path, &next.path) || first.path == next.path)
         && first.report.kind() == next.report.kind()
         && first.report.protocol() == next.report.protocol();
     if !follows {

@@ -17,8 +17,9 @@
 //! checks every value: keys unique, numbers interoperable), so that the
 //! sequence rules can read the few they need (a state snapshot) as values.
 
-use std::collections::HashMap;
 use std::fmt;
+
+use foldhash::HashMap;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -163,7 +164,7 @@ impl EventShapes {
             .get("$defs")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let mut by_type = HashMap::new();
+        let mut by_type = HashMap::default();
         let branches = schema.get("oneOf").and_then(Value::as_array);
         for branch in branches.into_iter().flatten() {
             let branch = resolve(branch, defs);
@@ -210,7 +211,10 @@ impl EventShapes {
     /// with nothing for the parse layer to report, and every key it
     /// carries is one read here.
     pub(crate) fn read<'a>(&self, bytes: &'a [u8]) -> Option<Event<'a>> {
-        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        // UTF-8 checked once for the whole record (the full path reports
+        // where it is broken), so that strings are not checked one by one.
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut deserializer = serde_json::Deserializer::from_str(text);
         let event = EventSeed { shapes: self }
             .deserialize(&mut deserializer)
             .ok()?;
@@ -324,8 +328,9 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                 }
                 Slot::Integer { min, max } => {
                     let text: &'de RawValue = map.next_value()?;
-                    let n: i64 =
-                        serde_json::from_str(text.get()).map_err(|_| refuse("not an integer"))?;
+                    // A JSON number's text is an `i64`'s exactly when it is
+                    // an integer in range (no fraction, no exponent).
+                    let n: i64 = text.get().parse().map_err(|_| refuse("not an integer"))?;
                     if n < *min || n > *max {
                         return Err(refuse("an integer out of bounds"));
                     }
@@ -342,8 +347,9 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                 }
                 Slot::Bool => {
                     let text: &'de RawValue = map.next_value()?;
-                    serde_json::from_str::<bool>(text.get())
-                        .map_err(|_| refuse("not a boolean"))?;
+                    if !matches!(text.get(), "true" | "false") {
+                        return Err(refuse("not a boolean"));
+                    }
                     Member::Text(text)
                 }
                 Slot::Any { null_ok } => {

@@ -8,7 +8,7 @@
 //! kind the last item an event closed, to explain a continuation that
 //! comes too late.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::catalog::FIRST_CHUNK_WITHOUT_ID;
 use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};

@@ -19,8 +19,8 @@
 //! note, located in the same document or, for a stream of separate
 //! documents, in the record that holds it.
 
+use foldhash::{HashMap, HashSet};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -268,7 +268,7 @@ impl Sequence {
             run: Run::Empty,
             open: Vec::new(),
             index: Index::default(),
-            started_calls: HashSet::new(),
+            started_calls: HashSet::default(),
             text_chunk: None,
             reasoning_chunk: None,
             tool_chunk: None,
@@ -278,10 +278,10 @@ impl Sequence {
             protocol: Protocol::NEWEST,
             chunks: chunks::Chunks::default(),
             thread: None,
-            run_ids: HashSet::new(),
-            subagents_done: HashMap::new(),
-            attributed: HashSet::new(),
-            answered: HashSet::new(),
+            run_ids: HashSet::default(),
+            subagents_done: HashMap::default(),
+            attributed: HashSet::default(),
+            answered: HashSet::default(),
             activities: activity::Activities::default(),
             requested: None,
             interrupted: None,

@@ -4,7 +4,7 @@
 //! run answered named as pending; and the next request's `resume` entries
 //! against the interrupts of the run it continues.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -137,7 +137,7 @@ fn interrupts(
     answered: &HashSet<String>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<&str, usize> = HashMap::default();
     let list = outcome.get("interrupts").and_then(Value::as_array);
     for (i, interrupt) in list.into_iter().flatten().enumerate() {
         if let Some(id) = interrupt.get("id").and_then(Value::as_str) {
