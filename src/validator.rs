@@ -5,6 +5,7 @@ use std::sync::{Arc, LazyLock};
 
 use jsonschema::Draft;
 use memchr::memmem;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
@@ -178,32 +179,38 @@ impl EventStream {
 impl Validator {
     /// Compiles the schemas of every kind of every protocol version.
     pub fn new() -> Result<Self, BuildError> {
-        let schemas = Protocol::ALL
+        // Compiled in parallel: a run's start is spent here, before any
+        // document is read.
+        let pairs: Vec<(Protocol, Kind)> = Protocol::ALL
             .into_iter()
-            .map(|protocol| {
-                Kind::ALL
-                    .into_iter()
-                    .map(|kind| {
-                        let Some(schema) = schema::generate(protocol, kind) else {
-                            return Ok(None);
-                        };
-                        // Our own schemas have no remote references;
-                        // offline anyway, so that nothing here can reach
-                        // the network or disk.
-                        jsonschema::options()
-                            .with_draft(Draft::Draft202012)
-                            .offline()
-                            .build(&schema)
-                            .map(|validator| Some(CompiledSchema { schema, validator }))
-                            .map_err(|e| BuildError {
-                                protocol,
-                                kind,
-                                message: e.to_string(),
-                            })
+            .flat_map(|protocol| Kind::ALL.into_iter().map(move |kind| (protocol, kind)))
+            .collect();
+        let compiled = pairs
+            .into_par_iter()
+            .map(|(protocol, kind)| {
+                let Some(schema) = schema::generate(protocol, kind) else {
+                    return Ok(None);
+                };
+                // Our own schemas have no remote references; offline
+                // anyway, so that nothing here can reach the network or
+                // disk.
+                jsonschema::options()
+                    .with_draft(Draft::Draft202012)
+                    .offline()
+                    .build(&schema)
+                    .map(|validator| Some(CompiledSchema { schema, validator }))
+                    .map_err(|e| BuildError {
+                        protocol,
+                        kind,
+                        message: e.to_string(),
                     })
-                    .collect::<Result<Vec<_>, _>>()
             })
-            .collect::<Result<Vec<Vec<Option<CompiledSchema>>>, _>>()?;
+            .collect::<Result<Vec<Option<CompiledSchema>>, _>>()?;
+        let mut compiled = compiled.into_iter();
+        let schemas: Vec<Vec<Option<CompiledSchema>>> = Protocol::ALL
+            .iter()
+            .map(|_| compiled.by_ref().take(Kind::ALL.len()).collect())
+            .collect();
         let event_shapes = Protocol::ALL
             .into_iter()
             .map(|protocol| {

@@ -292,6 +292,8 @@ fn the_generated_capture_is_read_by_the_fast_path() {
         "STEP_STARTED",
         "STEP_FINISHED",
         "STATE_SNAPSHOT",
+        "STATE_DELTA",
+        "ACTIVITY_DELTA",
         "RAW",
         "CUSTOM",
         "SUBAGENT_STARTED",
@@ -308,6 +310,62 @@ fn the_generated_capture_is_read_by_the_fast_path() {
         fast * 100 >= total * 95,
         "the fast path read {fast} of {total} events: {by_type:?}"
     );
+}
+
+#[test]
+fn patch_operations_and_tagged_outcomes_get_the_same_verdict_on_both_paths() {
+    let clean = [
+        r#"{"type":"STATE_DELTA","delta":[]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"","value":null}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a~0b/~1c/0"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/a","value":{"b":[1,2.5]}}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"move","from":"/a","path":"/b"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"copy","path":"/b","from":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"test","path":"/a","value":"x"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a","note":"open"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/\u00e9","value":1}]}"#,
+        r#"{"type":"ACTIVITY_DELTA","messageId":"m","activityType":"plan","patch":[{"op":"add","path":"/a","value":1}]}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success"}}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"suspended","interruptIds":["i"]}}"#,
+    ];
+    for event in clean {
+        assert!(agree(event.as_bytes(), Protocol::V1_1), "not read: {event}");
+    }
+    let edited = [
+        r#"{"type":"STATE_DELTA","delta":{}}"#,
+        r#"{"type":"STATE_DELTA","delta":null}"#,
+        r#"{"type":"STATE_DELTA","delta":[1]}"#,
+        r#"{"type":"STATE_DELTA","delta":[null]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"path":"/a","op":"add","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"set","path":"/a","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":null,"path":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"a","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a~2","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a~","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"move","path":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"move","path":"/a","from":null}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","path":"/b","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","op":"add","path":"/a","value":1}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a","x":1,"x":2}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":{"k":1,"k":2}}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":12345678901234567890}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a","x":12345678901234567890}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":"\ud800"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":1},]}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"failure"}}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success","x":1}}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"suspended","interruptIds":[1]}}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"interruptIds":[],"type":"suspended"}}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":null}"#,
+    ];
+    for event in edited {
+        // Both paths agree, whichever way; most of these are findings.
+        agree(event.as_bytes(), Protocol::V1_1);
+        agree(event.as_bytes(), Protocol::V1_0);
+    }
 }
 
 #[test]

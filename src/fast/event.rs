@@ -5,15 +5,15 @@
 //! What each event type may carry comes from the generated schema of each
 //! version, read once into [`EventShapes`]: for every `type`, its keys,
 //! which are required, and what each key's value must be ([`Slot`]). The
-//! keys agui-lint reads from the schema are plain: strings, strings from a
-//! closed set, bounded integers, booleans, open objects and `any` values.
-//! A key whose schema is anything richer (a RunAgentInput, an outcome, a
-//! list of patch operations or content parts) is left to the full path:
-//! an event that carries one is not read here. So are events whose first
-//! key is not `type`, which no SDK sends.
+//! keys agui-lint reads are those [`super::slot`] reads: strings, bounded
+//! integers, booleans, open objects, `any` values, and lists and tagged
+//! objects of these (patch operations, a subagent's outcome). A key whose
+//! schema is anything richer (a RunAgentInput, a run's outcome, content
+//! parts) is left to the full path: an event that carries one is not read
+//! here. So are events whose first key is not `type`, which no SDK sends.
 //!
-//! Strings borrow from the input unless they hold escapes; the `any` and
-//! object members are kept as their source text (checked as the full path
+//! Strings borrow from the input unless they hold escapes; every other
+//! member is kept as its source text (checked as the full path
 //! checks every value: keys unique, numbers interoperable), so that the
 //! sequence rules can read the few they need (a state snapshot) as values.
 
@@ -25,139 +25,21 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::borrowed::{Any, Object, Str};
-use crate::rules::verdict::is_interoperable;
-
-/// What the schema asks of one key's value.
-#[derive(Debug, Clone, PartialEq)]
-enum Slot {
-    /// Any string.
-    Str,
-    /// One of these strings.
-    StrIn(Vec<String>),
-    /// A string, or something richer the full path judges.
-    StrOrRicher,
-    /// An integer within these bounds.
-    Integer { min: i64, max: i64 },
-    /// Any number (read as the interoperability rule reads it).
-    Number,
-    /// `true` or `false`.
-    Bool,
-    /// Any value; `null` only where `null_ok`.
-    Any { null_ok: bool },
-    /// An object of any members.
-    Object,
-    /// Something richer: the full path reads it.
-    Richer,
-}
-
-impl Slot {
-    /// The slot of the property schema `schema`, whose `$ref`s point into
-    /// `defs`.
-    fn of(schema: &Value, defs: &serde_json::Map<String, Value>) -> Slot {
-        let schema = resolve(schema, defs);
-        let Some(object) = schema.as_object() else {
-            return Slot::Richer;
-        };
-        // Keys that do not constrain the value.
-        let constraining: Vec<(&str, &Value)> = object
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "description" | "title" | "x-agui-since"))
-            .map(|(k, v)| (k.as_str(), v))
-            .collect();
-        let type_is = |name: &str| object.get("type").and_then(Value::as_str) == Some(name);
-        match constraining.as_slice() {
-            [] => Slot::Any { null_ok: true },
-            [("not", not)] if **not == serde_json::json!({"type": "null"}) => {
-                Slot::Any { null_ok: false }
-            }
-            [("type", _)] if type_is("string") => Slot::Str,
-            [("type", _)] if type_is("number") => Slot::Number,
-            [("type", _)] if type_is("boolean") => Slot::Bool,
-            [("additionalProperties", open), ("type", _)]
-            | [("type", _), ("additionalProperties", open)]
-                if type_is("object") && **open == Value::Bool(true) =>
-            {
-                Slot::Object
-            }
-            _ if type_is("integer") && constraining.len() == 3 => {
-                match (
-                    object.get("minimum").and_then(Value::as_i64),
-                    object.get("maximum").and_then(Value::as_i64),
-                ) {
-                    (Some(min), Some(max)) => Slot::Integer { min, max },
-                    _ => Slot::Richer,
-                }
-            }
-            [(alternatives, Value::Array(branches))]
-                if matches!(*alternatives, "oneOf" | "anyOf") =>
-            {
-                Slot::of_alternatives(branches, defs)
-            }
-            _ => Slot::Richer,
-        }
-    }
-
-    /// The slot of a `oneOf`/`anyOf`: a closed set of strings when every
-    /// branch is a string constant; strings or richer when one branch is
-    /// any string and no other takes a string.
-    fn of_alternatives(branches: &[Value], defs: &serde_json::Map<String, Value>) -> Slot {
-        let branches: Vec<&Value> = branches.iter().map(|b| resolve(b, defs)).collect();
-        let constant = |b: &Value| -> Option<String> {
-            let object = b.as_object()?;
-            let plain = object
-                .keys()
-                .all(|k| matches!(k.as_str(), "description" | "type" | "const"));
-            (plain && object.get("type")? == "string")
-                .then(|| object.get("const")?.as_str().map(str::to_string))?
-        };
-        let constants: Vec<String> = branches.iter().filter_map(|b| constant(b)).collect();
-        if !branches.is_empty() && constants.len() == branches.len() {
-            return Slot::StrIn(constants);
-        }
-        let any_string = |b: &Value| Slot::of(b, defs) == Slot::Str;
-        let strings = branches.iter().filter(|b| any_string(b)).count();
-        let others_take_strings = branches
-            .iter()
-            .any(|b| !any_string(b) && b.get("type").and_then(Value::as_str) != Some("array"));
-        if strings == 1 && !others_take_strings {
-            Slot::StrOrRicher
-        } else {
-            Slot::Richer
-        }
-    }
-}
-
-/// `schema`, or what its local `$ref` points at.
-fn resolve<'v>(schema: &'v Value, defs: &'v serde_json::Map<String, Value>) -> &'v Value {
-    schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix("#/$defs/"))
-        .and_then(|name| defs.get(name))
-        .unwrap_or(schema)
-}
-
-/// What one event type may carry.
-#[derive(Debug, Clone)]
-struct Shape {
-    /// Every key but `type`, with its slot.
-    keys: Vec<(String, Slot)>,
-    /// The required keys, one bit per position in `keys`.
-    required: u64,
-}
+use super::borrowed::Str;
+use super::slot::{self, resolve, Keys, Slot};
 
 /// What every event type of one version may carry, read from its
-/// generated event schema.
+/// generated event schema: the keys of each `type` but `type` itself.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EventShapes {
-    by_type: HashMap<String, Shape>,
+    by_type: HashMap<String, Keys>,
 }
 
 impl EventShapes {
-    /// The shapes of the event schema `schema` (a `oneOf` of one object
-    /// schema per `type`). A branch that is not such an object, or has more
-    /// keys than are counted, is left out: its events go the full path.
+    /// The shapes of the event schema `schema` (a `oneOf` of one closed
+    /// object schema per `type`). A branch that is not such an object, or
+    /// has more keys than are counted, is left out: its events go the full
+    /// path.
     pub(crate) fn of_schema(schema: &Value) -> EventShapes {
         let empty = serde_json::Map::new();
         let defs = schema
@@ -168,41 +50,17 @@ impl EventShapes {
         let branches = schema.get("oneOf").and_then(Value::as_array);
         for branch in branches.into_iter().flatten() {
             let branch = resolve(branch, defs);
-            if branch.get("additionalProperties") != Some(&Value::Bool(false)) {
-                continue;
-            }
-            let Some(properties) = branch.get("properties").and_then(Value::as_object) else {
-                continue;
-            };
-            let Some(kind) = properties
-                .get("type")
+            let kind = branch
+                .get("properties")
+                .and_then(|p| p.get("type"))
                 .and_then(|t| t.get("const"))
-                .and_then(Value::as_str)
-            else {
+                .and_then(Value::as_str);
+            let (Some(kind), Some(keys)) = (kind, Keys::of(branch, defs, "type")) else {
                 continue;
             };
-            let keys: Vec<(String, Slot)> = properties
-                .iter()
-                .filter(|(key, _)| key.as_str() != "type")
-                .map(|(key, schema)| (key.clone(), Slot::of(schema, defs)))
-                .collect();
-            if keys.len() > 64 {
-                continue;
+            if !keys.open {
+                by_type.insert(kind.to_string(), keys);
             }
-            let required_keys: Vec<&str> = branch
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            let mut required = 0u64;
-            for (i, (key, _)) in keys.iter().enumerate() {
-                if required_keys.contains(&key.as_str()) {
-                    required |= 1 << i;
-                }
-            }
-            by_type.insert(kind.to_string(), Shape { keys, required });
         }
         EventShapes { by_type }
     }
@@ -319,58 +177,21 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
             seen |= 1 << index;
             let member = match slot {
                 Slot::Str | Slot::StrOrRicher => Member::Str(map.next_value()?),
-                Slot::StrIn(allowed) => {
+                Slot::StrIn(_) | Slot::Pointer => {
                     let text: Str<'de> = map.next_value()?;
-                    if !allowed.iter().any(|a| a == text.as_str()) {
-                        return Err(refuse("a string outside the closed set"));
+                    if !slot::fits_str(slot, text.as_str()) {
+                        return Err(refuse("a string the schema refuses"));
                     }
                     Member::Str(text)
                 }
-                Slot::Integer { min, max } => {
-                    let text: &'de RawValue = map.next_value()?;
-                    // A JSON number's text is an `i64`'s exactly when it is
-                    // an integer in range (no fraction, no exponent).
-                    let n: i64 = text.get().parse().map_err(|_| refuse("not an integer"))?;
-                    if n < *min || n > *max {
-                        return Err(refuse("an integer out of bounds"));
-                    }
-                    Member::Text(text)
-                }
-                Slot::Number => {
-                    let text: &'de RawValue = map.next_value()?;
-                    let n: serde_json::Number =
-                        serde_json::from_str(text.get()).map_err(|_| refuse("not a number"))?;
-                    if !is_interoperable(&n) {
-                        return Err(refuse("a number the SDKs read differently"));
-                    }
-                    Member::Text(text)
-                }
-                Slot::Bool => {
-                    let text: &'de RawValue = map.next_value()?;
-                    if !matches!(text.get(), "true" | "false") {
-                        return Err(refuse("not a boolean"));
-                    }
-                    Member::Text(text)
-                }
-                Slot::Any { null_ok } => {
-                    let text: &'de RawValue = map.next_value()?;
-                    let any: Any = serde_json::from_str(text.get())
-                        .map_err(|_| refuse("a value the full path reports"))?;
-                    if any.null && !null_ok {
-                        return Err(refuse("null where the schema refuses it"));
-                    }
-                    Member::Text(text)
-                }
-                Slot::Object => {
-                    let text: &'de RawValue = map.next_value()?;
-                    let object: Object = serde_json::from_str(text.get())
-                        .map_err(|_| refuse("not an object the full path accepts"))?;
-                    if object.reserved {
-                        return Err(refuse("the reserved metadata key"));
-                    }
-                    Member::Text(text)
-                }
                 Slot::Richer => return Err(refuse("a member the full path reads")),
+                _ => {
+                    let text: &'de RawValue = map.next_value()?;
+                    if !slot::fits(slot, text.get()) {
+                        return Err(refuse("a value the schema or the parse layer refuses"));
+                    }
+                    Member::Text(text)
+                }
             };
             members.push((key, member));
         }
@@ -432,8 +253,21 @@ mod tests {
             Some(Slot::StrIn(vec!["reasoning".into()]))
         );
         assert_eq!(slot("TOOL_CALL_RESULT", "content"), Some(Slot::StrOrRicher));
+        // An outcome's interrupts are a non-empty list, which is richer.
         assert_eq!(slot("RUN_FINISHED", "outcome"), Some(Slot::Richer));
-        assert_eq!(slot("STATE_DELTA", "delta"), Some(Slot::Richer));
+        let patch = |kind: &str, key: &str| match slot(kind, key) {
+            Some(Slot::Array(item)) => matches!(*item, Slot::Tagged(_)),
+            _ => false,
+        };
+        assert!(patch("STATE_DELTA", "delta"), "a list of patch operations");
+        assert!(
+            patch("ACTIVITY_DELTA", "patch"),
+            "a list of patch operations"
+        );
+        assert!(matches!(
+            slot("SUBAGENT_FINISHED", "outcome"),
+            Some(Slot::Tagged(_))
+        ));
         assert_eq!(slot("ACTIVITY_SNAPSHOT", "replace"), Some(Slot::Bool));
         assert_eq!(
             slot("STATE_SNAPSHOT", "snapshot"),

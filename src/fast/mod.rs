@@ -42,6 +42,7 @@ mod borrowed;
 mod checks;
 mod event;
 mod shape;
+mod slot;
 
 pub(crate) use event::{Event, EventShapes};
 

@@ -1,0 +1,485 @@
+//! What the schema lets one key of an event hold ([`Slot`]), read once
+//! from the generated schema, and whether a value fits it ([`fits`]),
+//! checked as the full path checks every value: keys unique, numbers
+//! interoperable, `null` only where the schema takes it.
+//!
+//! The slots cover the schema subset AG-UI's events use: strings (from a
+//! closed set, or JSON Pointers), bounded integers, numbers, booleans,
+//! open objects, `any` values, arrays of any of these, and objects told
+//! apart by a tag (the JSON Patch operations of a state delta, a
+//! subagent's outcome). Anything else is [`Slot::Richer`]: an event that
+//! carries it is left to the full path.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
+
+use super::borrowed::{Any, Object, Str};
+use crate::rules::verdict::is_interoperable;
+
+/// The pattern the schema gives a JSON Pointer (a patch's `path`, `from`).
+const POINTER_PATTERN: &str = "^(/([^/~]|~[01])*)*$";
+
+/// What the schema asks of one key's value.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Slot {
+    /// Any string.
+    Str,
+    /// One of these strings.
+    StrIn(Vec<String>),
+    /// A string, or something richer the full path judges.
+    StrOrRicher,
+    /// A JSON Pointer ([`POINTER_PATTERN`]).
+    Pointer,
+    /// An integer within these bounds.
+    Integer { min: i64, max: i64 },
+    /// Any number (read as the interoperability rule reads it).
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// Any value; `null` only where `null_ok`.
+    Any { null_ok: bool },
+    /// An object of any members.
+    Object,
+    /// An array whose every item fits the slot.
+    Array(Box<Slot>),
+    /// An object told apart by a tag.
+    Tagged(Tagged),
+    /// Something richer: the full path reads it.
+    Richer,
+}
+
+/// An object told apart by the string its `tag` key holds, which the
+/// object names first (as every SDK writes it).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Tagged {
+    tag: String,
+    /// Each value of the tag, with the other keys it allows.
+    branches: Vec<(String, Keys)>,
+}
+
+/// The keys an object may carry.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Keys {
+    /// Each key with its slot.
+    pub(super) keys: Vec<(String, Slot)>,
+    /// The required keys, one bit per position in `keys`.
+    pub(super) required: u64,
+    /// Whether other keys are allowed (with any value).
+    pub(super) open: bool,
+}
+
+impl Keys {
+    /// The keys of the object schema `schema` but `except`, when every
+    /// key's slot is one read here and the object is closed or fully open.
+    pub(super) fn of(
+        schema: &Value,
+        defs: &serde_json::Map<String, Value>,
+        except: &str,
+    ) -> Option<Keys> {
+        let open = match schema.get("additionalProperties") {
+            None => true,
+            Some(Value::Bool(false)) => false,
+            Some(_) => return None,
+        };
+        let properties = schema.get("properties")?.as_object()?;
+        let keys: Vec<(String, Slot)> = properties
+            .iter()
+            .filter(|(key, _)| key.as_str() != except)
+            .map(|(key, schema)| (key.clone(), Slot::of(schema, defs)))
+            .collect();
+        if keys.len() > 64 {
+            return None;
+        }
+        let required_keys: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut required = 0u64;
+        for (i, (key, _)) in keys.iter().enumerate() {
+            if required_keys.contains(&key.as_str()) {
+                required |= 1 << i;
+            }
+        }
+        Some(Keys {
+            keys,
+            required,
+            open,
+        })
+    }
+
+    /// Whether any key's slot is richer than this module reads.
+    fn has_richer(&self) -> bool {
+        self.keys.iter().any(|(_, slot)| slot.is_richer())
+    }
+}
+
+impl Slot {
+    /// The slot of the property schema `schema`, whose `$ref`s point into
+    /// `defs`.
+    pub(super) fn of(schema: &Value, defs: &serde_json::Map<String, Value>) -> Slot {
+        let schema = resolve(schema, defs);
+        let Some(object) = schema.as_object() else {
+            return Slot::Richer;
+        };
+        // Keys that do not constrain the value.
+        let mut constraining: Vec<(&str, &Value)> = object
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "description" | "title" | "x-agui-since"))
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        constraining.sort_by_key(|(k, _)| *k);
+        let type_is = |name: &str| object.get("type").and_then(Value::as_str) == Some(name);
+        match constraining.as_slice() {
+            [] => Slot::Any { null_ok: true },
+            [("not", not)] if **not == serde_json::json!({"type": "null"}) => {
+                Slot::Any { null_ok: false }
+            }
+            [("type", _)] if type_is("string") => Slot::Str,
+            [("pattern", pattern), ("type", _)]
+                if type_is("string") && pattern.as_str() == Some(POINTER_PATTERN) =>
+            {
+                Slot::Pointer
+            }
+            [("type", _)] if type_is("number") => Slot::Number,
+            [("type", _)] if type_is("boolean") => Slot::Bool,
+            [("additionalProperties", open), ("type", _)]
+                if type_is("object") && **open == Value::Bool(true) =>
+            {
+                Slot::Object
+            }
+            [("items", items), ("type", _)] if type_is("array") => match Slot::of(items, defs) {
+                Slot::Richer => Slot::Richer,
+                item => Slot::Array(Box::new(item)),
+            },
+            [("maximum", _), ("minimum", _), ("type", _)] if type_is("integer") => {
+                match (
+                    object.get("minimum").and_then(Value::as_i64),
+                    object.get("maximum").and_then(Value::as_i64),
+                ) {
+                    (Some(min), Some(max)) => Slot::Integer { min, max },
+                    _ => Slot::Richer,
+                }
+            }
+            [("discriminator", discriminator), ("oneOf", Value::Array(branches))] => discriminator
+                .get("propertyName")
+                .and_then(Value::as_str)
+                .and_then(|tag| Slot::of_tagged(tag, branches, defs))
+                .unwrap_or(Slot::Richer),
+            [(alternatives, Value::Array(branches))]
+                if matches!(*alternatives, "oneOf" | "anyOf") =>
+            {
+                Slot::of_alternatives(branches, defs)
+            }
+            _ => Slot::Richer,
+        }
+    }
+
+    /// The slot of a `oneOf` whose branches are objects each with its own
+    /// string constant under `tag`, when every branch's keys are read
+    /// here.
+    fn of_tagged(
+        tag: &str,
+        branches: &[Value],
+        defs: &serde_json::Map<String, Value>,
+    ) -> Option<Slot> {
+        let branches = branches
+            .iter()
+            .map(|branch| {
+                let branch = resolve(branch, defs);
+                let plain = branch.as_object()?.keys().all(|k| {
+                    matches!(
+                        k.as_str(),
+                        "description" | "type" | "properties" | "required" | "additionalProperties"
+                    )
+                });
+                let value = branch.get("properties")?.get(tag)?.get("const")?.as_str()?;
+                let keys = Keys::of(branch, defs, tag)?;
+                let tag_required = branch
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|k| k == tag));
+                (plain && branch.get("type")? == "object" && tag_required && !keys.has_richer())
+                    .then(|| (value.to_string(), keys))
+            })
+            .collect::<Option<Vec<(String, Keys)>>>()?;
+        Some(Slot::Tagged(Tagged {
+            tag: tag.to_string(),
+            branches,
+        }))
+    }
+
+    /// The slot of a `oneOf`/`anyOf`: a closed set of strings when every
+    /// branch is a string constant; strings or richer when one branch is
+    /// any string and no other takes a string.
+    fn of_alternatives(branches: &[Value], defs: &serde_json::Map<String, Value>) -> Slot {
+        let branches: Vec<&Value> = branches.iter().map(|b| resolve(b, defs)).collect();
+        let constant = |b: &Value| -> Option<String> {
+            let object = b.as_object()?;
+            let plain = object
+                .keys()
+                .all(|k| matches!(k.as_str(), "description" | "type" | "const"));
+            (plain && object.get("type")? == "string")
+                .then(|| object.get("const")?.as_str().map(str::to_string))?
+        };
+        let constants: Vec<String> = branches.iter().filter_map(|b| constant(b)).collect();
+        if !branches.is_empty() && constants.len() == branches.len() {
+            return Slot::StrIn(constants);
+        }
+        let any_string = |b: &Value| Slot::of(b, defs) == Slot::Str;
+        let strings = branches.iter().filter(|b| any_string(b)).count();
+        let others_take_strings = branches
+            .iter()
+            .any(|b| !any_string(b) && b.get("type").and_then(Value::as_str) != Some("array"));
+        if strings == 1 && !others_take_strings {
+            Slot::StrOrRicher
+        } else {
+            Slot::Richer
+        }
+    }
+
+    /// Whether a value in this slot is left to the full path.
+    pub(super) fn is_richer(&self) -> bool {
+        matches!(self, Slot::Richer)
+    }
+}
+
+/// `schema`, or what its local `$ref` points at.
+pub(super) fn resolve<'v>(
+    schema: &'v Value,
+    defs: &'v serde_json::Map<String, Value>,
+) -> &'v Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .and_then(|name| defs.get(name))
+        .unwrap_or(schema)
+}
+
+/// Whether the JSON text `text` (one value) fits `slot`, with nothing for
+/// the parse layer or the interoperability rules to report.
+pub(super) fn fits(slot: &Slot, text: &str) -> bool {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Fit(slot).deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+}
+
+/// Whether the string `text` fits `slot`, a string slot.
+pub(super) fn fits_str(slot: &Slot, text: &str) -> bool {
+    match slot {
+        Slot::Str | Slot::StrOrRicher => true,
+        Slot::StrIn(allowed) => allowed.iter().any(|a| a == text),
+        Slot::Pointer => is_pointer(text),
+        _ => false,
+    }
+}
+
+/// Whether `text` is a JSON Pointer as [`POINTER_PATTERN`] has it: empty,
+/// or starting with `/`, each `~` followed by `0` or `1`.
+fn is_pointer(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    (bytes.is_empty() || bytes[0] == b'/')
+        && bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'~')
+            .all(|(i, _)| matches!(bytes.get(i + 1), Some(b'0' | b'1')))
+}
+
+/// Reads a value, refusing it unless it fits the slot.
+struct Fit<'s>(&'s Slot);
+
+fn refuse<E: de::Error>(why: &str) -> E {
+    E::custom(why)
+}
+
+impl<'de> DeserializeSeed<'de> for Fit<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        match self.0 {
+            Slot::Str | Slot::StrOrRicher | Slot::StrIn(_) | Slot::Pointer => {
+                if fits_str(self.0, Str::deserialize(deserializer)?.as_str()) {
+                    Ok(())
+                } else {
+                    Err(refuse("a string the schema refuses"))
+                }
+            }
+            Slot::Integer { min, max } => deserializer.deserialize_any(Integer {
+                min: *min,
+                max: *max,
+            }),
+            Slot::Number => deserializer.deserialize_any(NumberFit),
+            Slot::Bool => bool::deserialize(deserializer).map(drop),
+            Slot::Any { null_ok } => {
+                if Any::deserialize(deserializer)?.null && !null_ok {
+                    Err(refuse("null where the schema refuses it"))
+                } else {
+                    Ok(())
+                }
+            }
+            Slot::Object => {
+                if Object::deserialize(deserializer)?.reserved {
+                    Err(refuse("the reserved metadata key"))
+                } else {
+                    Ok(())
+                }
+            }
+            Slot::Array(item) => deserializer.deserialize_seq(Items(item)),
+            Slot::Tagged(tagged) => deserializer.deserialize_map(TaggedFit(tagged)),
+            Slot::Richer => Err(refuse("a member the full path reads")),
+        }
+    }
+}
+
+/// An integer within bounds (no fraction, no exponent).
+struct Integer {
+    min: i64,
+    max: i64,
+}
+
+impl<'de> Visitor<'de> for Integer {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an integer from {} to {}", self.min, self.max)
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<(), E> {
+        if (self.min..=self.max).contains(&n) {
+            Ok(())
+        } else {
+            Err(refuse("an integer out of bounds"))
+        }
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<(), E> {
+        i64::try_from(n).map_or_else(
+            |_| Err(refuse("an integer out of bounds")),
+            |n| self.visit_i64(n),
+        )
+    }
+}
+
+/// A number the SDKs read alike.
+struct NumberFit;
+
+impl<'de> Visitor<'de> for NumberFit {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<(), E> {
+        interoperable(&Number::from(n))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<(), E> {
+        interoperable(&Number::from(n))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<(), E> {
+        Number::from_f64(n)
+            .map_or_else(|| Err(refuse("not a finite number")), |n| interoperable(&n))
+    }
+}
+
+fn interoperable<E: de::Error>(number: &Number) -> Result<(), E> {
+    if is_interoperable(number) {
+        Ok(())
+    } else {
+        Err(refuse("a number the SDKs read differently"))
+    }
+}
+
+/// An array whose items each fit a slot.
+struct Items<'s>(&'s Slot);
+
+impl<'de> Visitor<'de> for Items<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Fit(self.0))?.is_some() {}
+        Ok(())
+    }
+}
+
+/// An object told apart by its tag, the first key.
+struct TaggedFit<'s>(&'s Tagged);
+
+impl<'de> Visitor<'de> for TaggedFit<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an object tagged by '{}'", self.0.tag)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let tagged = self.0;
+        match map.next_key::<Str<'de>>()? {
+            Some(key) if key.as_str() == tagged.tag => {}
+            _ => return Err(refuse("the tag is not the first key")),
+        }
+        let value: Str<'de> = map.next_value()?;
+        let keys = tagged
+            .branches
+            .iter()
+            .find(|(tag, _)| tag == value.as_str())
+            .map(|(_, keys)| keys)
+            .ok_or_else(|| refuse("a tag the schema does not define"))?;
+        let mut seen = 0u64;
+        // Keys an open object adds, each at most once.
+        let mut others: Vec<Str<'de>> = Vec::new();
+        while let Some(key) = map.next_key::<Str<'de>>()? {
+            if key.as_str() == tagged.tag {
+                return Err(refuse("a repeated key"));
+            }
+            match keys.keys.iter().position(|(k, _)| k == key.as_str()) {
+                Some(index) => {
+                    if seen & (1 << index) != 0 {
+                        return Err(refuse("a repeated key"));
+                    }
+                    seen |= 1 << index;
+                    map.next_value_seed(Fit(&keys.keys[index].1))?;
+                }
+                None if keys.open => {
+                    if others.contains(&key) {
+                        return Err(refuse("a repeated key"));
+                    }
+                    others.push(key);
+                    map.next_value::<Any>()?;
+                }
+                None => return Err(refuse("a key the schema does not allow")),
+            }
+        }
+        if seen & keys.required == keys.required {
+            Ok(())
+        } else {
+            Err(refuse("a required key is missing"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_are_told_as_the_schema_pattern_tells_them() {
+        for pointer in ["", "/", "/a", "/a~0b/~1/0", "/a b/\u{e9}"] {
+            assert!(is_pointer(pointer), "{pointer:?}");
+        }
+        for not in ["a", "/a~", "/a~2", "~0", " /a"] {
+            assert!(!is_pointer(not), "{not:?}");
+        }
+    }
+}
