@@ -23,7 +23,7 @@ use crate::{Diagnostic, EventStream, Kind, Protocol, Report};
 /// Events are small and quick to read, so a batch holds many: handing a
 /// few dozen to the thread pool cost more than checking them.
 const BATCH_RECORDS: usize = 1024;
-const BATCH_BYTES: usize = 1024 * 1024;
+const BATCH_BYTES: usize = 128 * 1024;
 /// Batches waiting between two stages at most.
 const BATCHES_AHEAD: usize = 1;
 

@@ -138,7 +138,7 @@ impl<R: BufRead> SseReader<R> {
                 }
             }
             started = true;
-            let (used, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let (used, ended) = match memchr::memchr2(b'\n', b'\r', buf) {
                 Some(at) => {
                     let (content, rest) = buf.split_at(at);
                     keep(&mut self.line, content, self.limit);
@@ -173,7 +173,7 @@ impl<R: BufRead> SseReader<R> {
         if line.first() == Some(&b':') {
             return None;
         }
-        let (name, value, prefix_len) = match line.iter().position(|&b| b == b':') {
+        let (name, value, prefix_len) = match memchr::memchr(b':', line) {
             Some(colon) => {
                 let (name, rest) = line.split_at(colon);
                 let rest = rest.get(1..).unwrap_or_default();

@@ -104,6 +104,13 @@ pub(super) struct Chunks {
 }
 
 impl Chunks {
+    /// Whether any lane has a chunk stream open.
+    fn any_open(&self) -> bool {
+        self.lanes
+            .values()
+            .any(|lane| lane.open.iter().any(Option::is_some))
+    }
+
     /// Forgets every lane: a new run starts with nothing open.
     pub(super) fn clear(&mut self) {
         self.lanes.clear();
@@ -119,6 +126,10 @@ impl Chunks {
         at: &Here<'_>,
         out: &mut Vec<Diagnostic>,
     ) {
+        // Most events close nothing: no chunk stream is open.
+        if !self.any_open() {
+            return;
+        }
         if all {
             for lane in self.lanes.values_mut() {
                 close_lane(lane, type_, at, out);
@@ -150,7 +161,7 @@ impl Chunks {
         out: &mut Vec<Diagnostic>,
     ) -> Option<String> {
         let k = kind.index();
-        let tag = at.str("subagentRunId").map(str::to_string);
+        let tag = at.owner().map(str::to_string);
         let id = at.str(kind.id_key());
         // The lane whose open item this chunk continues, if any.
         let holding = |lanes: &HashMap<Option<String>, Lane>, id: &str| {

@@ -315,7 +315,11 @@ impl Sequence {
         };
         self.protocol = protocol;
         let v1 = protocol.is_1x();
-        let at = Here { event, place };
+        let at = Here {
+            event,
+            place,
+            owner: event.str("subagentRunId"),
+        };
         if v1 {
             self.close_chunks(kind, &at, out);
         }
@@ -408,6 +412,7 @@ impl Sequence {
         let at = Here {
             event: EventView::Value(&Value::Null),
             place: &last,
+            owner: None,
         };
         self.close_tool_chunk(&at, out);
         self.chunks.finish(&at, out);
@@ -712,7 +717,7 @@ impl Sequence {
     /// 1.x: which chunk streams `type_` closes
     /// (`spec/1.1/basic/patterns/streaming.mdx`, "Closing a chunk stream").
     fn close_chunks(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let owner = at.str("subagentRunId");
+        let owner = at.owner();
         match type_ {
             "TEXT_MESSAGE_CHUNK" | "REASONING_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" => {}
             // RUN_ERROR abandons what is open: nothing is judged complete.
@@ -756,7 +761,7 @@ impl Sequence {
         if type_.starts_with("SUBAGENT_") {
             return;
         }
-        let Some(id) = at.str("subagentRunId") else {
+        let Some(id) = at.owner() else {
             return;
         };
         if let Some(done) = self.subagents_done.get(id) {
@@ -780,13 +785,13 @@ impl Sequence {
     /// invocation, whose id this run may not use again.
     fn subagent_ended(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
         let ended = self.end(Opened::Subagent, "subagentRunId", type_, at, out);
-        if let (Some(_), Some(id)) = (ended, at.str("subagentRunId")) {
+        if let (Some(_), Some(id)) = (ended, at.owner()) {
             self.subagents_done.insert(id.to_string(), at.place.clone());
         }
     }
 
     fn subagent_started(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let Some(id) = at.str("subagentRunId") else {
+        let Some(id) = at.owner() else {
             return;
         };
         if let Some(done) = self.subagents_done.get(id) {
@@ -881,7 +886,7 @@ impl Sequence {
             id: id.to_string(),
             start: at.place.clone(),
             start_type: type_.to_string(),
-            owner: at.str("subagentRunId").map(str::to_string),
+            owner: at.owner().map(str::to_string),
             arguments: String::new(),
             has_arguments: false,
         });
@@ -947,7 +952,7 @@ impl Sequence {
     /// The key an item is open under: its id, and for a 1.x step its
     /// owner too (steps are per owner, `spec/1.1/events/subagents.mdx`).
     fn key_of<'a>(&self, kind: Opened, id: &'a str, at: &Here<'_>) -> Cow<'a, str> {
-        match at.str("subagentRunId") {
+        match at.owner() {
             Some(owner) if kind == Opened::Step && self.protocol.is_1x() => {
                 Cow::Owned(format!("{id}\u{0}{owner}"))
             }
@@ -959,7 +964,7 @@ impl Sequence {
     /// it, and may not name another owner (`spec/1.1/events/subagents.mdx`,
     /// "Ownership").
     fn tool_call_owner(&self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let (Some(tag), Some(parent)) = (at.str("subagentRunId"), at.str("parentMessageId")) else {
+        let (Some(tag), Some(parent)) = (at.owner(), at.str("parentMessageId")) else {
             return;
         };
         let Some(message) = self
@@ -992,7 +997,7 @@ impl Sequence {
         if !self.protocol.is_1x() || open.kind == Opened::Step {
             return;
         }
-        let Some(tag) = at.str("subagentRunId") else {
+        let Some(tag) = at.owner() else {
             return;
         };
         if open.owner.as_deref() == Some(tag) {
@@ -1289,11 +1294,18 @@ fn check_arguments(
 struct Here<'a> {
     event: EventView<'a>,
     place: &'a EventPlace,
+    /// The event's `subagentRunId`, which most rules ask for: read once.
+    owner: Option<&'a str>,
 }
 
 impl<'a> Here<'a> {
     fn str(&self, key: &str) -> Option<&'a str> {
         self.event.str(key)
+    }
+
+    /// The subagent the event is attributed to (`subagentRunId`).
+    fn owner(&self) -> Option<&'a str> {
+        self.owner
     }
 
     /// A finding of `rule` at `suffix` within this event.
