@@ -264,6 +264,14 @@ pub(super) fn resolve<'v>(
 /// Whether the JSON text `text` (one value) fits `slot`, with nothing for
 /// the parse layer or the interoperability rules to report.
 pub(super) fn fits(slot: &Slot, text: &str) -> bool {
+    // Every event has a timestamp: an integer is told from its text alone,
+    // which is an `i64`'s exactly when it is an integer in range (no
+    // fraction, no exponent).
+    if let Slot::Integer { min, max } = slot {
+        return text
+            .parse::<i64>()
+            .is_ok_and(|n| (*min..=*max).contains(&n));
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Fit(slot).deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
 }
