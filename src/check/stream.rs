@@ -1,9 +1,9 @@
 //! A capture's records checked as one stream of events, in three stages
-//! that overlap: records are read in batches on one thread, each batch's
-//! records are checked in parallel on the thread pool, and the sequence
-//! rules see the checked events in stream order on the calling thread,
-//! which hands each record's document on. While the sequence rules run
-//! over one batch, the next is being checked and the one after read.
+//! that overlap: records are read in batches and each batch's records are
+//! checked in parallel on the thread pool; the sequence rules see the
+//! checked events in stream order on a thread of their own; the calling
+//! thread hands each record's document on. While the sequence rules run
+//! over one batch, the next is being checked.
 //!
 //! Every stage holds at most a batch, and at most [`BATCHES_AHEAD`] wait
 //! between two stages, so memory stays a few batches' worth whatever the
@@ -21,7 +21,8 @@ use crate::{Diagnostic, EventStream, Kind, Protocol, Report};
 
 /// Records checked together in parallel at most, and their bytes at most.
 /// Events are small and quick to read, so a batch holds many: handing a
-/// few dozen to the thread pool cost more than checking them.
+/// few dozen to the thread pool cost more than checking them. Large
+/// records fill a batch by bytes first, which bounds memory.
 const BATCH_RECORDS: usize = 1024;
 const BATCH_BYTES: usize = 128 * 1024;
 /// Batches waiting between two stages at most.
@@ -34,7 +35,7 @@ const BATCHES_AHEAD: usize = 1;
 fn next_batch(
     records: &mut impl Iterator<Item = io::Result<Record>>,
 ) -> (Vec<Record>, Option<io::Error>) {
-    let mut batch = Vec::new();
+    let mut batch = Vec::with_capacity(BATCH_RECORDS.min(256));
     let mut bytes = 0;
     while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
         match records.next() {
@@ -73,21 +74,14 @@ impl File<'_> {
         sink: &mut dyn FnMut(Checked),
     ) -> io::Result<()> {
         std::thread::scope(|scope| {
-            let (sender, batches) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
-            scope.spawn(move || loop {
-                let (batch, error) = next_batch(&mut records);
-                let last = batch.is_empty() || error.is_some();
-                // A closed channel means a later stage stopped early.
-                if sender.send((batch, error)).is_err() || last {
-                    break;
-                }
-            });
             let (sender, checked) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
             scope.spawn(move || {
                 let mut versions = StreamVersions::default();
-                for (batch, error) in batches {
+                loop {
+                    let (batch, error) = next_batch(&mut records);
                     let last = batch.is_empty() || error.is_some();
                     let batch = self.check_batch(batch, &mut versions, kind);
+                    // A closed channel means a later stage stopped early.
                     if sender.send((batch, error)).is_err() || last {
                         break;
                     }
