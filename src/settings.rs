@@ -222,6 +222,10 @@ impl Settings {
     /// Drops the diagnostics of disabled rules, applies severity overrides
     /// and, when asked, masks the document's values.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        // Called for every document and event, most of which have nothing.
+        if diagnostics.is_empty() {
+            return;
+        }
         diagnostics.retain(|d| self.is_enabled(&d.rule));
         for diagnostic in diagnostics {
             if let Some(severity) = self.severity.get(&diagnostic.rule) {

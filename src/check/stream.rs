@@ -25,6 +25,8 @@ use crate::{Diagnostic, EventStream, Kind, Protocol, Report};
 /// records fill a batch by bytes first, which bounds memory.
 const BATCH_RECORDS: usize = 1024;
 const BATCH_BYTES: usize = 128 * 1024;
+/// Tasks a batch's check is split into, at least.
+const TASKS_PER_BATCH: usize = 16;
 /// Batches waiting between two stages at most.
 const BATCHES_AHEAD: usize = 1;
 
@@ -135,9 +137,13 @@ impl File<'_> {
             .map(|record| versions.protocol_for(&record.bytes, default))
             .collect();
         CheckedBatch::new(batch, |records| {
+            // A batch is split into a few tasks a thread, not down to one
+            // record: a task costs the pool more than reading an event.
+            let per_task = (records.len() / TASKS_PER_BATCH).max(1);
             records
                 .par_iter()
                 .zip(protocols)
+                .with_min_len(per_task)
                 .map(|(record, protocol)| {
                     if record.is_oversized() {
                         (self.validator.oversized(record.length), None)
