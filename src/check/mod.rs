@@ -6,8 +6,8 @@
 //! order, so output does not depend on scheduling. Within a source,
 //! records are read and checked a bounded batch at a time (`stream.rs`):
 //! JSON Lines and SSE captures are never read whole, and the events of a
-//! stream go through one [`EventStream`], whose memory is bounded by what
-//! is open.
+//! stream go through one [`crate::EventStream`], whose memory is bounded
+//! by what is open.
 
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
