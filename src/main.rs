@@ -17,7 +17,6 @@ use agui_lint::{
     rules, schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
 };
 use clap::{CommandFactory, Parser};
-
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFormat, SchemaArgs};

@@ -165,19 +165,13 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
         let mut members = Vec::with_capacity(shape.keys.len().min(8));
         let mut seen = 0u64;
         while let Some(key) = map.next_key::<Str<'de>>()? {
-            let (index, slot) = shape
-                .keys
-                .iter()
-                .enumerate()
-                .find_map(|(i, (k, slot))| (k == key.as_str()).then_some((i, slot)))
+            // Events are closed objects: every key has a slot.
+            let slot = shape
+                .slot_of(key.as_str(), &mut seen)
+                .map_err(refuse)?
                 .ok_or_else(|| refuse("a key the schema does not allow"))?;
-            if seen & (1 << index) != 0 {
-                return Err(refuse("a repeated key"));
-            }
-            seen |= 1 << index;
             let member = match slot {
-                Slot::Str | Slot::StrOrRicher => Member::Str(map.next_value()?),
-                Slot::StrIn(_) | Slot::Pointer => {
+                Slot::Str | Slot::StrOrRicher | Slot::StrIn(_) | Slot::Pointer => {
                     let text: Str<'de> = map.next_value()?;
                     if !slot::fits_str(slot, text.as_str()) {
                         return Err(refuse("a string the schema refuses"));
@@ -195,7 +189,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
             };
             members.push((key, member));
         }
-        if seen & shape.required != shape.required {
+        if !shape.has_required(seen) {
             return Err(refuse("a required key is missing"));
         }
         Ok(Event { kind, members })

@@ -13,6 +13,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
 use super::borrowed::{Any, Object, Str};
@@ -110,6 +111,29 @@ impl Keys {
             required,
             open,
         })
+    }
+
+    /// The slot of `key`, now marked in `seen`: `None` for a key an open
+    /// object adds (any value); refused, saying why, when the object has
+    /// no such key or it came before.
+    pub(super) fn slot_of(&self, key: &str, seen: &mut u64) -> Result<Option<&Slot>, &'static str> {
+        match self.keys.iter().position(|(k, _)| k == key) {
+            Some(index) => {
+                let bit = 1u64 << index;
+                if *seen & bit != 0 {
+                    return Err("a repeated key");
+                }
+                *seen |= bit;
+                Ok(Some(&self.keys[index].1))
+            }
+            None if self.open => Ok(None),
+            None => Err("a key the schema does not allow"),
+        }
+    }
+
+    /// Whether the keys marked in `seen` include every required one.
+    pub(super) fn has_required(&self, seen: u64) -> bool {
+        seen & self.required == self.required
     }
 
     /// Whether any key's slot is richer than this module reads.
@@ -264,16 +288,19 @@ pub(super) fn resolve<'v>(
 /// Whether the JSON text `text` (one value) fits `slot`, with nothing for
 /// the parse layer or the interoperability rules to report.
 pub(super) fn fits(slot: &Slot, text: &str) -> bool {
-    // Every event has a timestamp: an integer is told from its text alone,
-    // which is an `i64`'s exactly when it is an integer in range (no
-    // fraction, no exponent).
+    // Every event has a timestamp: told from its text without a reader.
     if let Slot::Integer { min, max } = slot {
-        return text
-            .parse::<i64>()
-            .is_ok_and(|n| (*min..=*max).contains(&n));
+        return is_integer_in(text, *min, *max);
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Fit(slot).deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+}
+
+/// Whether the JSON text `text` is an integer from `min` to `max`: a JSON
+/// number's text is an `i64`'s exactly when it is an integer in range (no
+/// fraction, no exponent).
+fn is_integer_in(text: &str, min: i64, max: i64) -> bool {
+    text.parse::<i64>().is_ok_and(|n| (min..=max).contains(&n))
 }
 
 /// Whether the string `text` fits `slot`, a string slot.
@@ -317,10 +344,13 @@ impl<'de> DeserializeSeed<'de> for Fit<'_> {
                     Err(refuse("a string the schema refuses"))
                 }
             }
-            Slot::Integer { min, max } => deserializer.deserialize_any(Integer {
-                min: *min,
-                max: *max,
-            }),
+            Slot::Integer { min, max } => {
+                if is_integer_in(<&RawValue>::deserialize(deserializer)?.get(), *min, *max) {
+                    Ok(())
+                } else {
+                    Err(refuse("not an integer in bounds"))
+                }
+            }
             Slot::Number => deserializer.deserialize_any(NumberFit),
             Slot::Bool => bool::deserialize(deserializer).map(drop),
             Slot::Any { null_ok } => {
@@ -341,35 +371,6 @@ impl<'de> DeserializeSeed<'de> for Fit<'_> {
             Slot::Tagged(tagged) => deserializer.deserialize_map(TaggedFit(tagged)),
             Slot::Richer => Err(refuse("a member the full path reads")),
         }
-    }
-}
-
-/// An integer within bounds (no fraction, no exponent).
-struct Integer {
-    min: i64,
-    max: i64,
-}
-
-impl<'de> Visitor<'de> for Integer {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "an integer from {} to {}", self.min, self.max)
-    }
-
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<(), E> {
-        if (self.min..=self.max).contains(&n) {
-            Ok(())
-        } else {
-            Err(refuse("an integer out of bounds"))
-        }
-    }
-
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<(), E> {
-        i64::try_from(n).map_or_else(
-            |_| Err(refuse("an integer out of bounds")),
-            |n| self.visit_i64(n),
-        )
     }
 }
 
@@ -451,25 +452,18 @@ impl<'de> Visitor<'de> for TaggedFit<'_> {
             if key.as_str() == tagged.tag {
                 return Err(refuse("a repeated key"));
             }
-            match keys.keys.iter().position(|(k, _)| k == key.as_str()) {
-                Some(index) => {
-                    if seen & (1 << index) != 0 {
-                        return Err(refuse("a repeated key"));
-                    }
-                    seen |= 1 << index;
-                    map.next_value_seed(Fit(&keys.keys[index].1))?;
-                }
-                None if keys.open => {
+            match keys.slot_of(key.as_str(), &mut seen).map_err(refuse)? {
+                Some(slot) => map.next_value_seed(Fit(slot))?,
+                None => {
                     if others.contains(&key) {
                         return Err(refuse("a repeated key"));
                     }
                     others.push(key);
                     map.next_value::<Any>()?;
                 }
-                None => return Err(refuse("a key the schema does not allow")),
             }
         }
-        if seen & keys.required == keys.required {
+        if keys.has_required(seen) {
             Ok(())
         } else {
             Err(refuse("a required key is missing"))
