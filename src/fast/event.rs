@@ -26,6 +26,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::borrowed::Str;
+use super::scan;
 use super::slot::{self, resolve, Keys, Slot};
 
 /// What every event type of one version may carry, read from its
@@ -72,6 +73,17 @@ impl EventShapes {
         // UTF-8 checked once for the whole record (the full path reports
         // where it is broken), so that strings are not checked one by one.
         let text = std::str::from_utf8(bytes).ok()?;
+        scan::event(text, |kind| self.shape(kind)).or_else(|| self.read_with_serde(text))
+    }
+
+    /// The keys of event type `kind`, if this version defines it.
+    pub(super) fn shape(&self, kind: &str) -> Option<&Keys> {
+        self.by_type.get(kind)
+    }
+
+    /// What [`Self::read`] makes of `text` through serde: the reference
+    /// for what the fast path accepts, read when the scanner gives up.
+    pub(super) fn read_with_serde<'a>(&self, text: &'a str) -> Option<Event<'a>> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let event = EventSeed { shapes: self }
             .deserialize(&mut deserializer)
@@ -83,19 +95,19 @@ impl EventShapes {
 
 /// A member of an event as read.
 #[derive(Debug)]
-enum Member<'a> {
+pub(super) enum Member<'a> {
     /// A string.
     Str(Str<'a>),
     /// Any other value, as its source text.
-    Text(&'a RawValue),
+    Text(&'a str),
 }
 
 /// An event, read and found to fit its version's schema: its `type` and
 /// its other members in the order they came.
 #[derive(Debug)]
 pub(crate) struct Event<'a> {
-    kind: Str<'a>,
-    members: Vec<(Str<'a>, Member<'a>)>,
+    pub(super) kind: Str<'a>,
+    pub(super) members: Vec<(Str<'a>, Member<'a>)>,
 }
 
 impl<'a> Event<'a> {
@@ -125,7 +137,7 @@ impl<'a> Event<'a> {
             .find(|(k, _)| k.as_str() == key)
             .and_then(|(_, m)| match m {
                 Member::Str(s) => Some(Value::from(s.as_str())),
-                Member::Text(text) => serde_json::from_str(text.get()).ok(),
+                Member::Text(text) => serde_json::from_str(text).ok(),
             })
     }
 }
@@ -162,7 +174,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
             .by_type
             .get(kind.as_str())
             .ok_or_else(|| refuse("a type this version does not define"))?;
-        let mut members = Vec::with_capacity(shape.keys.len().min(8));
+        let mut members = Vec::with_capacity(4);
         let mut seen = 0u64;
         while let Some(key) = map.next_key::<Str<'de>>()? {
             // Events are closed objects: every key has a slot.
@@ -184,7 +196,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                     if !slot::fits(slot, text.get()) {
                         return Err(refuse("a value the schema or the parse layer refuses"));
                     }
-                    Member::Text(text)
+                    Member::Text(text.get())
                 }
             };
             members.push((key, member));

@@ -41,6 +41,7 @@
 mod borrowed;
 mod checks;
 mod event;
+mod scan;
 mod shape;
 mod slot;
 
