@@ -372,6 +372,10 @@ fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
 /// The line and column of byte `offset` in `bytes`. Columns count characters
 /// (UTF-8 lead bytes), and invalid UTF-8 still gets a position.
 pub fn location_at(bytes: &[u8], offset: usize) -> Location {
+    // Where every event of a capture starts, asked once an event.
+    if offset == 0 {
+        return Location { line: 1, column: 1 };
+    }
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
     let line_start = memrchr(b'\n', before).map_or(0, |i| i + 1);

@@ -115,12 +115,21 @@ impl<R: BufRead> JsonLines<R> {
             if buffer.is_empty() {
                 return Ok(any.then_some((kept, length)));
             }
+            let first = !any;
             any = true;
             let (chunk, done) = match memchr::memchr(b'\n', buffer) {
                 Some(at) => (&buffer[..at], Some(at + 1)),
                 None => (buffer, None),
             };
             length += chunk.len();
+            if let (true, Some(consumed)) = (first, done) {
+                if chunk.len() <= self.limit {
+                    // The whole line in the buffer: one allocation, of its size.
+                    let line = chunk.to_vec();
+                    self.reader.consume(consumed);
+                    return Ok(Some((line, length)));
+                }
+            }
             if kept.len() <= self.limit {
                 let room = self.limit.saturating_add(1) - kept.len();
                 kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
