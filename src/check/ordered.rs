@@ -27,7 +27,7 @@ const WINDOW_PER_WORKER: usize = 2;
 /// documents with findings (which keep their source lines) at most: one
 /// message a document would cost a thread wake-up each, more than checking
 /// a small event.
-const BATCH: usize = 256;
+const BATCH: usize = 4096;
 const BATCH_FINDINGS: usize = 16;
 /// Batches on their way to the caller at most.
 const CHANNEL: usize = 4;

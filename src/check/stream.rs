@@ -1,43 +1,51 @@
-//! A capture's records checked as one stream of events, in three stages
-//! that overlap: records are read in batches and each batch's records are
-//! checked in parallel on the thread pool; the sequence rules see the
-//! checked events in stream order on a thread of their own; the calling
-//! thread hands each record's document on. While the sequence rules run
-//! over one batch, the next is being checked.
+//! A capture's records checked as one stream of events, in stages that
+//! overlap: one thread reads records in batches and tells which version
+//! judges each; a few checker threads take the batches in turn and check
+//! their records; the calling thread takes the checked batches back in
+//! stream order, runs the sequence rules over their events and hands each
+//! record's document on. While one batch is being sequenced, the next ones
+//! are being read and checked.
 //!
-//! Every stage holds at most a batch, and at most [`BATCHES_AHEAD`] wait
-//! between two stages, so memory stays a few batches' worth whatever the
-//! file's size.
+//! The stages are threads of their own that block on channels, not tasks
+//! of the thread pool: a pool's idle threads spin and yield between
+//! batches, which on two cores cost more than checking the events did.
+//! A capture that fits in one batch is checked on the calling thread
+//! alone, without starting a thread.
+//!
+//! Every stage holds at most a batch, and at most one waits between two
+//! stages, so memory stays a few batches' worth whatever the file's size.
 
 use std::io;
-use std::sync::mpsc::SyncSender;
-
-use rayon::prelude::*;
+use std::sync::mpsc::{sync_channel, Receiver};
 
 use super::Checked;
 use super::{File, Pending, Record};
 use crate::validator::{StreamEvent, StreamVersions};
-use crate::{Diagnostic, EventStream, Kind, Protocol, Report};
+use crate::{EventStream, Kind, Protocol, Report};
 
-/// Records checked together in parallel at most, and their bytes at most.
-/// Events are small and quick to read, so a batch holds many: handing a
-/// few dozen to the thread pool cost more than checking them. Large
-/// records fill a batch by bytes first, which bounds memory.
-const BATCH_RECORDS: usize = 1024;
-const BATCH_BYTES: usize = 128 * 1024;
-/// Tasks a batch's check is split into, at least.
-const TASKS_PER_BATCH: usize = 16;
-/// Batches waiting between two stages at most.
-const BATCHES_AHEAD: usize = 1;
+/// Records checked together at most, and their bytes at most. A batch is
+/// what one hand-over between threads carries, so it holds hundreds of
+/// events: each hand-over costs a wake-up. Large records fill a batch by
+/// bytes first, which bounds memory (a batch's events take a few times
+/// their bytes once read, and up to three batches a checker are on their
+/// way).
+const BATCH_RECORDS: usize = 4096;
+const BATCH_BYTES: usize = 64 * 1024;
 
-/// The next records to check together: up to [`BATCH_RECORDS`] records,
-/// or fewer once they hold [`BATCH_BYTES`] (one record is always taken),
-/// and the read error that stopped the batch early, if any (the readers
-/// report an error once, then end).
-fn next_batch(
-    records: &mut impl Iterator<Item = io::Result<Record>>,
-) -> (Vec<Record>, Option<io::Error>) {
-    let mut batch = Vec::with_capacity(BATCH_RECORDS.min(256));
+/// The next records to check together.
+struct Batch {
+    /// Up to [`BATCH_RECORDS`] records, or fewer once they hold
+    /// [`BATCH_BYTES`] (one record is always taken).
+    records: Vec<Record>,
+    /// The read error that ended the input, if any (the readers report an
+    /// error once, then end).
+    error: Option<io::Error>,
+    /// Whether the input ended with this batch.
+    last: bool,
+}
+
+fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>) -> Batch {
+    let mut batch = Vec::with_capacity(256);
     let mut bytes = 0;
     while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
         match records.next() {
@@ -45,11 +53,27 @@ fn next_batch(
                 bytes += record.bytes.len();
                 batch.push(record);
             }
-            Some(Err(error)) => return (batch, Some(error)),
-            None => break,
+            Some(Err(error)) => {
+                return Batch {
+                    records: batch,
+                    error: Some(error),
+                    last: true,
+                }
+            }
+            None => {
+                return Batch {
+                    records: batch,
+                    error: None,
+                    last: true,
+                }
+            }
         }
     }
-    (batch, None)
+    Batch {
+        records: batch,
+        error: None,
+        last: false,
+    }
 }
 
 /// What the check of one record found: its report and, for an event, the
@@ -66,6 +90,60 @@ self_cell::self_cell!(
     }
 );
 
+/// The last stage of [`File::stream`]: checked batches taken in stream
+/// order, their events sequenced and their documents handed on.
+struct Sequenced<'f, 'v> {
+    file: &'f File<'v>,
+    stream: EventStream,
+    pending: Pending,
+    count: usize,
+    in_file_positions: bool,
+}
+
+impl<'f, 'v> Sequenced<'f, 'v> {
+    fn new(file: &'f File<'v>) -> Self {
+        Sequenced {
+            file,
+            stream: EventStream::new(),
+            pending: Pending::default(),
+            count: 0,
+            in_file_positions: false,
+        }
+    }
+
+    /// The next batch in stream order: its events' sequence findings added
+    /// to their reports, and its documents handed to `sink`.
+    fn take(&mut self, mut batch: CheckedBatch, sink: &mut dyn FnMut(Checked)) {
+        let (file, stream) = (self.file, &mut self.stream);
+        let reports = batch.with_dependent_mut(|records, checks| {
+            file.sequence(stream, records, std::mem::take(checks))
+        });
+        let records = batch.into_owner();
+        self.count += records.len();
+        self.in_file_positions |= records.iter().any(|r| r.origins.is_some());
+        for (record, report) in records.into_iter().zip(reports) {
+            let (checked, text) = file.checked_record(record, report);
+            self.pending.push(checked, text, sink);
+        }
+    }
+
+    /// The end of the stream: its ending findings on the last document,
+    /// and the read error that ended it early, if any.
+    fn finish(mut self, error: Option<io::Error>, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+        let ending = self.file.validator.finish_stream(&mut self.stream);
+        self.pending.finish(ending, sink, self.in_file_positions);
+        match error {
+            Some(error) => Err(error),
+            None => {
+                if self.count == 0 {
+                    self.file.empty(sink);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 impl File<'_> {
     /// The records of a capture, its events one stream: read, checked and
     /// sequenced in overlapping stages (see the module's documentation).
@@ -75,75 +153,94 @@ impl File<'_> {
         kind: Option<Kind>,
         sink: &mut dyn FnMut(Checked),
     ) -> io::Result<()> {
+        let mut versions = StreamVersions::default();
+        let mut sequenced = Sequenced::new(self);
+        let first = next_batch(&mut records);
+        if first.last {
+            let protocols = self.protocols(&first.records, &mut versions);
+            sequenced.take(self.check_batch(first.records, protocols, kind), sink);
+            return sequenced.finish(first.error, sink);
+        }
+        // The reader and the sequence rules keep about one core busy
+        // between them; the checkers share the others.
+        // A checker a core: with fewer, a capture of large records (whose
+        // check outweighs their sequencing) is checked on one core.
+        let checkers = rayon::current_num_threads().max(1);
         std::thread::scope(|scope| {
-            let (sender, checked) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
-            scope.spawn(move || {
-                let mut versions = StreamVersions::default();
-                loop {
-                    let (batch, error) = next_batch(&mut records);
-                    let last = batch.is_empty() || error.is_some();
-                    let batch = self.check_batch(batch, &mut versions, kind);
-                    // A closed channel means a later stage stopped early.
-                    if sender.send((batch, error)).is_err() || last {
-                        break;
+            let mut to_check = Vec::with_capacity(checkers);
+            let mut checked: Vec<Receiver<CheckedBatch>> = Vec::with_capacity(checkers);
+            for _ in 0..checkers {
+                let (send_batch, batches) = sync_channel::<(Vec<Record>, Vec<Protocol>)>(1);
+                let (send_checked, receive_checked) = sync_channel(1);
+                scope.spawn(move || {
+                    for (batch, protocols) in batches {
+                        // A closed channel means the caller stopped.
+                        if send_checked
+                            .send(self.check_batch(batch, protocols, kind))
+                            .is_err()
+                        {
+                            break;
+                        }
                     }
-                }
-            });
-            let (sender, sequenced) = std::sync::mpsc::sync_channel(BATCHES_AHEAD);
-            let sequencer = scope.spawn(move || self.sequence_batches(checked.into_iter(), sender));
-            let mut pending = Pending::default();
-            let mut count = 0usize;
-            let mut in_file_positions = false;
-            for (records, reports) in sequenced {
-                count += records.len();
-                in_file_positions |= records.iter().any(|r: &Record| r.origins.is_some());
-                for (record, report) in records.into_iter().zip(reports) {
-                    let (checked, text) = self.checked_record(record, report);
-                    pending.push(checked, text, sink);
-                }
+                });
+                to_check.push(send_batch);
+                checked.push(receive_checked);
             }
-            // Every batch is handed on: the end of the stream, and the read
-            // error that ended it early, if any.
-            let (ending, error) = sequencer
+            // Batch `n` goes to checker `n % checkers`, and is taken back
+            // from it in the same turn, which keeps stream order.
+            let reader = scope.spawn(move || {
+                let mut batch = first;
+                for turn in 0.. {
+                    // Which version judges each record's events is told in
+                    // stream order (a RUN_STARTED declares it for the
+                    // events after it) before the records are checked.
+                    let protocols = self.protocols(&batch.records, &mut versions);
+                    let to = &to_check[turn % checkers];
+                    // A closed channel means a later stage stopped early.
+                    if to.send((batch.records, protocols)).is_err() || batch.last {
+                        return batch.error;
+                    }
+                    batch = next_batch(&mut records);
+                }
+                None
+            });
+            for turn in 0.. {
+                // Closed once the reader has sent its last batch (the
+                // batches before it are received first) or a checker
+                // stopped.
+                let Ok(batch) = checked[turn % checkers].recv() else {
+                    break;
+                };
+                sequenced.take(batch, sink);
+            }
+            drop(checked);
+            let error = reader
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            pending.finish(ending, sink, in_file_positions);
-            match error {
-                Some(error) => Err(error),
-                None => {
-                    if count == 0 {
-                        self.empty(sink);
-                    }
-                    Ok(())
-                }
-            }
+            sequenced.finish(error, sink)
         })
     }
 
-    /// A batch's records checked in parallel, each event judged by the
-    /// version its stream position gives it.
+    /// The version that judges each record's events, told in stream order.
+    fn protocols(&self, records: &[Record], versions: &mut StreamVersions) -> Vec<Protocol> {
+        let default = self.validator.settings().default_protocol();
+        records
+            .iter()
+            .map(|record| versions.protocol_for(&record.bytes, default))
+            .collect()
+    }
+
+    /// A batch's records checked, each event judged by `protocols`.
     fn check_batch(
         &self,
         batch: Vec<Record>,
-        versions: &mut StreamVersions,
+        protocols: Vec<Protocol>,
         kind: Option<Kind>,
     ) -> CheckedBatch {
-        // Which version judges each record's events is told in stream
-        // order (a RUN_STARTED declares it for the events after it)
-        // before the records are checked out of order.
-        let default = self.validator.settings().default_protocol();
-        let protocols: Vec<Protocol> = batch
-            .iter()
-            .map(|record| versions.protocol_for(&record.bytes, default))
-            .collect();
         CheckedBatch::new(batch, |records| {
-            // A batch is split into a few tasks a thread, not down to one
-            // record: a task costs the pool more than reading an event.
-            let per_task = (records.len() / TASKS_PER_BATCH).max(1);
             records
-                .par_iter()
+                .iter()
                 .zip(protocols)
-                .with_min_len(per_task)
                 .map(|(record, protocol)| {
                     if record.is_oversized() {
                         (self.validator.oversized(record.length), None)
@@ -153,36 +250,6 @@ impl File<'_> {
                 })
                 .collect()
         })
-    }
-
-    /// What [`Self::stream`] does with the checked batches: each batch's
-    /// events fed to the sequence rules in order, and its records sent on
-    /// with their reports. Returns the findings of the stream's end and
-    /// the read error that ended it early, if any.
-    fn sequence_batches(
-        &self,
-        batches: impl Iterator<Item = (CheckedBatch, Option<io::Error>)>,
-        sequenced: SyncSender<(Vec<Record>, Vec<Report>)>,
-    ) -> (Vec<Diagnostic>, Option<io::Error>) {
-        let mut stream = EventStream::new();
-        for (mut batch, error) in batches {
-            let done = batch.borrow_owner().is_empty();
-            let reports = batch.with_dependent_mut(|records, checks| {
-                self.sequence(&mut stream, records, std::mem::take(checks))
-            });
-            // A closed channel means the caller stopped.
-            if sequenced.send((batch.into_owner(), reports)).is_err() {
-                break;
-            }
-            // A read error ends the file, after the records read before it.
-            if error.is_some() {
-                return (self.validator.finish_stream(&mut stream), error);
-            }
-            if done {
-                break;
-            }
-        }
-        (self.validator.finish_stream(&mut stream), None)
     }
 
     /// The reports of a batch's records, with the sequence findings of
@@ -219,5 +286,130 @@ impl File<'_> {
                 report
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Read};
+
+    use super::*;
+    use crate::input::Layout;
+    use crate::Validator;
+
+    /// A run of `runs` complete runs of events as JSON Lines, each run a
+    /// few hundred bytes: many batches' worth for a few hundred runs.
+    fn capture(runs: usize) -> Vec<u8> {
+        let mut text = String::new();
+        for run in 0..runs {
+            let m = format!("m{run}");
+            for event in [
+                format!(r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r{run}"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"{m}","role":"assistant"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{m}","delta":"a"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{m}","delta":"b"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_END","messageId":"{m}"}}"#),
+                format!(r#"{{"type":"RUN_FINISHED","threadId":"t","runId":"r{run}"}}"#),
+            ] {
+                text.push_str(&event);
+                text.push('\n');
+            }
+        }
+        text.into_bytes()
+    }
+
+    /// Each checked document's record number and rules, and how the check
+    /// ended.
+    fn check(reader: impl io::BufRead + Send) -> (Vec<(usize, Vec<String>)>, io::Result<()>) {
+        let validator = Validator::new().expect("validator");
+        let mut documents = Vec::new();
+        let result = crate::check::check_reader(
+            &validator,
+            "capture.jsonl",
+            Layout::JsonLines,
+            reader,
+            None,
+            &mut |checked| {
+                let rules = checked
+                    .report
+                    .diagnostics()
+                    .iter()
+                    .map(|d| d.rule.clone())
+                    .collect();
+                documents.push((checked.record.unwrap_or(0), rules));
+            },
+        );
+        (documents, result)
+    }
+
+    #[test]
+    fn a_capture_of_many_batches_is_handed_on_in_order_and_sequenced_in_order() {
+        let mut bytes = capture(1500);
+        assert!(bytes.len() > 4 * BATCH_BYTES, "several batches a checker");
+        let records = bytes.iter().filter(|&&b| b == b'\n').count();
+        // Content for a message that never started, late in the file: the
+        // one finding, on its own record, if the events were sequenced in
+        // stream order across batches and checkers.
+        let stray = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"nowhere","delta":"x"}"#;
+        let at = bytes.len() - 100;
+        let line_end = at + bytes[at..].iter().position(|&b| b == b'\n').expect("line");
+        bytes.splice(
+            line_end + 1..line_end + 1,
+            stray.iter().chain(b"\n").copied(),
+        );
+        let stray_record = bytes[..=line_end].iter().filter(|&&b| b == b'\n').count() + 1;
+        let (documents, result) = check(bytes.as_slice());
+        assert!(result.is_ok());
+        let numbers: Vec<usize> = documents.iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, (1..=records + 1).collect::<Vec<_>>());
+        let with_findings: Vec<&(usize, Vec<String>)> = documents
+            .iter()
+            .filter(|(_, rules)| !rules.is_empty())
+            .collect();
+        assert_eq!(with_findings.len(), 1, "{with_findings:?}");
+        assert_eq!(with_findings[0].0, stray_record);
+    }
+
+    /// A source that fails once `fail_at` bytes have been read.
+    struct FailingAfter {
+        bytes: Vec<u8>,
+        at: usize,
+        fail_at: usize,
+    }
+
+    impl Read for FailingAfter {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            if self.at >= self.fail_at {
+                return Err(io::Error::other("the disk went away"));
+            }
+            let end = self.fail_at.min(self.at + buffer.len());
+            let n = end - self.at;
+            buffer[..n].copy_from_slice(&self.bytes[self.at..end]);
+            self.at = end;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_ends_the_capture_after_every_record_read_before_it() {
+        let bytes = capture(1500);
+        let fail_at = bytes.len() * 2 / 3;
+        let complete = bytes[..fail_at].iter().filter(|&&b| b == b'\n').count();
+        let reader = BufReader::with_capacity(
+            4096,
+            FailingAfter {
+                bytes,
+                at: 0,
+                fail_at,
+            },
+        );
+        let (documents, result) = check(reader);
+        let error = result.expect_err("the read error");
+        assert_eq!(error.to_string(), "the disk went away");
+        // Every complete line before the error, and the part of a line it
+        // cut, which is reported as a record of its own.
+        let numbers: Vec<usize> = documents.iter().map(|(n, _)| *n).collect();
+        assert!(numbers.starts_with(&(1..=complete).collect::<Vec<_>>()));
+        assert!(numbers.len() <= complete + 1, "{}", numbers.len());
     }
 }
