@@ -32,6 +32,7 @@ pub(super) fn event<'a, 's>(
     if scanner.key()? != "type" {
         return None;
     }
+    scanner.colon()?;
     let kind = scanner.string()?;
     let shape = shape_of(kind.as_str())?;
     let mut members = Vec::with_capacity(4);
@@ -43,8 +44,14 @@ pub(super) fn event<'a, 's>(
             b',' => scanner.skip_whitespace(),
             _ => return None,
         }
-        let key = scanner.key()?;
-        let slot = shape.slot_of(key, &mut seen).ok()??;
+        let (key, slot) = match scanner.known_key(shape) {
+            Some((index, key)) => (key, shape.mark(index, &mut seen).ok()?),
+            None => {
+                let key = scanner.key()?;
+                (key, shape.slot_of(key, &mut seen).ok()??)
+            }
+        };
+        scanner.colon()?;
         let member = match slot {
             Slot::Str | Slot::StrOrRicher | Slot::StrIn(_) | Slot::Pointer => {
                 let text = scanner.string()?;
@@ -99,18 +106,36 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A key without escapes, and the `:` after it.
+    /// The index in `shape` of the key here, spelled plainly, and its
+    /// text; `None`, and nothing read, when it is not one of them.
+    fn known_key(&mut self, shape: &Keys) -> Option<(usize, &'a str)> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.at + 1;
+        let index = shape.key_at_start(self.text.as_bytes().get(start..)?)?;
+        let end = start + shape.name(index).len();
+        let key = self.text.get(start..end)?;
+        self.at = end + 1;
+        Some((index, key))
+    }
+
+    /// A key without escapes.
     fn key(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.at;
         let length = string_stop(&self.text.as_bytes()[start..])?;
         self.at += length;
         self.expect(b'"')?;
-        let key = self.text.get(start..start + length)?;
+        self.text.get(start..start + length)
+    }
+
+    /// The `:` after a key, with the whitespace around it.
+    fn colon(&mut self) -> Option<()> {
         self.skip_whitespace();
         self.expect(b':')?;
         self.skip_whitespace();
-        Some(key)
+        Some(())
     }
 
     /// A string: borrowed when it has no escapes, decoded by serde_json
@@ -156,17 +181,24 @@ impl<'a> Scanner<'a> {
         if negative {
             self.at += 1;
         }
-        let first = self.at;
+        let rest = self.text.as_bytes().get(self.at..)?;
+        // Up to 18 digits fit an i64 whatever they are; a longer integer
+        // (beyond the bounds of every slot of ours) is left to serde.
         let mut magnitude: i64 = 0;
-        while let Some(digit) = self.peek().filter(u8::is_ascii_digit) {
-            magnitude = magnitude
-                .checked_mul(10)?
-                .checked_add(i64::from(digit - b'0'))?;
-            self.at += 1;
+        let mut digits = 0;
+        while let Some(digit) = rest.get(digits).map(|b| b.wrapping_sub(b'0')) {
+            if digit > 9 || digits == 18 {
+                break;
+            }
+            magnitude = magnitude * 10 + i64::from(digit);
+            digits += 1;
         }
-        let digits = self.at - first;
-        let leading_zero = digits > 1 && self.text.as_bytes().get(first) == Some(&b'0');
-        if digits == 0 || leading_zero || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+        let leading_zero = digits > 1 && rest.first() == Some(&b'0');
+        self.at += digits;
+        if digits == 0
+            || leading_zero
+            || matches!(self.peek(), Some(b'0'..=b'9' | b'.' | b'e' | b'E'))
+        {
             return None;
         }
         let value = if negative { -magnitude } else { magnitude };

@@ -118,17 +118,36 @@ impl Keys {
     /// no such key or it came before.
     pub(super) fn slot_of(&self, key: &str, seen: &mut u64) -> Result<Option<&Slot>, &'static str> {
         match self.keys.iter().position(|(k, _)| k == key) {
-            Some(index) => {
-                let bit = 1u64 << index;
-                if *seen & bit != 0 {
-                    return Err("a repeated key");
-                }
-                *seen |= bit;
-                Ok(Some(&self.keys[index].1))
-            }
+            Some(index) => self.mark(index, seen).map(Some),
             None if self.open => Ok(None),
             None => Err("a key the schema does not allow"),
         }
+    }
+
+    /// Which key `text` (after a key's opening quote) spells, with its
+    /// closing quote: looked for as the bytes of each key, so that the
+    /// key need not be scanned first. `None` when it spells none of them
+    /// plainly (it may still be one, escaped).
+    pub(super) fn key_at_start(&self, text: &[u8]) -> Option<usize> {
+        self.keys.iter().position(|(key, _)| {
+            text.get(key.len()) == Some(&b'"') && text.starts_with(key.as_bytes())
+        })
+    }
+
+    /// The slot of key `index`, now marked in `seen`; refused when the key
+    /// came before.
+    pub(super) fn mark(&self, index: usize, seen: &mut u64) -> Result<&Slot, &'static str> {
+        let bit = 1u64 << index;
+        if *seen & bit != 0 {
+            return Err("a repeated key");
+        }
+        *seen |= bit;
+        Ok(&self.keys[index].1)
+    }
+
+    /// Key `index`'s name.
+    pub(super) fn name(&self, index: usize) -> &str {
+        &self.keys[index].0
     }
 
     /// Whether the keys marked in `seen` include every required one.
