@@ -84,7 +84,7 @@ pub fn check_reader(
     validator: &Validator,
     path: &str,
     layout: Layout,
-    reader: impl BufRead + Send,
+    reader: impl BufRead,
     kind: Option<Kind>,
     sink: &mut dyn FnMut(Checked),
 ) -> io::Result<()> {
@@ -226,11 +226,7 @@ impl File<'_> {
     }
 
     /// JSON Lines: each line a record, the events among them one stream.
-    fn json_lines(
-        &self,
-        reader: impl BufRead + Send,
-        sink: &mut dyn FnMut(Checked),
-    ) -> io::Result<()> {
+    fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
         let records = lines.map(|line| line.map(Record::line));
         self.stream(records, self.kind, sink)
@@ -238,7 +234,7 @@ impl File<'_> {
 
     /// An SSE capture: each event a record of one stream, located in the
     /// file through the lines its data came from.
-    fn sse(&self, reader: impl BufRead + Send, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
         let limit = self.validator.limits().max_document_bytes;
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, self.kind.or(Some(Kind::Event)), sink)

@@ -1,19 +1,21 @@
 //! A capture's records checked as one stream of events, in stages that
-//! overlap: one thread reads records in batches and tells which version
-//! judges each; a few checker threads take the batches in turn and check
-//! their records; the calling thread takes the checked batches back in
-//! stream order, runs the sequence rules over their events and hands each
-//! record's document on. While one batch is being sequenced, the next ones
-//! are being read and checked.
+//! overlap: the source's thread reads records in batches and tells which
+//! version judges each; checker threads, one a core, take the batches in
+//! turn and check their records; the source's thread takes the checked
+//! batches back in stream order, runs the sequence rules over their events
+//! and hands each record's document on, and reads the next batches while
+//! the checkers work.
 //!
-//! The stages are threads of their own that block on channels, not tasks
-//! of the thread pool: a pool's idle threads spin and yield between
+//! The checkers are threads of their own that block on channels, not
+//! tasks of the thread pool: a pool's idle threads spin and yield between
 //! batches, which on two cores cost more than checking the events did.
-//! A capture that fits in one batch is checked on the calling thread
-//! alone, without starting a thread.
+//! Reading and sequencing share a thread because together they weigh
+//! about what the checks do, and a record is then freed on the thread
+//! that allocated it. A capture that fits in one batch is checked on the
+//! calling thread alone, without starting a thread.
 //!
-//! Every stage holds at most a batch, and at most one waits between two
-//! stages, so memory stays a few batches' worth whatever the file's size.
+//! Each checker holds at most two batches and hands back at most one more,
+//! so memory stays a few batches' worth whatever the file's size.
 
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -149,7 +151,7 @@ impl File<'_> {
     /// sequenced in overlapping stages (see the module's documentation).
     pub(super) fn stream(
         &self,
-        mut records: impl Iterator<Item = io::Result<Record>> + Send,
+        mut records: impl Iterator<Item = io::Result<Record>>,
         kind: Option<Kind>,
         sink: &mut dyn FnMut(Checked),
     ) -> io::Result<()> {
@@ -161,8 +163,6 @@ impl File<'_> {
             sequenced.take(self.check_batch(first.records, protocols, kind), sink);
             return sequenced.finish(first.error, sink);
         }
-        // The reader and the sequence rules keep about one core busy
-        // between them; the checkers share the others.
         // A checker a core: with fewer, a capture of large records (whose
         // check outweighs their sequencing) is checked on one core.
         let checkers = rayon::current_num_threads().max(1);
@@ -187,36 +187,46 @@ impl File<'_> {
                 checked.push(receive_checked);
             }
             // Batch `n` goes to checker `n % checkers`, and is taken back
-            // from it in the same turn, which keeps stream order.
-            let reader = scope.spawn(move || {
-                let mut batch = first;
-                for turn in 0.. {
+            // from it in the same turn, which keeps stream order. Each
+            // checker has at most two batches: one it checks (or hands
+            // back), one waiting; so sending never waits on taking back.
+            let most_ahead = 2 * checkers;
+            let (mut sent, mut taken) = (0usize, 0usize);
+            let mut next = Some(first);
+            let mut error = None;
+            loop {
+                while sent - taken < most_ahead {
+                    let Some(batch) = next.take() else {
+                        break;
+                    };
                     // Which version judges each record's events is told in
                     // stream order (a RUN_STARTED declares it for the
                     // events after it) before the records are checked.
                     let protocols = self.protocols(&batch.records, &mut versions);
-                    let to = &to_check[turn % checkers];
-                    // A closed channel means a later stage stopped early.
-                    if to.send((batch.records, protocols)).is_err() || batch.last {
-                        return batch.error;
+                    // A closed channel means a checker stopped (it panicked).
+                    if to_check[sent % checkers]
+                        .send((batch.records, protocols))
+                        .is_err()
+                    {
+                        break;
                     }
-                    batch = next_batch(&mut records);
+                    sent += 1;
+                    if batch.last {
+                        error = batch.error;
+                    } else {
+                        next = Some(next_batch(&mut records));
+                    }
                 }
-                None
-            });
-            for turn in 0.. {
-                // Closed once the reader has sent its last batch (the
-                // batches before it are received first) or a checker
-                // stopped.
-                let Ok(batch) = checked[turn % checkers].recv() else {
+                if taken == sent {
+                    break;
+                }
+                let Ok(batch) = checked[taken % checkers].recv() else {
                     break;
                 };
+                taken += 1;
                 sequenced.take(batch, sink);
             }
-            drop(checked);
-            let error = reader
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            drop(to_check);
             sequenced.finish(error, sink)
         })
     }
@@ -320,7 +330,7 @@ mod tests {
 
     /// Each checked document's record number and rules, and how the check
     /// ended.
-    fn check(reader: impl io::BufRead + Send) -> (Vec<(usize, Vec<String>)>, io::Result<()>) {
+    fn check(reader: impl io::BufRead) -> (Vec<(usize, Vec<String>)>, io::Result<()>) {
         let validator = Validator::new().expect("validator");
         let mut documents = Vec::new();
         let result = crate::check::check_reader(
