@@ -21,9 +21,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFormat, SchemaArgs};
 
-/// A capture's records are allocated on the reader thread and freed on
-/// the thread that hands them on; mimalloc frees across threads without
-/// the locking the system allocator does.
+/// A capture's events are read on checker threads and freed on the thread
+/// that hands them on; mimalloc frees across threads without the locking
+/// the system allocator does.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -48,9 +48,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let settings = settings(&args).map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
     let validator_default_protocol = settings.default_protocol();
-    let validator = Validator::new()
-        .map_err(|e| e.to_string())?
-        .with_settings(settings);
+    // Each schema compiled when a document first needs it: a capture of
+    // events needs three of them.
+    let validator = Validator::compiling_on_demand().with_settings(settings);
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
     let options = Options {

@@ -3,9 +3,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use jsonschema::Draft;
 use memchr::memmem;
-use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
@@ -17,7 +15,8 @@ use crate::parse::{self, Parsed};
 use crate::protocol::Protocol;
 use crate::report::Report;
 use crate::rules::{self, version, EventPlace, EventView, Interrupted, Sequence};
-use crate::schema;
+pub use crate::schema::BuildError;
+use crate::schema::{self, CompiledSchema, Schemas};
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
 use crate::Kind;
@@ -30,24 +29,14 @@ static THREAD_ID_KEY: LazyLock<memmem::Finder<'static>> =
 static RUN_STARTED: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"RUN_STARTED"));
 
-/// Why a [`Validator`] could not be built.
-#[derive(Debug, thiserror::Error)]
-#[error("the built-in AG-UI {protocol} schema of kind '{kind}' does not compile: {message}")]
-pub struct BuildError {
-    protocol: Protocol,
-    kind: Kind,
-    message: String,
-}
-
 /// Checks AG-UI documents. Compiles every kind's schema of every protocol
 /// version once; build one and share it (it is `Send + Sync`), for example
 /// across a server's requests. A clone shares the compiled schemas, so a
 /// validator with other settings costs nothing to make from one.
 #[derive(Clone)]
 pub struct Validator {
-    /// By [`Protocol::index`], then by [`Kind::index`]; `None` where the
-    /// version has no such kind.
-    schemas: Arc<Vec<Vec<Option<CompiledSchema>>>>,
+    /// Every kind's schema of every version, compiled once.
+    schemas: Arc<Schemas>,
     /// By [`Protocol::index`]: what each event type may carry, read from
     /// the event schema, for reading events without a `Value`.
     event_shapes: Arc<Vec<fast::EventShapes>>,
@@ -102,11 +91,6 @@ impl StreamVersions {
         }
         self.declared.or(self.assumed).unwrap_or(default)
     }
-}
-
-struct CompiledSchema {
-    schema: Value,
-    validator: jsonschema::Validator,
 }
 
 /// One stream of events being checked in order: what is open (the run,
@@ -177,54 +161,34 @@ impl EventStream {
 }
 
 impl Validator {
-    /// Compiles the schemas of every kind of every protocol version.
+    /// Compiles the schemas of every kind of every protocol version, so
+    /// that no document waits for one: what a server wants.
     pub fn new() -> Result<Self, BuildError> {
-        // Compiled in parallel: a run's start is spent here, before any
-        // document is read.
-        let pairs: Vec<(Protocol, Kind)> = Protocol::ALL
-            .into_iter()
-            .flat_map(|protocol| Kind::ALL.into_iter().map(move |kind| (protocol, kind)))
-            .collect();
-        let compiled = pairs
-            .into_par_iter()
-            .map(|(protocol, kind)| {
-                let Some(schema) = schema::generate(protocol, kind) else {
-                    return Ok(None);
-                };
-                // Our own schemas have no remote references; offline
-                // anyway, so that nothing here can reach the network or
-                // disk.
-                jsonschema::options()
-                    .with_draft(Draft::Draft202012)
-                    .offline()
-                    .build(&schema)
-                    .map(|validator| Some(CompiledSchema { schema, validator }))
-                    .map_err(|e| BuildError {
-                        protocol,
-                        kind,
-                        message: e.to_string(),
-                    })
-            })
-            .collect::<Result<Vec<Option<CompiledSchema>>, _>>()?;
-        let mut compiled = compiled.into_iter();
-        let schemas: Vec<Vec<Option<CompiledSchema>>> = Protocol::ALL
-            .iter()
-            .map(|_| compiled.by_ref().take(Kind::ALL.len()).collect())
-            .collect();
+        let validator = Validator::compiling_on_demand();
+        validator.schemas.compile_all()?;
+        Ok(validator)
+    }
+
+    /// A validator that compiles each schema the first time a document
+    /// needs it: quicker to build and smaller for a run that meets few
+    /// kinds and versions, such as the CLI over a capture of events. Should
+    /// one of agui-lint's own schemas not compile (which its tests rule
+    /// out, and which [`Self::new`] returns as an error), a document that
+    /// needs it gets a `schema-violation` error saying so.
+    pub fn compiling_on_demand() -> Self {
         let event_shapes = Protocol::ALL
             .into_iter()
             .map(|protocol| {
-                schemas[protocol.index()][Kind::Event.index()]
-                    .as_ref()
-                    .map(|compiled| fast::EventShapes::of_schema(&compiled.schema))
+                schema::generate(protocol, Kind::Event)
+                    .map(|schema| fast::EventShapes::of_schema(&schema))
                     .unwrap_or_default()
             })
             .collect();
-        Ok(Validator {
-            schemas: Arc::new(schemas),
+        Validator {
+            schemas: Arc::new(Schemas::new()),
             event_shapes: Arc::new(event_shapes),
             settings: Settings::default(),
-        })
+        }
     }
 
     /// The validator with `settings` deciding which rules report and how
@@ -473,8 +437,12 @@ impl Validator {
         &self.settings
     }
 
-    fn compiled(&self, protocol: Protocol, kind: Kind) -> Option<&CompiledSchema> {
-        self.schemas[protocol.index()][kind.index()].as_ref()
+    fn compiled(
+        &self,
+        protocol: Protocol,
+        kind: Kind,
+    ) -> Result<Option<&CompiledSchema>, &BuildError> {
+        self.schemas.get(protocol, kind)
     }
 
     /// The version `value`, a document of `kind`, is judged by: the one it
@@ -736,16 +704,28 @@ impl Validator {
 
     /// Schema and rule check of a parsed value (no locations).
     fn check_value(&self, protocol: Protocol, kind: Kind, value: &Value) -> Vec<Diagnostic> {
-        let Some(compiled) = self.compiled(protocol, kind) else {
-            return vec![Diagnostic::new(
-                "unknown-kind",
-                rules::default_severity("unknown-kind"),
-                "",
-                format!("AG-UI {protocol} has no '{kind}' documents"),
-            )
-            .with_help(
-                "pass --protocol with a version that has them, or declare protocolVersion",
-            )];
+        let compiled = match self.compiled(protocol, kind) {
+            Ok(Some(compiled)) => compiled,
+            Ok(None) => {
+                return vec![Diagnostic::new(
+                    "unknown-kind",
+                    rules::default_severity("unknown-kind"),
+                    "",
+                    format!("AG-UI {protocol} has no '{kind}' documents"),
+                )
+                .with_help(
+                    "pass --protocol with a version that has them, or declare protocolVersion",
+                )]
+            }
+            Err(error) => {
+                return vec![Diagnostic::new(
+                    "schema-violation",
+                    rules::default_severity("schema-violation"),
+                    "",
+                    error.to_string(),
+                )
+                .with_help("this is a bug in agui-lint, not in the document; please report it")]
+            }
         };
         let mut diagnostics = Vec::new();
         if !compiled.validator.is_valid(value) {

@@ -2,8 +2,12 @@
 //! producer of `schemas/`), compiled once for validation, and the mapping of
 //! schema errors to diagnostics.
 
+mod compiled;
 mod generate;
 mod refine;
+
+pub use compiled::BuildError;
+pub(crate) use compiled::{CompiledSchema, Schemas};
 
 pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;
