@@ -32,7 +32,7 @@ use crate::{EventStream, Kind, Protocol, Report};
 /// their bytes once read, and up to three batches a checker are on their
 /// way).
 const BATCH_RECORDS: usize = 4096;
-const BATCH_BYTES: usize = 64 * 1024;
+const BATCH_BYTES: usize = 128 * 1024;
 
 /// The next records to check together.
 struct Batch {
@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn a_capture_of_many_batches_is_handed_on_in_order_and_sequenced_in_order() {
-        let mut bytes = capture(1500);
+        let mut bytes = capture(BATCH_BYTES / 40);
         assert!(bytes.len() > 4 * BATCH_BYTES, "several batches a checker");
         let records = bytes.iter().filter(|&&b| b == b'\n').count();
         // Content for a message that never started, late in the file: the
@@ -402,7 +402,7 @@ mod tests {
 
     #[test]
     fn a_read_error_ends_the_capture_after_every_record_read_before_it() {
-        let bytes = capture(1500);
+        let bytes = capture(BATCH_BYTES / 40);
         let fail_at = bytes.len() * 2 / 3;
         let complete = bytes[..fail_at].iter().filter(|&&b| b == b'\n').count();
         let reader = BufReader::with_capacity(
