@@ -209,12 +209,33 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::borrow::Cow;
 
     use super::*;
     use crate::rules::EventView;
     use crate::{schema, Kind, Protocol};
+
+    /// Events the fast path must leave to the full path: each breaks the
+    /// parse layer or the 1.1 schema, or carries something richer.
+    pub(in crate::fast) const REFUSED: &[&str] = &[
+        r#"{"messageId":"m","type":"TEXT_MESSAGE_CONTENT","delta":"hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","extra":1}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","delta":"again"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":null}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","timestamp":1.5}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","timestamp":9007199254740992}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","rawEvent":null}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ud800"}"#,
+        r#"{"type":"CUSTOM","name":"n","value":{"a":1,"a":2}}"#,
+        r#"{"type":"CUSTOM","name":"n","value":12345678901234567890}"#,
+        r#"{"type":"REASONING_MESSAGE_START","messageId":"m","role":"assistant"}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#,
+        r#"{"type":"THINKING_START"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"} x"#,
+        "[]",
+    ];
 
     fn shapes(protocol: Protocol) -> EventShapes {
         let schema = schema::generate(protocol, Kind::Event).expect("event schema");
@@ -293,24 +314,7 @@ mod tests {
         assert!(read(
             r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,null]}}"#
         ));
-        for refused in [
-            r#"{"messageId":"m","type":"TEXT_MESSAGE_CONTENT","delta":"hi"}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m"}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","extra":1}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","delta":"again"}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":null}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","timestamp":1.5}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","timestamp":9007199254740992}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","rawEvent":null}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ud800"}"#,
-            r#"{"type":"CUSTOM","name":"n","value":{"a":1,"a":2}}"#,
-            r#"{"type":"CUSTOM","name":"n","value":12345678901234567890}"#,
-            r#"{"type":"REASONING_MESSAGE_START","messageId":"m","role":"assistant"}"#,
-            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#,
-            r#"{"type":"THINKING_START"}"#,
-            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"} x"#,
-            "[]",
-        ] {
+        for refused in REFUSED {
             assert!(!read(refused), "{refused}");
         }
     }
