@@ -29,10 +29,12 @@ static THREAD_ID_KEY: LazyLock<memmem::Finder<'static>> =
 static RUN_STARTED: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"RUN_STARTED"));
 
-/// Checks AG-UI documents. Compiles every kind's schema of every protocol
-/// version once; build one and share it (it is `Send + Sync`), for example
-/// across a server's requests. A clone shares the compiled schemas, so a
-/// validator with other settings costs nothing to make from one.
+/// Checks AG-UI documents. Compiles each kind's schema of each protocol
+/// version once (all of them in [`Self::new`], each when a document first
+/// needs it in [`Self::compiling_on_demand`]); build one and share it (it
+/// is `Send + Sync`), for example across a server's requests. A clone
+/// shares the compiled schemas, so a validator with other settings costs
+/// nothing to make from one.
 #[derive(Clone)]
 pub struct Validator {
     /// Every kind's schema of every version, compiled once.

@@ -14,8 +14,10 @@
 //! that allocated it. A capture that fits in one batch is checked on the
 //! calling thread alone, without starting a thread.
 //!
-//! Each checker holds at most two batches and hands back at most one more,
-//! so memory stays a few batches' worth whatever the file's size.
+//! At most two batches a checker are on their way (waiting for it, being
+//! checked, or waiting to be taken back), besides the batch being read and
+//! the one being sequenced, so memory stays a few batches' worth whatever
+//! the file's size.
 
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -29,8 +31,7 @@ use crate::{EventStream, Kind, Protocol, Report};
 /// what one hand-over between threads carries, so it holds hundreds of
 /// events: each hand-over costs a wake-up. Large records fill a batch by
 /// bytes first, which bounds memory (a batch's events take a few times
-/// their bytes once read, and up to three batches a checker are on their
-/// way).
+/// their bytes once read, and two batches a checker are on their way).
 const BATCH_RECORDS: usize = 4096;
 const BATCH_BYTES: usize = 128 * 1024;
 
@@ -46,6 +47,7 @@ struct Batch {
     last: bool,
 }
 
+/// Reads the next batch of `records`.
 fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>) -> Batch {
     let mut batch = Vec::with_capacity(256);
     let mut bytes = 0;
