@@ -16,7 +16,7 @@ use crate::protocol::Protocol;
 use crate::report::Report;
 use crate::rules::{self, version, EventPlace, EventView, Interrupted, Sequence};
 pub use crate::schema::BuildError;
-use crate::schema::{self, CompiledSchema, Schemas};
+use crate::schema::{self, Schemas};
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
 use crate::Kind;
@@ -439,14 +439,6 @@ impl Validator {
         &self.settings
     }
 
-    fn compiled(
-        &self,
-        protocol: Protocol,
-        kind: Kind,
-    ) -> Result<Option<&CompiledSchema>, &BuildError> {
-        self.schemas.get(protocol, kind)
-    }
-
     /// The version `value`, a document of `kind`, is judged by: the one it
     /// declares, else (for an event of a stream) the stream's, else the
     /// configured default; with the `unknown-protocol-version` finding
@@ -706,7 +698,7 @@ impl Validator {
 
     /// Schema and rule check of a parsed value (no locations).
     fn check_value(&self, protocol: Protocol, kind: Kind, value: &Value) -> Vec<Diagnostic> {
-        let compiled = match self.compiled(protocol, kind) {
+        let compiled = match self.schemas.get(protocol, kind) {
             Ok(Some(compiled)) => compiled,
             Ok(None) => {
                 return vec![Diagnostic::new(

@@ -60,10 +60,12 @@ pub(super) fn event<'a, 's>(
                 }
                 Member::Str(text)
             }
-            Slot::Integer { min, max } => Member::Text(scanner.integer(*min, *max)?),
             Slot::Richer => return None,
             _ => {
-                let text = scanner.value()?;
+                let text = match slot {
+                    Slot::Integer { .. } => scanner.integer()?,
+                    _ => scanner.value()?,
+                };
                 if !slot::fits(slot, text) {
                     return None;
                 }
@@ -173,39 +175,22 @@ impl<'a> Scanner<'a> {
         Some((self.text.get(start..self.at)?, escaped))
     }
 
-    /// An integer from `min` to `max`, spelled as JSON spells one (no
-    /// fraction, no exponent, no leading zero), and its text.
-    fn integer(&mut self, min: i64, max: i64) -> Option<&'a str> {
+    /// The text of an integer spelled as JSON spells one: no fraction,
+    /// no exponent, no leading zero. [`slot::fits`] then tells its value
+    /// from this text alone, which it can only for such a spelling.
+    fn integer(&mut self) -> Option<&'a str> {
         let start = self.at;
-        let negative = self.peek() == Some(b'-');
-        if negative {
+        if self.peek() == Some(b'-') {
             self.at += 1;
         }
         let rest = self.text.as_bytes().get(self.at..)?;
-        // Up to 18 digits fit an i64 whatever they are; a longer integer
-        // (beyond the bounds of every slot of ours) is left to serde.
-        let mut magnitude: i64 = 0;
-        let mut digits = 0;
-        while let Some(digit) = rest.get(digits).map(|b| b.wrapping_sub(b'0')) {
-            if digit > 9 || digits == 18 {
-                break;
-            }
-            magnitude = magnitude * 10 + i64::from(digit);
-            digits += 1;
-        }
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         let leading_zero = digits > 1 && rest.first() == Some(&b'0');
         self.at += digits;
-        if digits == 0
-            || leading_zero
-            || matches!(self.peek(), Some(b'0'..=b'9' | b'.' | b'e' | b'E'))
-        {
+        if digits == 0 || leading_zero || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        let value = if negative { -magnitude } else { magnitude };
-        (min..=max)
-            .contains(&value)
-            .then(|| self.text.get(start..self.at))
-            .flatten()
+        self.text.get(start..self.at)
     }
 
     /// The text of any value, measured without being checked: strings

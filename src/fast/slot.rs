@@ -307,7 +307,8 @@ pub(super) fn resolve<'v>(
 /// Whether the JSON text `text` (one value) fits `slot`, with nothing for
 /// the parse layer or the interoperability rules to report.
 pub(super) fn fits(slot: &Slot, text: &str) -> bool {
-    // Every event has a timestamp: told from its text without a reader.
+    // Every event has a timestamp: told from its text without a reader
+    // (JSON text, so `+1` or `01` never reach here).
     if let Slot::Integer { min, max } = slot {
         return is_integer_in(text, *min, *max);
     }

@@ -7,7 +7,7 @@ mod generate;
 mod refine;
 
 pub use compiled::BuildError;
-pub(crate) use compiled::{CompiledSchema, Schemas};
+pub(crate) use compiled::Schemas;
 
 pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;
