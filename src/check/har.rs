@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{
-    fill_source_lines, relocate, root_location, to_file_positions, Checked, Context, File, Pending,
+    fill_source_lines, relocate, root_location, to_file_positions, Context, File, Pending, Sink,
     Text,
 };
 use crate::input::har::{self, HarBody, HarEntry};
@@ -82,7 +82,7 @@ impl BodyPlace {
 
 impl File<'_> {
     /// Checks an HTTP Archive already parsed as `value`.
-    pub(super) fn har(&self, bytes: &[u8], value: &Value, sink: &mut dyn FnMut(Checked)) {
+    pub(super) fn har(&self, bytes: &[u8], value: &Value, sink: &mut dyn Sink) {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return self.json(bytes, sink);
         };
@@ -113,7 +113,7 @@ impl File<'_> {
         archive: &Archive<'_>,
         record: Option<usize>,
         error: &har::HarError,
-        sink: &mut dyn FnMut(Checked),
+        sink: &mut dyn Sink,
     ) {
         let location = archive.location(&error.pointer);
         let mut diagnostic = Diagnostic::new(
@@ -129,7 +129,7 @@ impl File<'_> {
         let report = self.validator.report_of(vec![diagnostic]);
         let mut checked = self.checked(record, record.map(Context::HarEntry), report);
         fill_source_lines(&mut checked, |line| archive.line(line));
-        sink(checked);
+        sink.document(checked);
     }
 
     fn har_entry(
@@ -137,7 +137,7 @@ impl File<'_> {
         archive: &Archive<'_>,
         entry: &HarEntry,
         previous: &mut Option<Interrupted>,
-        sink: &mut dyn FnMut(Checked),
+        sink: &mut dyn Sink,
     ) {
         let Some(request) = &entry.request_body else {
             return;
@@ -163,7 +163,7 @@ impl File<'_> {
         });
         let mut checked = self.checked(record, Some(Context::HarRequest(label.clone())), report);
         fill_source_lines(&mut checked, |line| archive.line(line));
-        sink(checked);
+        sink.document(checked);
 
         let Some(response) = &entry.response_body else {
             return;

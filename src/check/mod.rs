@@ -66,7 +66,18 @@ pub fn check_source(
     validator: &Validator,
     source: &Source,
     kind: Option<Kind>,
-    sink: &mut dyn FnMut(Checked),
+    mut sink: &mut dyn FnMut(Checked),
+) -> Result<(), Failure> {
+    check_source_into(validator, source, kind, &mut sink)
+}
+
+/// [`check_source`], its documents handed to `sink`, clean records of a
+/// stream as runs.
+pub(crate) fn check_source_into(
+    validator: &Validator,
+    source: &Source,
+    kind: Option<Kind>,
+    sink: &mut dyn Sink,
 ) -> Result<(), Failure> {
     let path = source.display_name();
     let failure = |e: io::Error| Failure {
@@ -75,7 +86,7 @@ pub fn check_source(
     };
     let mut reader = source.open().map_err(failure)?;
     let layout = source.layout(reader.fill_buf().map_err(failure)?);
-    check_reader(validator, &path, layout, reader, kind, sink).map_err(failure)
+    read_into(validator, &path, layout, reader, kind, sink).map_err(failure)
 }
 
 /// Checks the documents `reader` holds in `layout`, shown under `path`:
@@ -86,7 +97,20 @@ pub fn check_reader(
     layout: Layout,
     reader: impl BufRead,
     kind: Option<Kind>,
-    sink: &mut dyn FnMut(Checked),
+    mut sink: &mut dyn FnMut(Checked),
+) -> io::Result<()> {
+    read_into(validator, path, layout, reader, kind, &mut sink)
+}
+
+/// [`check_reader`], its documents handed to `sink`, clean records of a
+/// stream as runs.
+pub(super) fn read_into(
+    validator: &Validator,
+    path: &str,
+    layout: Layout,
+    reader: impl BufRead,
+    kind: Option<Kind>,
+    sink: &mut dyn Sink,
 ) -> io::Result<()> {
     let file = File {
         validator,
@@ -98,7 +122,7 @@ pub fn check_reader(
             let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
                 Ok(bytes) => bytes,
                 Err(length) => {
-                    sink(file.checked(None, None, validator.oversized(length)));
+                    sink.document(file.checked(None, None, validator.oversized(length)));
                     return Ok(());
                 }
             };
@@ -118,6 +142,35 @@ pub fn check_reader(
         }
         Layout::JsonLines => file.json_lines(reader, sink),
         Layout::Sse => file.sse(reader, sink),
+    }
+}
+
+/// Where a source's documents go, in order. The clean records of a stream
+/// come as runs, the first of each and how many follow it, so that a
+/// capture of millions of clean events is handed over without a document
+/// each (an [`Outcome`] keeps a run as a count).
+pub(crate) trait Sink {
+    /// The next document.
+    fn document(&mut self, checked: Checked);
+
+    /// The next documents: `first`, which is clean, and the `more` clean
+    /// documents right after it in its stream, each one record (and one
+    /// event) further on. By default each is rebuilt and handed over.
+    fn clean_run(&mut self, first: Checked, more: usize) {
+        let template = (more > 0).then(|| first.clone());
+        self.document(first);
+        if let Some(first) = template {
+            for k in 1..=more {
+                self.document(outcome::advanced(&first, k));
+            }
+        }
+    }
+}
+
+/// The public entry points' sink: a function given every document.
+impl<F: FnMut(Checked) + ?Sized> Sink for F {
+    fn document(&mut self, checked: Checked) {
+        self(checked);
     }
 }
 
@@ -215,18 +268,18 @@ impl File<'_> {
     }
 
     /// A file that is one document.
-    fn json(&self, bytes: &[u8], sink: &mut dyn FnMut(Checked)) {
+    fn json(&self, bytes: &[u8], sink: &mut dyn Sink) {
         let report = match self.kind {
             Some(kind) => self.validator.validate(kind, bytes),
             None => self.validator.validate_detected(bytes),
         };
         let mut checked = self.checked(None, None, report);
         fill_source_lines(&mut checked, |line| document_line(bytes, line));
-        sink(checked);
+        sink.document(checked);
     }
 
     /// JSON Lines: each line a record, the events among them one stream.
-    fn json_lines(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn json_lines(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
         let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
         let records = lines.map(|line| line.map(Record::line));
         self.stream(records, self.kind, sink)
@@ -234,7 +287,7 @@ impl File<'_> {
 
     /// An SSE capture: each event a record of one stream, located in the
     /// file through the lines its data came from.
-    fn sse(&self, reader: impl BufRead, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn sse(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
         let limit = self.validator.limits().max_document_bytes;
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, self.kind.or(Some(Kind::Event)), sink)
@@ -270,7 +323,7 @@ impl File<'_> {
     }
 
     /// A capture with no record is said to be empty, once.
-    fn empty(&self, sink: &mut dyn FnMut(Checked)) {
+    fn empty(&self, sink: &mut dyn Sink) {
         let finding = Diagnostic::new(
             "empty-input",
             crate::rules::default_severity("empty-input"),
@@ -283,7 +336,7 @@ impl File<'_> {
         finding.location = Some(Location { line: 1, column: 1 });
         let report = self.validator.report_of(vec![finding]);
         if !report.diagnostics().is_empty() {
-            sink(self.checked(None, None, report));
+            sink.document(self.checked(None, None, report));
         }
     }
 }
@@ -387,9 +440,9 @@ struct Pending {
 }
 
 impl Pending {
-    fn push(&mut self, checked: Checked, text: Text, sink: &mut dyn FnMut(Checked)) {
+    fn push(&mut self, checked: Checked, text: Text, sink: &mut dyn Sink) {
         if let Some((previous, _)) = self.last.replace((checked, text)) {
-            sink(previous);
+            sink.document(previous);
         }
     }
 
@@ -398,12 +451,7 @@ impl Pending {
     /// `file_positions`, the stream's places are file positions already
     /// (SSE, HAR), so notes lose their record number as in
     /// [`to_file_positions`].
-    fn finish(
-        &mut self,
-        mut ending: Vec<Diagnostic>,
-        sink: &mut dyn FnMut(Checked),
-        file_positions: bool,
-    ) {
+    fn finish(&mut self, mut ending: Vec<Diagnostic>, sink: &mut dyn Sink, file_positions: bool) {
         if file_positions {
             for related in ending.iter_mut().flat_map(|d| d.related.iter_mut()) {
                 related.record = None;
@@ -414,7 +462,7 @@ impl Pending {
                 checked.report.extend(ending);
                 fill_source_lines(&mut checked, |l| text.line(l));
             }
-            sink(checked);
+            sink.document(checked);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::{check_source, Failure, Outcome};
+use super::{check_source_into, Checked, Failure, Outcome, Sink};
 use crate::input::Source;
 use crate::{Kind, Validator};
 
@@ -166,34 +166,72 @@ fn check_one(
     head: &Head,
     sender: &SyncSender<Message>,
 ) -> Outcome {
-    let mut held = Outcome::default();
-    let mut held_findings = 0;
-    // Documents, and documents with findings, since the last look at the
-    // head: whether the source has become the head is asked once a batch.
-    let (mut pending, mut pending_findings) = (0, 0);
-    let mut streaming = false;
-    let result = check_source(validator, source, kind, &mut |checked| {
-        let findings = usize::from(!checked.is_clean());
-        held.push(checked);
-        held_findings += findings;
-        pending += 1;
-        pending_findings += findings;
-        if pending < BATCH && pending_findings < BATCH_FINDINGS {
+    let mut held = Held {
+        index,
+        head,
+        sender,
+        outcome: Outcome::default(),
+        findings: 0,
+        pending: 0,
+        pending_findings: 0,
+        streaming: false,
+    };
+    if let Err(failure) = check_source_into(validator, source, kind, &mut held) {
+        held.outcome.failures.push(failure);
+    }
+    held.outcome
+}
+
+/// What a worker holds of source `index`, and when it sends it on.
+struct Held<'a> {
+    index: usize,
+    head: &'a Head,
+    sender: &'a SyncSender<Message>,
+    outcome: Outcome,
+    /// Documents with findings held.
+    findings: usize,
+    /// Documents, and documents with findings, since the last look at the
+    /// head: whether the source has become the head is asked once a batch.
+    pending: usize,
+    pending_findings: usize,
+    /// The source is the head: its documents are sent on.
+    streaming: bool,
+}
+
+impl Held<'_> {
+    /// Counts `documents` more, `findings` of them with findings, and sends
+    /// what is held on once a batch is full and the source is the head.
+    fn added(&mut self, documents: usize, findings: usize) {
+        self.findings += findings;
+        self.pending += documents;
+        self.pending_findings += findings;
+        if self.pending < BATCH && self.pending_findings < BATCH_FINDINGS {
             return;
         }
-        (pending, pending_findings) = (0, 0);
-        if !streaming && held_findings >= HELD_FINDINGS {
-            head.wait_until(|head| head >= index);
+        (self.pending, self.pending_findings) = (0, 0);
+        if !self.streaming && self.findings >= HELD_FINDINGS {
+            self.head.wait_until(|head| head >= self.index);
         }
-        streaming = streaming || head.get() == index;
-        if streaming {
+        self.streaming = self.streaming || self.head.get() == self.index;
+        if self.streaming {
             // A closed channel means the caller stopped: nothing to do.
-            let _ = sender.send(Message::Head(std::mem::take(&mut held)));
-            held_findings = 0;
+            let _ = self
+                .sender
+                .send(Message::Head(std::mem::take(&mut self.outcome)));
+            self.findings = 0;
         }
-    });
-    if let Err(failure) = result {
-        held.failures.push(failure);
     }
-    held
+}
+
+impl Sink for Held<'_> {
+    fn document(&mut self, checked: Checked) {
+        let findings = usize::from(!checked.is_clean());
+        self.outcome.push(checked);
+        self.added(1, findings);
+    }
+
+    fn clean_run(&mut self, first: Checked, more: usize) {
+        self.outcome.push_clean_run(first, more);
+        self.added(1 + more, 0);
+    }
 }

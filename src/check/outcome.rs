@@ -42,6 +42,25 @@ impl Outcome {
         self.entries.push(Entry::One(checked));
     }
 
+    /// Adds the next documents: `first`, which is clean, and the `more`
+    /// clean documents right after it in its stream (see
+    /// [`super::Sink::clean_run`]), as one run.
+    pub(crate) fn push_clean_run(&mut self, first: Checked, more: usize) {
+        self.count += 1 + more;
+        if let Some(last) = self.entries.last_mut() {
+            if extend_run(last, &first) {
+                if let Entry::CleanRun { more: run, .. } = last {
+                    *run += more;
+                }
+                return;
+            }
+        }
+        self.entries.push(match more {
+            0 => Entry::One(first),
+            more => Entry::CleanRun { first, more },
+        });
+    }
+
     /// Adds everything `other` found after what this one has.
     pub fn append(&mut self, other: Outcome) {
         self.count += other.count;
@@ -134,8 +153,18 @@ impl Outcome {
     }
 }
 
+impl super::Sink for Outcome {
+    fn document(&mut self, checked: Checked) {
+        self.push(checked);
+    }
+
+    fn clean_run(&mut self, first: Checked, more: usize) {
+        self.push_clean_run(first, more);
+    }
+}
+
 /// The document `k` steps after `first` in its stream.
-fn advanced(first: &Checked, k: usize) -> Checked {
+pub(super) fn advanced(first: &Checked, k: usize) -> Checked {
     let mut next = first.clone();
     (next.record, next.context) = place_after(first, k);
     next
@@ -235,6 +264,37 @@ mod tests {
             .map(|n| (Some(n), Some(format!("event {n}"))))
             .collect();
         assert_eq!(moved, expected);
+    }
+
+    #[test]
+    fn runs_handed_over_as_runs_are_kept_as_documents_pushed_one_by_one_are() {
+        let path: Arc<str> = Arc::from("a.sse");
+        let mut one_by_one = Outcome::default();
+        for n in 1..=40 {
+            one_by_one.push(event(&path, n, usize::from(n == 20)));
+        }
+        // Runs as a capture's stream hands them over: split at batch ends
+        // (1..=5 and 6..=19 join), then a finding, then a run of one and
+        // a run that follows it.
+        let mut as_runs = Outcome::default();
+        as_runs.push_clean_run(event(&path, 1, 0), 4);
+        as_runs.push_clean_run(event(&path, 6, 0), 13);
+        as_runs.push(event(&path, 20, 1));
+        as_runs.push_clean_run(event(&path, 21, 0), 0);
+        as_runs.push_clean_run(event(&path, 22, 0), 18);
+        assert_eq!(as_runs.len(), 40);
+        assert_eq!(as_runs.entries.len(), 3, "run, finding, run");
+        let places = |outcome: &Outcome| -> Vec<(Option<usize>, Option<String>, bool)> {
+            outcome
+                .documents()
+                .map(|d| (d.record, d.place(), d.is_clean()))
+                .collect()
+        };
+        assert_eq!(places(&as_runs), places(&one_by_one));
+        // A run that does not follow the document before it starts anew.
+        as_runs.push_clean_run(event(&path, 50, 0), 2);
+        assert_eq!(as_runs.entries.len(), 4);
+        assert_eq!(as_runs.len(), 43);
     }
 
     #[test]

@@ -22,8 +22,7 @@
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
 
-use super::Checked;
-use super::{File, Pending, Record};
+use super::{Checked, File, Pending, Record, Sink};
 use crate::validator::{StreamEvent, StreamVersions};
 use crate::{EventStream, Kind, Protocol, Report};
 
@@ -47,9 +46,11 @@ struct Batch {
     last: bool,
 }
 
-/// Reads the next batch of `records`.
-fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>) -> Batch {
-    let mut batch = Vec::with_capacity(256);
+/// Reads the next batch of `records`, room made for `expected` of them
+/// (the size of the batch before, which records of a capture mostly
+/// repeat: growing the list a batch at a time cost as much as reading).
+fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>, expected: usize) -> Batch {
+    let mut batch = Vec::with_capacity(expected.min(BATCH_RECORDS));
     let mut bytes = 0;
     while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
         match records.next() {
@@ -99,7 +100,13 @@ self_cell::self_cell!(
 struct Sequenced<'f, 'v> {
     file: &'f File<'v>,
     stream: EventStream,
-    pending: Pending,
+    /// The latest record, held until the next one comes or the stream
+    /// ends, since the end may add findings to it.
+    last: Option<(Record, Report)>,
+    /// Clean records not handed over yet: the first as a document, and
+    /// how many follow it. Handed over as one run when the run breaks and
+    /// at the end of each batch.
+    run: Option<(Checked, usize)>,
     count: usize,
     in_file_positions: bool,
 }
@@ -109,7 +116,8 @@ impl<'f, 'v> Sequenced<'f, 'v> {
         Sequenced {
             file,
             stream: EventStream::new(),
-            pending: Pending::default(),
+            last: None,
+            run: None,
             count: 0,
             in_file_positions: false,
         }
@@ -117,7 +125,7 @@ impl<'f, 'v> Sequenced<'f, 'v> {
 
     /// The next batch in stream order: its events' sequence findings added
     /// to their reports, and its documents handed to `sink`.
-    fn take(&mut self, mut batch: CheckedBatch, sink: &mut dyn FnMut(Checked)) {
+    fn take(&mut self, mut batch: CheckedBatch, sink: &mut dyn Sink) {
         let (file, stream) = (self.file, &mut self.stream);
         let reports = batch.with_dependent_mut(|records, checks| {
             file.sequence(stream, records, std::mem::take(checks))
@@ -126,16 +134,58 @@ impl<'f, 'v> Sequenced<'f, 'v> {
         self.count += records.len();
         self.in_file_positions |= records.iter().any(|r| r.origins.is_some());
         for (record, report) in records.into_iter().zip(reports) {
-            let (checked, text) = file.checked_record(record, report);
-            self.pending.push(checked, text, sink);
+            if let Some((record, report)) = self.last.replace((record, report)) {
+                self.hand_over(record, report, sink);
+            }
+        }
+        self.end_run(sink);
+    }
+
+    /// A record whose findings are final: a clean one that follows the
+    /// current run joins it without becoming a document; any other is
+    /// made one.
+    fn hand_over(&mut self, record: Record, report: Report, sink: &mut dyn Sink) {
+        if report.diagnostics().is_empty() {
+            if let Some((first, more)) = &mut self.run {
+                let follows = first.record.map(|n| n + *more + 1) == Some(record.number)
+                    && first.report.kind() == report.kind()
+                    && first.report.protocol() == report.protocol();
+                if follows {
+                    *more += 1;
+                    return;
+                }
+            }
+        }
+        self.end_run(sink);
+        let (checked, _) = self.file.checked_record(record, report);
+        if checked.is_clean() {
+            self.run = Some((checked, 0));
+        } else {
+            sink.document(checked);
+        }
+    }
+
+    /// Hands the current run of clean records over, if any.
+    fn end_run(&mut self, sink: &mut dyn Sink) {
+        if let Some((first, more)) = self.run.take() {
+            sink.clean_run(first, more);
         }
     }
 
     /// The end of the stream: its ending findings on the last document,
     /// and the read error that ended it early, if any.
-    fn finish(mut self, error: Option<io::Error>, sink: &mut dyn FnMut(Checked)) -> io::Result<()> {
+    fn finish(mut self, error: Option<io::Error>, sink: &mut dyn Sink) -> io::Result<()> {
         let ending = self.file.validator.finish_stream(&mut self.stream);
-        self.pending.finish(ending, sink, self.in_file_positions);
+        if let Some((record, report)) = self.last.take() {
+            if ending.is_empty() {
+                self.hand_over(record, report, sink);
+            } else {
+                self.end_run(sink);
+                let last = self.file.checked_record(record, report);
+                Pending { last: Some(last) }.finish(ending, sink, self.in_file_positions);
+            }
+        }
+        self.end_run(sink);
         match error {
             Some(error) => Err(error),
             None => {
@@ -155,11 +205,11 @@ impl File<'_> {
         &self,
         mut records: impl Iterator<Item = io::Result<Record>>,
         kind: Option<Kind>,
-        sink: &mut dyn FnMut(Checked),
+        sink: &mut dyn Sink,
     ) -> io::Result<()> {
         let mut versions = StreamVersions::default();
         let mut sequenced = Sequenced::new(self);
-        let first = next_batch(&mut records);
+        let first = next_batch(&mut records, 256);
         if first.last {
             let protocols = self.protocols(&first.records, &mut versions);
             sequenced.take(self.check_batch(first.records, protocols, kind), sink);
@@ -205,6 +255,7 @@ impl File<'_> {
                     // stream order (a RUN_STARTED declares it for the
                     // events after it) before the records are checked.
                     let protocols = self.protocols(&batch.records, &mut versions);
+                    let size = batch.records.len();
                     // A closed channel means a checker stopped (it panicked).
                     if to_check[sent % checkers]
                         .send((batch.records, protocols))
@@ -216,7 +267,7 @@ impl File<'_> {
                     if batch.last {
                         error = batch.error;
                     } else {
-                        next = Some(next_batch(&mut records));
+                        next = Some(next_batch(&mut records, size));
                     }
                 }
                 if taken == sent {
@@ -380,6 +431,90 @@ mod tests {
             .collect();
         assert_eq!(with_findings.len(), 1, "{with_findings:?}");
         assert_eq!(with_findings[0].0, stray_record);
+    }
+
+    /// What a sink was handed, call by call: a document (its record and
+    /// whether it is clean), or a run (its first record and how many
+    /// follow).
+    #[derive(Debug, Default)]
+    struct Calls(Vec<(&'static str, usize, usize)>);
+
+    impl Sink for Calls {
+        fn document(&mut self, checked: Checked) {
+            let findings = checked.report.diagnostics().len();
+            self.0
+                .push(("document", checked.record.unwrap_or(0), findings));
+        }
+
+        fn clean_run(&mut self, first: Checked, more: usize) {
+            assert!(first.is_clean());
+            self.0.push(("run", first.record.unwrap_or(0), more));
+        }
+    }
+
+    #[test]
+    fn clean_records_are_handed_over_as_runs_that_rebuild_every_document() {
+        let mut bytes = capture(BATCH_BYTES / 40);
+        // A stray event (a finding) and a blank line (no record: the record
+        // numbers jump) well inside the first batch break runs.
+        let tenth_line_end = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(9)
+            .map(|(at, _)| at)
+            .expect("ten lines");
+        bytes.insert(tenth_line_end, b'\n');
+        let stray = b"\n{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"x\",\"delta\":\"x\"}\n";
+        bytes.splice(0..0, stray.iter().copied());
+        let validator = Validator::new().expect("validator");
+        let mut calls = Calls::default();
+        let result = crate::check::read_into(
+            &validator,
+            "capture.jsonl",
+            Layout::JsonLines,
+            bytes.as_slice(),
+            None,
+            &mut calls,
+        );
+        assert!(result.is_ok());
+        let runs = calls.0.iter().filter(|(call, ..)| *call == "run").count();
+        assert!(runs >= 3, "a run a batch, and one more at the blank line");
+        assert!(
+            runs < 100,
+            "{runs} runs: runs are not broken record by record"
+        );
+        // Rebuilt, the runs and documents give every record once, in order:
+        // every line but the blank ones, the stray event's with findings.
+        let mut rebuilt = Vec::new();
+        for &(call, record, n) in &calls.0 {
+            match call {
+                "run" => rebuilt.extend((record..=record + n).map(|r| (r, false))),
+                _ => rebuilt.push((record, n > 0)),
+            }
+        }
+        let expected: Vec<(usize, bool)> = bytes
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter(|(_, line)| !line.is_empty())
+            .map(|(i, _)| (i + 1, i + 1 == 2))
+            .collect();
+        let first_difference = rebuilt.iter().zip(&expected).position(|(a, b)| a != b);
+        assert!(
+            rebuilt == expected,
+            "{} documents rebuilt for {} records, first difference at {first_difference:?}",
+            rebuilt.len(),
+            expected.len()
+        );
+        let blank_lines = expected.windows(2).filter(|w| w[1].0 != w[0].0 + 1);
+        assert_eq!(blank_lines.count(), 1);
+        // The sink of every document gets the same, rebuilt.
+        let (documents, _) = check(bytes.as_slice());
+        let each: Vec<(usize, bool)> = documents
+            .iter()
+            .map(|(record, rules)| (*record, !rules.is_empty()))
+            .collect();
+        assert!(each == expected, "the sink of every document differs");
     }
 
     /// A source that fails once `fail_at` bytes have been read.

@@ -102,12 +102,39 @@ pub(super) enum Member<'a> {
     Text(&'a str),
 }
 
+/// An event's members other than `type`, in the order they came.
+///
+/// The first four, which make most events whole, are held inline, the rest
+/// on the heap. An event is read on a checker thread and sequenced and
+/// dropped on the source's thread ([`crate::check`]): a heap block freed on
+/// another thread than the one that allocated it costs the allocator more
+/// than reading a small event does.
+#[derive(Debug, Default)]
+pub(super) struct Members<'a> {
+    first: arrayvec::ArrayVec<(Str<'a>, Member<'a>), 4>,
+    more: Vec<(Str<'a>, Member<'a>)>,
+}
+
+impl<'a> Members<'a> {
+    /// Adds the next member.
+    pub(super) fn push(&mut self, member: (Str<'a>, Member<'a>)) {
+        if let Err(full) = self.first.try_push(member) {
+            self.more.push(full.element());
+        }
+    }
+
+    /// The members in the order they came.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &(Str<'a>, Member<'a>)> {
+        self.first.iter().chain(&self.more)
+    }
+}
+
 /// An event, read and found to fit its version's schema: its `type` and
 /// its other members in the order they came.
 #[derive(Debug)]
 pub(crate) struct Event<'a> {
     pub(super) kind: Str<'a>,
-    pub(super) members: Vec<(Str<'a>, Member<'a>)>,
+    pub(super) members: Members<'a>,
 }
 
 impl<'a> Event<'a> {
@@ -123,6 +150,15 @@ impl<'a> Event<'a> {
         }
         self.members.iter().find_map(|(k, m)| match m {
             Member::Str(s) if k.as_str() == key => Some(s.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The source text of the member `key`, if the event has it and it is
+    /// not a string.
+    pub(crate) fn text(&self, key: &str) -> Option<&str> {
+        self.members.iter().find_map(|(k, m)| match m {
+            Member::Text(text) if k.as_str() == key => Some(*text),
             _ => None,
         })
     }
@@ -174,7 +210,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
             .by_type
             .get(kind.as_str())
             .ok_or_else(|| refuse("a type this version does not define"))?;
-        let mut members = Vec::with_capacity(4);
+        let mut members = Members::default();
         let mut seen = 0u64;
         while let Some(key) = map.next_key::<Str<'de>>()? {
             // Events are closed objects: every key has a slot.
@@ -317,6 +353,36 @@ pub(super) mod tests {
         for refused in REFUSED {
             assert!(!read(refused), "{refused}");
         }
+    }
+
+    #[test]
+    fn a_patch_is_read_from_its_text_as_from_its_value() {
+        let shapes = shapes(Protocol::V1_1);
+        let patches = [
+            r#"[]"#,
+            r#"[{"op":"add","path":"/a","value":{"b":[1,2.5]}},{"op":"remove","path":"/a~0b"}]"#,
+            r#"[{"op":"move","from":"/a","path":"/b"},{"op":"test","path":"/b","value":null}]"#,
+            r#"[{"op":"add","path":"/a","value":1},{"op":"set","path":"/a"}]"#,
+            r#"[{"op":"add","path":"/a"}]"#,
+            r#"[{"op":"add","path":"/a","value":1,"value":2}]"#,
+            r#"[{"op":"remove","op":"add","path":"/a","value":1}]"#,
+            r#"[{"path":"/a","value":1,"op":"replace"}]"#,
+        ];
+        let mut read_from_text = 0;
+        for patch in patches {
+            let text = format!(r#"{{"type":"STATE_DELTA","delta":{patch}}}"#);
+            let value: Value = serde_json::from_str(&text).expect("JSON");
+            let expected = format!("{:?}", EventView::Value(&value).patch("delta"));
+            if let Some(event) = shapes.read(text.as_bytes()) {
+                read_from_text += 1;
+                let got = format!("{:?}", EventView::Read(&event).patch("delta"));
+                assert_eq!(got, expected, "{patch}");
+            };
+        }
+        assert!(
+            read_from_text >= 3,
+            "{read_from_text} patches read by the fast path"
+        );
     }
 
     #[test]

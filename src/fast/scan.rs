@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use super::borrowed::Str;
-use super::event::{Event, Member};
+use super::event::{Event, Member, Members};
 use super::slot::{self, Keys, Slot};
 
 /// The event `text` holds, if the scanner can vouch that it fits the
@@ -35,7 +35,7 @@ pub(super) fn event<'a, 's>(
     scanner.colon()?;
     let kind = scanner.string()?;
     let shape = shape_of(kind.as_str())?;
-    let mut members = Vec::with_capacity(4);
+    let mut members = Members::default();
     let mut seen = 0u64;
     loop {
         scanner.skip_whitespace();

@@ -51,11 +51,7 @@ impl Activities {
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
     pub(super) fn delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let patch = at.event.get("patch");
-        let (Some(id), Some(operations)) = (
-            at.str("messageId"),
-            patch.as_deref().and_then(Value::as_array),
-        ) else {
+        let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch")) else {
             return;
         };
         let Some(slot) = self.content.get_mut(id) else {
@@ -73,7 +69,7 @@ impl Activities {
             return;
         };
         // A malformed operation is the schema's finding.
-        let Ok(patch) = super::read_patch(operations) else {
+        let Ok(patch) = patch else {
             *slot = None;
             return;
         };

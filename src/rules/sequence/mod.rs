@@ -1112,11 +1112,10 @@ impl Sequence {
     }
 
     fn state_delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
-        let delta = at.event.get("delta");
-        let Some(operations) = delta.as_deref().and_then(Value::as_array) else {
+        let Some(patch) = at.event.patch("delta") else {
             return;
         };
-        let patch = match read_patch(operations) {
+        let patch = match patch {
             Ok(patch) => patch,
             Err((i, error)) => {
                 out.push(
@@ -1180,18 +1179,6 @@ impl Sequence {
             out.push(finding);
         }
     }
-}
-
-/// The operations of a JSON Patch, or the index of the first that is not
-/// one and why.
-fn read_patch(
-    operations: &[Value],
-) -> Result<Vec<json_patch::PatchOperation>, (usize, serde_json::Error)> {
-    operations
-        .iter()
-        .enumerate()
-        .map(|(i, op)| serde_json::from_value(op.clone()).map_err(|e| (i, e)))
-        .collect()
 }
 
 /// A `TEXT_MESSAGE_CHUNK` or `REASONING_MESSAGE_CHUNK` (`type_`): it

@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use json_patch::PatchOperation;
 use serde_json::Value;
 
 use crate::fast::Event;
@@ -36,6 +37,36 @@ impl<'a> EventView<'a> {
             EventView::Value(value) => value.get(key).map(Cow::Borrowed),
             EventView::Read(event) => event.value(key).map(Cow::Owned),
         }
+    }
+}
+
+/// The operations of a JSON Patch, or the index of the first that is not
+/// one and why.
+pub(crate) type Patch = Result<Vec<PatchOperation>, (usize, serde_json::Error)>;
+
+impl EventView<'_> {
+    /// The member `key` read as a JSON Patch, when it is an array.
+    ///
+    /// A read event's patch is read from its text at once, without a
+    /// `Value` first: a state delta is among the largest events a stream
+    /// carries, and it is read on the one thread that sequences them. A
+    /// text that is not a patch is read again through a `Value`, which
+    /// tells which operation is not one.
+    pub(crate) fn patch(self, key: &str) -> Option<Patch> {
+        if let EventView::Read(event) = self {
+            if let Some(Ok(patch)) = event.text(key).map(serde_json::from_str) {
+                return Some(Ok(patch));
+            }
+        }
+        let member = self.get(key)?;
+        let operations = member.as_array()?;
+        Some(
+            operations
+                .iter()
+                .enumerate()
+                .map(|(i, op)| serde_json::from_value(op.clone()).map_err(|e| (i, e)))
+                .collect(),
+        )
     }
 }
 
