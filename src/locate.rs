@@ -412,8 +412,25 @@ pub fn locations_at(bytes: &[u8], offsets: &[usize]) -> Vec<Location> {
 pub(crate) fn char_count(bytes: &[u8]) -> usize {
     // A character of valid UTF-8 has exactly one byte that is not a
     // continuation byte (10xxxxxx), so one count serves valid and broken
-    // text alike, without checking it first.
-    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+    // text alike, without checking it first. Eight bytes at a time: a
+    // continuation byte has its top bit set and the next one clear, so
+    // `word & !(word << 1)` keeps the top bit of exactly those bytes (a
+    // bit shifted across a byte boundary lands below the top bit).
+    const TOP_BITS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut continuations = 0;
+    for word in &mut words {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let word = u64::from_le_bytes(eight);
+        continuations += (word & !(word << 1) & TOP_BITS).count_ones() as usize;
+    }
+    continuations += words
+        .remainder()
+        .iter()
+        .filter(|&&b| (b & 0xC0) == 0x80)
+        .count();
+    bytes.len() - continuations
 }
 
 /// The byte offset of a 1-based line and 1-based byte column, as serde_json
@@ -566,5 +583,24 @@ mod tests {
             location_at(b"\xff\xfe{", 2),
             Location { line: 1, column: 3 }
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Counted eight bytes at a time, characters are what a count byte
+        /// by byte makes them, at every length and alignment, valid UTF-8
+        /// or not.
+        #[test]
+        fn characters_are_counted_as_byte_by_byte(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+            text in ".{0,40}",
+        ) {
+            let one_by_one = |b: &[u8]| b.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+            for start in 0..bytes.len().min(9) {
+                proptest::prop_assert_eq!(char_count(&bytes[start..]), one_by_one(&bytes[start..]));
+            }
+            proptest::prop_assert_eq!(char_count(text.as_bytes()), text.chars().count());
+        }
     }
 }

@@ -375,10 +375,26 @@ fn to_file_positions(diagnostic: &mut Diagnostic, map: impl Fn(Location) -> Loca
 }
 
 /// Line `line` (1-based) of a document's bytes.
+///
+/// A document may be one line of megabytes, so its breaks are found with
+/// `memchr` and its text is checked as UTF-8 in one pass, copied as is
+/// unless broken.
 fn document_line(bytes: &[u8], line: usize) -> Option<String> {
-    let text = bytes.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    let before = line.checked_sub(1)?;
+    let start = match before {
+        0 => 0,
+        n => memchr::memchr_iter(b'\n', bytes).nth(n - 1)? + 1,
+    };
+    let rest = bytes.get(start..)?;
+    let text = match memchr::memchr(b'\n', rest) {
+        Some(end) => &rest[..end],
+        None => rest,
+    };
     let text = text.strip_suffix(b"\r").unwrap_or(text);
-    Some(String::from_utf8_lossy(text).into_owned())
+    Some(match std::str::from_utf8(text) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(text).into_owned(),
+    })
 }
 
 /// Fills `checked.source_lines` with the file lines its findings point at
@@ -464,5 +480,30 @@ impl Pending {
             }
             sink.document(checked);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::document_line;
+
+    #[test]
+    fn a_document_line_is_its_text_between_breaks() {
+        let bytes = b"{\r\n  \"a\": \"\xc3\xa9\",\n\n  \"b\": \"\xff\"\n}";
+        let lines: Vec<Option<String>> = (0..=6).map(|n| document_line(bytes, n)).collect();
+        assert_eq!(
+            lines,
+            [
+                None,
+                Some("{".to_string()),
+                Some("  \"a\": \"\u{e9}\",".to_string()),
+                Some(String::new()),
+                Some("  \"b\": \"\u{fffd}\"".to_string()),
+                Some("}".to_string()),
+                None,
+            ]
+        );
+        assert_eq!(document_line(b"", 1), Some(String::new()));
+        assert_eq!(document_line(b"x\n", 2), Some(String::new()));
     }
 }
