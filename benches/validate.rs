@@ -342,14 +342,22 @@ struct CliCase<'a> {
     time_target: f64,
 }
 
+/// Runs of the CLI and of the baseline per case: each run of the one is
+/// followed by a run of the other.
+const CLI_RUNS: usize = 5;
+
 /// The CLI over `case` on every core, output written to a file, against
-/// one thread parsing each record into a `Value`: wall time ratio and peak
-/// memory, medians of three runs.
-fn measure_cli(case: &CliCase, baseline: Duration) {
+/// `baseline`, one thread parsing each record into a `Value`: wall time
+/// ratio and peak memory. The two take turns, [`CLI_RUNS`] runs each, and
+/// the medians are compared, so that a busy moment of a shared machine
+/// weighs on both rather than on whichever ran then.
+fn measure_cli(case: &CliCase, mut baseline: impl FnMut()) {
     let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
     let report = std::env::temp_dir().join("agui-lint-bench-capture/report.out");
     let mut peak_kb = None;
-    let cli = median_of(3, || {
+    let mut baseline_times = Vec::with_capacity(CLI_RUNS);
+    let cli = median_of(CLI_RUNS, || {
+        baseline_times.push(timed(&mut baseline));
         let mut child = Command::new(binary)
             .args(["check", "--quiet", "--format", case.format, "--output"])
             .arg(&report)
@@ -369,6 +377,8 @@ fn measure_cli(case: &CliCase, baseline: Duration) {
         };
         assert_eq!(status.code(), Some(case.code), "{}: exit code", case.name);
     });
+    baseline_times.sort();
+    let baseline = baseline_times[CLI_RUNS / 2];
     let ratio = cli.as_secs_f64() / baseline.as_secs_f64();
     let budget_mb = case.rss_base_mb + 3 * case.largest as u64 / 1_000_000;
     let peak_mb = peak_kb.map_or(0, |kb| kb / 1024);
@@ -417,7 +427,7 @@ fn cli_captures() {
         "capture (format)", "baseline", "agui-lint", "ratio (target)", "peak RSS (target)"
     );
     let (path, (size, largest)) = write_capture("capture.jsonl", payloads::capture);
-    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    let baseline = || parse_records(&path, Records::Lines);
     measure_cli(
         &CliCase {
             name: "capture.jsonl (jsonl)".into(),
@@ -439,7 +449,7 @@ fn cli_captures() {
         ("events.sse", events::Framing::Sse, Records::SseData),
     ] {
         let (path, written) = write_capture(name, |out| events::capture(out, 100_000_000, framing));
-        let baseline = median_of(3, || parse_records(&path, records));
+        let baseline = || parse_records(&path, records);
         measure_cli(
             &CliCase {
                 name: format!("{name} (jsonl)"),
@@ -466,7 +476,7 @@ fn cli_captures() {
             _ => Finding::None,
         })
     });
-    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    let baseline = || parse_records(&path, Records::Lines);
     for format in ["jsonl", "human"] {
         measure_cli(
             &CliCase {
@@ -501,7 +511,7 @@ fn cli_captures() {
             .collect();
         assert_eq!(rules, ["empty-id"], "warnings.jsonl: one warning a line");
     }
-    let baseline = median_of(3, || parse_records(&path, Records::Lines));
+    let baseline = || parse_records(&path, Records::Lines);
     for (format, _) in FORMATS {
         measure_cli(
             &CliCase {
@@ -524,15 +534,16 @@ fn cli_captures() {
 }
 
 fn median_of(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
+    let mut times: Vec<Duration> = (0..runs).map(|_| timed(&mut f)).collect();
     times.sort();
     times[runs / 2]
+}
+
+/// How long `f` takes.
+fn timed(f: &mut impl FnMut()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
 }
 
 /// The peak resident set of process `pid` so far (Linux `VmHWM`).

@@ -56,9 +56,10 @@ pub fn check_sources(
     outcome
 }
 
-/// Checks every document of `source`, handing each to `sink` as soon as it
-/// is checked (the last event of a stream once the stream has ended, since
-/// the end may add findings to it).
+/// Checks every document of `source`, handing each to `sink` in order once
+/// it is checked: the clean records of a capture a run at a time, at the
+/// latest at the end of their batch; the last event of a stream once the
+/// stream has ended, since the end may add findings to it.
 ///
 /// A source that cannot be read is a [`Failure`] (documents read before the
 /// error have been handed over); a document that is not JSON is a finding.

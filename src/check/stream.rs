@@ -3,8 +3,8 @@
 //! version judges each; checker threads, one a core, take the batches in
 //! turn and check their records; the source's thread takes the checked
 //! batches back in stream order, runs the sequence rules over their events
-//! and hands each record's document on, and reads the next batches while
-//! the checkers work.
+//! and hands their documents on (a run of clean records as one, see
+//! [`Sink`]), and reads the next batches while the checkers work.
 //!
 //! The checkers are threads of their own that block on channels, not
 //! tasks of the thread pool: a pool's idle threads spin and yield between

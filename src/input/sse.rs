@@ -185,8 +185,9 @@ impl<R: BufRead> SseReader<R> {
         let line_number = self.line_number;
         match name {
             b"data" => {
-                let column_shift =
-                    crate::locate::char_count(line.get(..prefix_len).unwrap_or_default());
+                // `data:` and its optional space: characters as many as
+                // bytes (a BOM before them is dropped above).
+                let column_shift = prefix_len;
                 let dropped = self.line_length.saturating_sub(self.line.len());
                 if !self.pending.lines.is_empty() {
                     self.pending.length += 1;
