@@ -355,9 +355,7 @@ fn measure_cli(case: &CliCase, mut baseline: impl FnMut()) {
     let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
     let report = std::env::temp_dir().join("agui-lint-bench-capture/report.out");
     let mut peak_kb = None;
-    let mut baseline_times = Vec::with_capacity(CLI_RUNS);
-    let cli = median_of(CLI_RUNS, || {
-        baseline_times.push(timed(&mut baseline));
+    let mut run_cli = || {
         let mut child = Command::new(binary)
             .args(["check", "--quiet", "--format", case.format, "--output"])
             .arg(&report)
@@ -376,9 +374,13 @@ fn measure_cli(case: &CliCase, mut baseline: impl FnMut()) {
             std::thread::sleep(Duration::from_millis(2));
         };
         assert_eq!(status.code(), Some(case.code), "{}: exit code", case.name);
-    });
-    baseline_times.sort();
-    let baseline = baseline_times[CLI_RUNS / 2];
+    };
+    let (mut baseline_times, mut cli_times) = (Vec::new(), Vec::new());
+    for _ in 0..CLI_RUNS {
+        baseline_times.push(timed(&mut baseline));
+        cli_times.push(timed(&mut run_cli));
+    }
+    let (baseline, cli) = (median(baseline_times), median(cli_times));
     let ratio = cli.as_secs_f64() / baseline.as_secs_f64();
     let budget_mb = case.rss_base_mb + 3 * case.largest as u64 / 1_000_000;
     let peak_mb = peak_kb.map_or(0, |kb| kb / 1024);
@@ -533,10 +535,10 @@ fn cli_captures() {
     }
 }
 
-fn median_of(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs).map(|_| timed(&mut f)).collect();
+/// The median of `times` (at least one).
+fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
-    times[runs / 2]
+    times[times.len() / 2]
 }
 
 /// How long `f` takes.
