@@ -138,7 +138,12 @@ impl<R: BufRead> SseReader<R> {
                 }
             }
             started = true;
-            let (used, ended) = match memchr::memchr2(b'\n', b'\r', buf) {
+            // Every event ends with a blank line: found without a search.
+            let at = match buf.first() {
+                Some(b'\n') => Some(0),
+                _ => memchr::memchr2(b'\n', b'\r', buf),
+            };
+            let (used, ended) = match at {
                 Some(at) => {
                     let (content, rest) = buf.split_at(at);
                     keep(&mut self.line, content, self.limit);
