@@ -69,6 +69,7 @@ impl EventShapes {
     /// The event `bytes` hold, if it is one this version's schema accepts
     /// with nothing for the parse layer to report, and every key it
     /// carries is one read here.
+    #[inline]
     pub(crate) fn read<'a>(&self, bytes: &'a [u8]) -> Option<Event<'a>> {
         // UTF-8 checked once for the whole record (the full path reports
         // where it is broken), so that strings are not checked one by one.

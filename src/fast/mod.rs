@@ -111,6 +111,7 @@ pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits, default: Pr
 /// A `RUN_STARTED` declaring a version is judged by it (the stream tells
 /// that version for it); one the full path would warn about is its to
 /// report.
+#[inline]
 pub(crate) fn read_clean_event<'a>(
     shapes: &EventShapes,
     bytes: &'a [u8],
