@@ -167,6 +167,11 @@ impl super::Sink for Outcome {
 pub(super) fn advanced(first: &Checked, k: usize) -> Checked {
     let mut next = first.clone();
     (next.record, next.context) = place_after(first, k);
+    // A JSON Lines record (no context) starts `k` lines further; an event
+    // of an SSE or HAR capture is placed in file positions already.
+    if first.context.is_none() {
+        next.line_offset = first.line_offset + k;
+    }
     next
 }
 

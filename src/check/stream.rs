@@ -393,6 +393,8 @@ mod tests {
             reader,
             None,
             &mut |checked| {
+                let record = checked.record.unwrap_or(0);
+                assert_eq!(checked.line_offset + 1, record, "a line's offset");
                 let rules = checked
                     .report
                     .diagnostics()
