@@ -463,25 +463,36 @@ impl Pending {
         }
     }
 
-    /// Ends the stream with `ending`, the findings its end made about what
-    /// is still open (see [`Validator::finish_stream`]). With
-    /// `file_positions`, the stream's places are file positions already
-    /// (SSE, HAR), so notes lose their record number as in
-    /// [`to_file_positions`].
-    fn finish(&mut self, mut ending: Vec<Diagnostic>, sink: &mut dyn Sink, file_positions: bool) {
+    /// Ends the stream: see [`end_stream`].
+    fn finish(&mut self, ending: Vec<Diagnostic>, sink: &mut dyn Sink, file_positions: bool) {
+        if let Some((checked, text)) = self.last.take() {
+            end_stream(checked, &text, ending, sink, file_positions);
+        }
+    }
+}
+
+/// Hands `last`, a stream's last document (its source lines read from
+/// `text`), over with `ending`, the findings the stream's end made about
+/// what is still open (see [`Validator::finish_stream`]). With
+/// `file_positions`, the stream's places are file positions already (SSE,
+/// HAR), so notes lose their record number as in [`to_file_positions`].
+fn end_stream(
+    mut last: Checked,
+    text: &Text,
+    mut ending: Vec<Diagnostic>,
+    sink: &mut dyn Sink,
+    file_positions: bool,
+) {
+    if !ending.is_empty() {
         if file_positions {
             for related in ending.iter_mut().flat_map(|d| d.related.iter_mut()) {
                 related.record = None;
             }
         }
-        if let Some((mut checked, text)) = self.last.take() {
-            if !ending.is_empty() {
-                checked.report.extend(ending);
-                fill_source_lines(&mut checked, |l| text.line(l));
-            }
-            sink.document(checked);
-        }
+        last.report.extend(ending);
+        fill_source_lines(&mut last, |l| text.line(l));
     }
+    sink.document(last);
 }
 
 #[cfg(test)]

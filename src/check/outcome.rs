@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::checked::{Checked, Failure};
+use crate::Report;
 
 /// Documents as stored: one with findings, or a run of clean ones.
 #[derive(Debug, Clone)]
@@ -177,12 +178,31 @@ pub(super) fn advanced(first: &Checked, k: usize) -> Checked {
 
 /// The record and context of the document `k` steps after `first`.
 fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::Context>) {
-    let record = match &first.context {
+    (
+        record_after(first, k),
+        first.context.as_ref().map(|c| c.advanced(k)),
+    )
+}
+
+/// The record of the document `k` steps after `first`.
+fn record_after(first: &Checked, k: usize) -> Option<usize> {
+    match &first.context {
         // The events of one HAR response share their entry's record.
         Some(super::Context::HarEvent(..)) => first.record,
         _ => first.record.map(|r| r + k),
-    };
-    (record, first.context.as_ref().map(|c| c.advanced(k)))
+    }
+}
+
+/// Whether a clean document at `record`, reported as `report`, is the one
+/// right after the run of `first` and the `more` documents after it: the
+/// next record, of the same kind and version. Its path and context are the
+/// caller's to compare where they can differ; a capture's stream
+/// ([`super::stream`]) asks this of each clean record before making it a
+/// document.
+pub(super) fn follows_run(first: &Checked, more: usize, record: usize, report: &Report) -> bool {
+    record_after(first, more + 1) == Some(record)
+        && first.report.kind() == report.kind()
+        && first.report.protocol() == report.protocol()
 }
 
 /// `last` grown by `next` when `next` is the clean document right after it.
@@ -194,13 +214,11 @@ fn extend_run(last: &mut Entry, next: &Checked) -> bool {
         Entry::CleanRun { first, more } => (&*first, *more),
         Entry::One(_) => return false,
     };
-    let (record, context) = place_after(first, more + 1);
-    let follows = next.record.is_some()
-        && record == next.record
-        && context == next.context
-        && (Arc::ptr_eq(&first.path, &next.path) || first.path == next.path)
-        && first.report.kind() == next.report.kind()
-        && first.report.protocol() == next.report.protocol();
+    let follows = next
+        .record
+        .is_some_and(|record| follows_run(first, more, record, &next.report))
+        && first.context.as_ref().map(|c| c.advanced(more + 1)) == next.context
+        && (Arc::ptr_eq(&first.path, &next.path) || first.path == next.path);
     if !follows {
         return false;
     }

@@ -22,7 +22,7 @@
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
 
-use super::{Checked, File, Pending, Record, Sink};
+use super::{end_stream, outcome, Checked, File, Record, Sink};
 use crate::validator::{StreamEvent, StreamVersions};
 use crate::{EventStream, Kind, Protocol, Report};
 
@@ -147,10 +147,9 @@ impl<'f, 'v> Sequenced<'f, 'v> {
     fn hand_over(&mut self, record: Record, report: Report, sink: &mut dyn Sink) {
         if report.diagnostics().is_empty() {
             if let Some((first, more)) = &mut self.run {
-                let follows = first.record.map(|n| n + *more + 1) == Some(record.number)
-                    && first.report.kind() == report.kind()
-                    && first.report.protocol() == report.protocol();
-                if follows {
+                // One stream, one path; an SSE event's context follows its
+                // record number.
+                if outcome::follows_run(first, *more, record.number, &report) {
                     *more += 1;
                     return;
                 }
@@ -181,8 +180,8 @@ impl<'f, 'v> Sequenced<'f, 'v> {
                 self.hand_over(record, report, sink);
             } else {
                 self.end_run(sink);
-                let last = self.file.checked_record(record, report);
-                Pending { last: Some(last) }.finish(ending, sink, self.in_file_positions);
+                let (last, text) = self.file.checked_record(record, report);
+                end_stream(last, &text, ending, sink, self.in_file_positions);
             }
         }
         self.end_run(sink);
