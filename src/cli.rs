@@ -139,6 +139,10 @@ pub struct CheckArgs {
     /// 10000).
     #[arg(long, value_name = "N")]
     pub max_tool_schema_nodes: Option<usize>,
+    /// Most findings reported for one document (default 1000); the rest
+    /// are counted by rule in one `too-many-findings` finding.
+    #[arg(long, value_name = "N")]
+    pub max_findings: Option<usize>,
     /// Read settings from this file instead of the `agui-lint.toml` found
     /// in the working directory or above it.
     #[arg(long, value_name = "PATH")]

@@ -24,6 +24,7 @@ pub mod check;
 pub mod diagnostic;
 mod encoding;
 mod fast;
+mod findings;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;

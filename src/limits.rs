@@ -9,9 +9,19 @@ use serde::Deserialize;
 /// before they can exhaust the stack.
 pub const PARSER_DEPTH: usize = 128;
 
-/// Bounds on what one document may cost to check.
+/// Bounds on what one document may cost to check. Built from
+/// [`Limits::default`] with the `with_*` methods, so that a new bound is
+/// never a breaking change:
+///
+/// ```
+/// let limits = agui_lint::Limits::default()
+///     .with_max_document_bytes(1 << 20)
+///     .with_max_findings(100);
+/// assert_eq!(limits.max_findings, 100);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+#[non_exhaustive]
 pub struct Limits {
     /// Largest document checked, in bytes (`document-too-large`); a JSON
     /// Lines line or an SSE event counts as a document. Default 64 MiB.
@@ -22,7 +32,44 @@ pub struct Limits {
     /// Largest tool `parameters` schema that is meta-validated and compiled,
     /// in JSON values (`tool-parameters-too-large`). Default 10,000.
     pub max_tool_schema_nodes: usize,
+    /// Most findings one document reports; the rest are counted by rule
+    /// in one `too-many-findings` finding, and never built. Default 1,000
+    /// ([`DEFAULT_MAX_FINDINGS`]); the server guards keep 100.
+    pub max_findings: usize,
 }
+
+impl Limits {
+    /// With [`Limits::max_document_bytes`] set to `bytes`.
+    #[must_use]
+    pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
+        self.max_document_bytes = bytes;
+        self
+    }
+
+    /// With [`Limits::max_depth`] set to `depth` (at most 128).
+    #[must_use]
+    pub fn with_max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// With [`Limits::max_tool_schema_nodes`] set to `nodes`.
+    #[must_use]
+    pub fn with_max_tool_schema_nodes(mut self, nodes: usize) -> Self {
+        self.max_tool_schema_nodes = nodes;
+        self
+    }
+
+    /// With [`Limits::max_findings`] set to `findings`.
+    #[must_use]
+    pub fn with_max_findings(mut self, findings: usize) -> Self {
+        self.max_findings = findings;
+        self
+    }
+}
+
+/// How many findings a document reports unless told otherwise.
+pub const DEFAULT_MAX_FINDINGS: usize = 1000;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -30,6 +77,7 @@ impl Default for Limits {
             max_document_bytes: 64 * 1024 * 1024,
             max_depth: PARSER_DEPTH,
             max_tool_schema_nodes: 10_000,
+            max_findings: DEFAULT_MAX_FINDINGS,
         }
     }
 }

@@ -93,25 +93,36 @@ impl<'t> Locator<'t> {
                 node = node.children.entry(token).or_default();
             }
             node.below.push(i);
-            node.here.push((i, *target));
+            match *target {
+                Target::RepeatedKey(n) => node.repeated.entry(n).or_default().push(i),
+                target => node.here.push((i, target)),
+            }
         }
-        let mut found: Vec<Option<usize>> = vec![None; requests.len()];
+        let mut found = Found {
+            exact: vec![None; requests.len()],
+            nearest: vec![0; requests.len()],
+        };
         let root = skip_whitespace(self.bytes, 0);
         for &(i, _) in &tree.here {
-            found[i] = Some(root);
+            found.exact[i] = Some(root);
+        }
+        for &i in &tree.below {
+            found.nearest[i] = root;
         }
         self.walk(root, &tree, &mut found);
         // What the walk did not reach (a node the text does not have) falls
-        // back to its nearest ancestor, as one pointer at a time does.
+        // back to its nearest ancestor, as one pointer at a time does; the
+        // walk noted it on its way.
         found
+            .exact
             .into_iter()
-            .zip(requests)
-            .map(|(offset, (at, target))| offset.unwrap_or_else(|| self.offset(at, *target)))
+            .zip(found.nearest)
+            .map(|(exact, nearest)| exact.unwrap_or(nearest))
             .collect()
     }
 
     /// Records, under the value at `at`, the nodes `wanted` asks for.
-    fn walk(&self, at: usize, wanted: &Wanted, found: &mut [Option<usize>]) {
+    fn walk(&self, at: usize, wanted: &Wanted, found: &mut Found) {
         if wanted.children.is_empty() {
             return;
         }
@@ -122,62 +133,82 @@ impl<'t> Locator<'t> {
         }
     }
 
-    fn walk_object(&self, object: usize, wanted: &Wanted, found: &mut [Option<usize>]) {
+    /// Enters `value`, the node of `child` (whose key, for an object
+    /// member, is at `key`): what it asks for is found there, and it is the
+    /// nearest node yet of every request below it. Each node is entered at
+    /// most once: of a repeated key, only the latest occurrence.
+    fn enter(&self, key: usize, value: usize, child: &Wanted, found: &mut Found) {
+        for &i in &child.below {
+            found.nearest[i] = value;
+        }
+        for &(i, target) in &child.here {
+            found.exact[i] = Some(match target {
+                Target::Value => value,
+                _ => key,
+            });
+        }
+        self.walk(value, child, found);
+    }
+
+    fn walk_object(&self, object: usize, wanted: &Wanted, found: &mut Found) {
         let bytes = self.bytes;
         let mut at = skip_whitespace(bytes, object + 1);
         if bytes.get(at) == Some(&b'}') {
             return;
         }
-        let mut seen: HashMap<&str, usize> = HashMap::new();
+        // Per wanted key: how often it occurred, and where its latest
+        // occurrence is. A key repeated n times costs n lookups; only its
+        // latest occurrence (the one a parser keeps) is entered, once the
+        // object is read.
+        let mut seen: HashMap<&str, (usize, usize, usize)> = HashMap::new();
         loop {
             let key = at;
             let Some(key_end) = skip_string(bytes, key) else {
-                return;
+                break;
             };
             let colon = skip_whitespace(bytes, key_end);
             if bytes.get(colon) != Some(&b':') {
-                return;
+                break;
             }
             let value = skip_whitespace(bytes, colon + 1);
             if let Some((name, child)) = bytes
                 .get(key..key_end)
                 .and_then(|raw| wanted.child_named(raw))
             {
-                let occurrence = seen.entry(name).or_insert(0);
-                // The node of a key is its last occurrence, the one a parser
-                // keeps (or the only one): a later one replaces what an
-                // earlier one found.
-                let latest = self.keys_repeat || *occurrence == 0;
-                if latest {
-                    for &i in &child.below {
-                        found[i] = None;
+                let entry = seen.entry(name).or_insert((0, key, value));
+                let occurrence = entry.0;
+                if let Some(requests) = child.repeated.get(&occurrence) {
+                    for &i in requests {
+                        found.exact[i] = Some(key);
                     }
                 }
-                for &(i, target) in &child.here {
-                    match target {
-                        Target::Value if latest => found[i] = Some(value),
-                        Target::Key if latest => found[i] = Some(key),
-                        Target::RepeatedKey(n) if n == *occurrence => found[i] = Some(key),
-                        _ => {}
-                    }
-                }
-                *occurrence += 1;
-                if latest {
-                    self.walk(value, child, found);
+                entry.0 += 1;
+                if self.keys_repeat {
+                    (entry.1, entry.2) = (key, value);
+                } else if occurrence == 0 {
+                    // Keys are unique: the first occurrence is the only one.
+                    self.enter(key, value, child, found);
                 }
             }
             let Some(end) = skip_value(bytes, value) else {
-                return;
+                break;
             };
             let after = skip_whitespace(bytes, end);
             match bytes.get(after) {
                 Some(b',') => at = skip_whitespace(bytes, after + 1),
-                _ => return,
+                _ => break,
+            }
+        }
+        if self.keys_repeat {
+            for (name, (_, key, value)) in seen {
+                if let Some(child) = wanted.children.get(name) {
+                    self.enter(key, value, child, found);
+                }
             }
         }
     }
 
-    fn walk_array(&self, array: usize, wanted: &Wanted, found: &mut [Option<usize>]) {
+    fn walk_array(&self, array: usize, wanted: &Wanted, found: &mut Found) {
         let bytes = self.bytes;
         let mut indices: Vec<(usize, &Wanted)> = wanted
             .children
@@ -203,10 +234,7 @@ impl<'t> Locator<'t> {
                 at = skip_whitespace(bytes, after + 1);
                 index += 1;
             }
-            for &(i, _) in &child.here {
-                found[i] = Some(at);
-            }
-            self.walk(at, child, found);
+            self.enter(at, at, child, found);
         }
     }
 
@@ -257,10 +285,20 @@ impl<'t> Locator<'t> {
 struct Wanted {
     /// The nodes one token further down.
     children: HashMap<String, Wanted>,
-    /// The requests for this node: their indices and targets.
+    /// The requests for this node's value or key: their indices and
+    /// targets.
     here: Vec<(usize, Target)>,
+    /// The requests for the n-th occurrence of this node's key, by n.
+    repeated: HashMap<usize, Vec<usize>>,
     /// Every request at or below this node.
     below: Vec<usize>,
+}
+
+/// What a walk has found of each request: the node itself, once reached,
+/// and the nearest ancestor reached so far.
+struct Found {
+    exact: Vec<Option<usize>>,
+    nearest: Vec<usize>,
 }
 
 impl Wanted {

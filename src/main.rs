@@ -286,6 +286,9 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
     if let Some(nodes) = args.max_tool_schema_nodes {
         limits.max_tool_schema_nodes = nodes;
     }
+    if let Some(findings) = args.max_findings {
+        limits.max_findings = findings;
+    }
     if args.mask_values {
         settings = settings.mask_values(true);
     }

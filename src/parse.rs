@@ -26,11 +26,47 @@ pub struct Parsed {
     /// `serde_json` does).
     pub value: Value,
     /// Each repeated key: the pointer of the key and which repetition it is
-    /// (1 for the second occurrence).
+    /// (1 for the second occurrence), the first [`Limit::keep`] of them.
     pub repeated_keys: Vec<(String, usize)>,
-    /// Each unpaired UTF-16 surrogate escape, in document order. In `value`
-    /// each reads as U+FFFD.
+    /// How many more repeated keys there were, past the ones kept.
+    pub more_repeated_keys: usize,
+    /// Each unpaired UTF-16 surrogate escape, in document order, the first
+    /// [`Limit::keep`] of them. In `value` each reads as U+FFFD.
     pub lone_surrogates: Vec<LoneSurrogate>,
+    /// How many more unpaired escapes there were, past the ones kept.
+    pub more_lone_surrogates: usize,
+    /// Each number too large in magnitude for a double (`1e400`), in
+    /// document order, the first [`Limit::keep`] of them. In `value` each
+    /// reads as ±1e300, which is as far beyond every integer bound.
+    pub out_of_range: Vec<OutOfRange>,
+    /// How many more such numbers there were, past the ones kept.
+    pub more_out_of_range: usize,
+}
+
+/// A number of the source text beyond the range of a double (RFC 8259
+/// section 6 lets a parser refuse it; JavaScript reads it as `Infinity`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutOfRange {
+    /// Byte offset of the number.
+    pub offset: usize,
+    /// Its length in bytes, as written.
+    pub length: usize,
+    /// Pointer of the number.
+    pub pointer: String,
+}
+
+/// How many of each kind of thing the parser notices it records with its
+/// pointer; past that it only counts, so that a document repeating a key a
+/// million times costs a million counts, not a million pointers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    /// The most repeated keys, and the most unpaired escapes, recorded.
+    pub keep: usize,
+}
+
+impl Limit {
+    /// Every one recorded.
+    pub const ALL: Limit = Limit { keep: usize::MAX };
 }
 
 /// An unpaired UTF-16 surrogate escape (`\ud800` without its `\udc00`, or
@@ -63,11 +99,22 @@ pub struct SyntaxError {
     pub byte_column: usize,
 }
 
-/// Parses one JSON document.
+/// Parses one JSON document, recording everything it notices.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
-    match parse_with(bytes, State::default()) {
+    parse_within(bytes, Limit::ALL)
+}
+
+/// Parses one JSON document, recording what it notices within `limit`.
+pub fn parse_within(bytes: &[u8], limit: Limit) -> Result<Parsed, SyntaxError> {
+    let state = State {
+        keep: limit.keep,
+        ..State::default()
+    };
+    match parse_with(bytes, state) {
         Ok(parsed) => Ok(parsed),
-        Err(error) if is_surrogate_error(&error) => parse_replacing_lone_surrogates(bytes, error),
+        Err(error) if is_surrogate_error(&error) || is_range_error(&error) => {
+            parse_a_readable_copy(bytes, error, limit)
+        }
         Err(error) => Err(error),
     }
 }
@@ -78,11 +125,25 @@ fn parse_with(bytes: &[u8], mut state: State) -> Result<Parsed, SyntaxError> {
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
     match result {
-        Ok(value) => Ok(Parsed {
-            value,
-            repeated_keys: state.repeated,
-            lone_surrogates: state.lone.map(|lone| lone.found).unwrap_or_default(),
-        }),
+        Ok(value) => {
+            let (lone_surrogates, more_lone_surrogates) = state
+                .lone
+                .map(|lone| (lone.found, lone.more))
+                .unwrap_or_default();
+            let (out_of_range, more_out_of_range) = state
+                .numbers
+                .map(|numbers| (numbers.found, numbers.more))
+                .unwrap_or_default();
+            Ok(Parsed {
+                value,
+                repeated_keys: state.repeated,
+                more_repeated_keys: state.more_repeated,
+                lone_surrogates,
+                more_lone_surrogates,
+                out_of_range,
+                more_out_of_range,
+            })
+        }
         Err(error) => Err(SyntaxError {
             message: strip_position(&error.to_string()),
             line: error.line(),
@@ -98,16 +159,24 @@ fn is_surrogate_error(error: &SyntaxError) -> bool {
     error.message.contains("surrogate") || error.message.contains("end of hex escape")
 }
 
-/// The second reading: unpaired escapes replaced, each remembered. Should
+/// Whether serde_json gave up on a number beyond the range of a double.
+fn is_range_error(error: &SyntaxError) -> bool {
+    error.message == "number out of range"
+}
+
+/// The second reading: unpaired escapes and numbers beyond a double's
+/// range replaced by stand-ins of the same length, each remembered. Should
 /// the copy still not parse, its error is the document's real syntax error
 /// (at the same position, as the copy has the same length); should there
-/// be no unpaired escape after all, the first error stands.
-fn parse_replacing_lone_surrogates(
+/// be nothing to replace after all, the first error stands.
+fn parse_a_readable_copy(
     bytes: &[u8],
     first: SyntaxError,
+    limit: Limit,
 ) -> Result<Parsed, SyntaxError> {
     let lone = find_lone_surrogates(bytes);
-    if lone.is_empty() {
+    let numbers = find_out_of_range(bytes);
+    if lone.is_empty() && numbers.is_empty() {
         return Err(first);
     }
     let mut copy = bytes.to_vec();
@@ -116,14 +185,87 @@ fn parse_replacing_lone_surrogates(
             escape.copy_from_slice(REPLACEMENT_ESCAPE);
         }
     }
+    for number in &numbers {
+        if let Some(text) = copy.get_mut(number.offset..number.offset + number.length) {
+            stand_in(text);
+        }
+    }
     let state = State {
-        lone: Some(LoneTracker {
+        keep: limit.keep,
+        lone: (!lone.is_empty()).then(|| LoneTracker {
             wanted: lone,
             ..LoneTracker::default()
+        }),
+        numbers: (!numbers.is_empty()).then(|| NumberTracker {
+            wanted: numbers,
+            ..NumberTracker::default()
         }),
         ..State::default()
     };
     parse_with(&copy, state)
+}
+
+/// Overwrites `text`, a number beyond the range of a double, with ±1e300
+/// and spaces (JSON allows whitespace after a value): the same length, so
+/// every offset and line:column of the source stays valid for the copy.
+fn stand_in(text: &mut [u8]) {
+    let standing: &[u8] = if text.first() == Some(&b'-') {
+        b"-1e300"
+    } else {
+        b"1e300"
+    };
+    // Overflowing takes at least 309 digits or an exponent of 309, so the
+    // stand-in always fits.
+    let Some((head, rest)) = text.split_at_mut_checked(standing.len()) else {
+        return;
+    };
+    head.copy_from_slice(standing);
+    rest.fill(b' ');
+}
+
+/// A number of the source that is beyond the range of a double: where it
+/// is, how long, and its index among all the document's numbers.
+#[derive(Debug, Clone, Default)]
+struct Overflowing {
+    offset: usize,
+    length: usize,
+    index: usize,
+}
+
+/// The numbers of `bytes` (outside strings) beyond the range of a double,
+/// in document order, as the parser meets them.
+fn find_out_of_range(bytes: &[u8]) -> Vec<Overflowing> {
+    let mut found = Vec::new();
+    let mut index = 0;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => match crate::locate::skip_string(bytes, i) {
+                Some(end) => i = end,
+                None => break,
+            },
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while bytes
+                    .get(i)
+                    .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                {
+                    i += 1;
+                }
+                let text = std::str::from_utf8(&bytes[start..i]).unwrap_or_default();
+                if text.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    found.push(Overflowing {
+                        offset: start,
+                        length: i - start,
+                        index,
+                    });
+                }
+                index += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
 }
 
 /// The unpaired surrogate escapes in the strings of `bytes`, as (byte
@@ -207,8 +349,27 @@ fn strip_position(message: &str) -> String {
 struct State {
     path: Vec<String>,
     repeated: Vec<(String, usize)>,
+    /// Repeated keys met past `keep`, counted only.
+    more_repeated: usize,
+    /// How many repeated keys, and unpaired escapes, are recorded.
+    keep: usize,
     /// Set only when reading a copy with unpaired surrogates replaced.
     lone: Option<LoneTracker>,
+    /// Set only when reading a copy with numbers beyond a double's range
+    /// replaced.
+    numbers: Option<NumberTracker>,
+}
+
+/// Matches the numbers the parser meets, counted in document order, with
+/// those [`find_out_of_range`] found beyond a double's range.
+#[derive(Default)]
+struct NumberTracker {
+    wanted: Vec<Overflowing>,
+    matched: usize,
+    /// How many numbers the parser has met.
+    numbers: usize,
+    found: Vec<OutOfRange>,
+    more: usize,
 }
 
 /// Matches the strings the parser meets, counted in document order, with
@@ -223,6 +384,8 @@ struct LoneTracker {
     /// How many strings the parser has met.
     strings: usize,
     found: Vec<LoneSurrogate>,
+    /// Unpaired escapes matched past the state's `keep`, counted only.
+    more: usize,
 }
 
 impl State {
@@ -239,6 +402,30 @@ impl State {
         pointer::push(&self.pointer_here(), key)
     }
 
+    /// Notes that the parser met a number.
+    fn number_met(&mut self) {
+        let Some(mut numbers) = self.numbers.take() else {
+            return;
+        };
+        let index = numbers.numbers;
+        numbers.numbers += 1;
+        if let Some(wanted) = numbers.wanted.get(numbers.matched) {
+            if wanted.index == index {
+                numbers.matched += 1;
+                if numbers.found.len() < self.keep {
+                    numbers.found.push(OutOfRange {
+                        offset: wanted.offset,
+                        length: wanted.length,
+                        pointer: self.pointer_here(),
+                    });
+                } else {
+                    numbers.more += 1;
+                }
+            }
+        }
+        self.numbers = Some(numbers);
+    }
+
     /// Notes that the parser met a string: a key (`Some(key)`) or a value.
     fn string_met(&mut self, key: Option<&str>) {
         // Taken out for the duration, so that the pointer can be built from
@@ -252,6 +439,11 @@ impl State {
             if string != index {
                 break;
             }
+            lone.matched += 1;
+            if lone.found.len() >= self.keep {
+                lone.more += 1;
+                continue;
+            }
             let pointer = match key {
                 Some(key) => self.pointer_to(key),
                 None => self.pointer_here(),
@@ -261,7 +453,6 @@ impl State {
                 pointer,
                 in_key: key.is_some(),
             });
-            lone.matched += 1;
         }
         self.lone = Some(lone);
     }
@@ -291,14 +482,17 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        self.state.number_met();
         Ok(Value::Number(v.into()))
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        self.state.number_met();
         Ok(Value::Number(v.into()))
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        self.state.number_met();
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
 
@@ -338,24 +532,22 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
-        // Counts repetitions only for keys seen more than once; the map
-        // itself says whether a key was seen.
-        let mut repeats: Vec<(String, usize)> = Vec::new();
+        // Counts repetitions only for keys seen more than once (the object
+        // itself says whether a key was seen), in a map, so that a key
+        // repeated n times costs n lookups, not n scans.
+        let mut repeats: foldhash::HashMap<String, usize> = foldhash::HashMap::default();
         while let Some(key) = map.next_key::<String>()? {
             self.state.string_met(Some(&key));
             if object.contains_key(&key) {
-                let count = match repeats.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, n)) => {
-                        *n += 1;
-                        *n
-                    }
-                    None => {
-                        repeats.push((key.clone(), 1));
-                        1
-                    }
-                };
-                let at = self.state.pointer_to(&key);
-                self.state.repeated.push((at, count));
+                let count = repeats.entry(key.clone()).or_insert(0);
+                *count += 1;
+                let count = *count;
+                if self.state.repeated.len() < self.state.keep {
+                    let at = self.state.pointer_to(&key);
+                    self.state.repeated.push((at, count));
+                } else {
+                    self.state.more_repeated += 1;
+                }
             }
             self.state.path.push(key.clone());
             let value = map.next_value_seed(ValueSeed {
@@ -475,6 +667,47 @@ mod tests {
         // A malformed escape is not a surrogate.
         let error = parse(br#""\ud80x""#).unwrap_err();
         assert_eq!(error.message, "invalid escape");
+    }
+
+    #[test]
+    fn numbers_beyond_a_double_are_read_as_stand_ins_and_reported() {
+        let text = br#"{"a": 1e400, "b": [2, -1.79e309, "1e999"], "c": 1e-400, "\ud800": 1e309}"#;
+        let parsed = parse(text).unwrap();
+        assert_eq!(parsed.value["a"], json!(1e300));
+        assert_eq!(parsed.value["b"], json!([2, -1e300, "1e999"]));
+        assert_eq!(parsed.value["c"], json!(0.0));
+        let found: Vec<(&str, &[u8])> = parsed
+            .out_of_range
+            .iter()
+            .map(|n| (n.pointer.as_str(), &text[n.offset..n.offset + n.length]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/a", &b"1e400"[..]),
+                ("/b/1", &b"-1.79e309"[..]),
+                ("/\u{fffd}", &b"1e309"[..])
+            ]
+        );
+        assert_eq!(parsed.lone_surrogates.len(), 1);
+        // A document whose only trouble is its range, kept within a limit.
+        let many = format!("[{}]", ["1e999"; 10].join(","));
+        let parsed = parse_within(many.as_bytes(), Limit { keep: 3 }).unwrap();
+        assert_eq!(
+            (parsed.out_of_range.len(), parsed.more_out_of_range),
+            (3, 7)
+        );
+        // Not a number beyond range: the syntax error stands.
+        assert!(parse(b"[1e400, ]").is_err());
+    }
+
+    #[test]
+    fn repeated_keys_past_the_limit_are_counted() {
+        let text = format!("{{{}}}", [r#""a": 1"#; 10].join(","));
+        let parsed = parse_within(text.as_bytes(), Limit { keep: 4 }).unwrap();
+        assert_eq!(parsed.repeated_keys.len(), 4);
+        assert_eq!(parsed.more_repeated_keys, 5);
+        assert_eq!(parsed.repeated_keys[3], ("/a".to_string(), 4));
     }
 
     #[test]

@@ -238,6 +238,16 @@ impl Settings {
     }
 }
 
+impl crate::findings::Policy for Settings {
+    fn reports(&self, rule: &str) -> bool {
+        self.is_enabled(rule)
+    }
+
+    fn severity_of(&self, rule: &str, severity: Severity) -> Severity {
+        self.severity.get(rule).copied().unwrap_or(severity)
+    }
+}
+
 /// The names, each checked against the registry.
 fn known<I, S>(names: I) -> Result<BTreeSet<String>, SettingsError>
 where

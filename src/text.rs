@@ -104,3 +104,37 @@ mod tests {
         assert_eq!(excerpt("a\nb\tc"), "a\\nb\\tc");
     }
 }
+
+/// `n` with a comma between thousands, as messages print counts:
+/// `1,234,567`.
+pub(crate) fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// `n` and `noun`, in the plural unless `n` is one: `1 finding`,
+/// `2,000 findings`.
+pub(crate) fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", count(n))
+}
+
+#[cfg(test)]
+mod count_tests {
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(super::count(0), "0");
+        assert_eq!(super::count(999), "999");
+        assert_eq!(super::count(1000), "1,000");
+        assert_eq!(super::count(1_234_567), "1,234,567");
+        assert_eq!(super::counted(1, "finding"), "1 finding");
+        assert_eq!(super::counted(12_000, "finding"), "12,000 findings");
+    }
+}

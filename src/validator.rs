@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Location, Related, Target};
 use crate::encoding;
 use crate::fast;
+use crate::findings::{Capped, Findings};
 use crate::limits::{self, PARSER_DEPTH};
 use crate::locate::{self, Locator};
 use crate::parse::{self, Parsed};
@@ -148,7 +149,7 @@ impl EventStream {
         protocol: Protocol,
         record: Option<usize>,
         location: Option<Location>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         self.events += 1;
         let place = EventPlace {
@@ -227,8 +228,9 @@ impl Validator {
         let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
             return report;
         };
-        let mut diagnostics = Vec::new();
-        rules::check_resume(&value, previous, &mut diagnostics);
+        let mut found = self.sink();
+        rules::check_resume(&value, previous, &mut found);
+        let mut diagnostics = found.finish();
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
             let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
@@ -243,9 +245,24 @@ impl Validator {
     /// seen in a parsed value.
     pub fn validate_value(&self, kind: Kind, value: &Value) -> Report {
         let (protocol, declaration) = self.judge_version(kind, value, None);
-        let mut diagnostics: Vec<Diagnostic> = declaration.into_iter().collect();
-        diagnostics.extend(self.check_value(protocol, kind, value));
-        self.report(Some(kind), diagnostics).with_protocol(protocol)
+        let mut found = self.sink();
+        if let Some(declaration) = declaration {
+            found.push(declaration);
+        }
+        self.check_value(
+            protocol,
+            kind,
+            value,
+            foldhash::HashSet::default(),
+            &mut found,
+        );
+        self.report(Some(kind), found.finish())
+            .with_protocol(protocol)
+    }
+
+    /// A sink for one document's findings, within the settings' limit.
+    fn sink(&self) -> Capped<'_, Settings> {
+        Capped::new(&self.settings, self.settings.limits().max_findings)
     }
 
     /// For servers: the typed `RunAgentInput` when `bytes` is a valid one
@@ -372,8 +389,9 @@ impl Validator {
         record: Option<usize>,
         location: Option<Location>,
     ) -> Vec<Diagnostic> {
-        let mut diagnostics = Vec::new();
-        stream.feed(event, protocol, record, location, &mut diagnostics);
+        let mut found = self.sink();
+        stream.feed(event, protocol, record, location, &mut found);
+        let mut diagnostics = found.finish();
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
             // Located as the record's own findings were: after a byte order
@@ -389,8 +407,9 @@ impl Validator {
     /// (at the location it was given) with the settings applied. Empty when
     /// the stream had no event.
     pub fn finish_stream(&self, stream: &mut EventStream) -> Vec<Diagnostic> {
-        let mut diagnostics = Vec::new();
-        stream.sequence.finish(&mut diagnostics);
+        let mut found = self.sink();
+        stream.sequence.finish(&mut found);
+        let mut diagnostics = found.finish();
         if let Some(last) = &stream.last {
             for diagnostic in &mut diagnostics {
                 diagnostic.location = last.location;
@@ -493,11 +512,11 @@ impl Validator {
         };
         if worth_trying {
             let default = self.settings.default_protocol();
-            let mut diagnostics = Vec::new();
+            let mut found = self.sink();
             let limits = self.settings.limits();
-            if let Some(protocol) =
-                fast::judge_run_agent_input(bytes, limits, default, &mut diagnostics)
+            if let Some(protocol) = fast::judge_run_agent_input(bytes, limits, default, &mut found)
             {
+                let mut diagnostics = found.finish();
                 // What the fast path reads has no repeated key.
                 if !diagnostics.is_empty() {
                     locate_all(bytes, false, &mut diagnostics);
@@ -563,11 +582,18 @@ impl Validator {
                 return (self.report(None, early).with_protocol(unread), None);
             }
         }
+        let keep = parse::Limit {
+            keep: limits.max_findings,
+        };
         let Parsed {
             value,
             repeated_keys,
+            more_repeated_keys,
             lone_surrogates,
-        } = match parse::parse(bytes) {
+            more_lone_surrogates,
+            out_of_range,
+            more_out_of_range,
+        } = match parse::parse_within(bytes, keep) {
             Ok(parsed) => parsed,
             Err(error) => {
                 let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
@@ -601,8 +627,11 @@ impl Validator {
             }
         };
         let keys_repeat = !repeated_keys.is_empty();
-        let mut diagnostics: Vec<Diagnostic> = early;
-        diagnostics.extend(repeated_keys.into_iter().map(|(at, repetition)| {
+        let mut found = self.sink();
+        for diagnostic in early {
+            found.push(diagnostic);
+        }
+        for (at, repetition) in repeated_keys {
             let key = crate::pointer::last(&at).unwrap_or_default();
             let mut diagnostic = Diagnostic::new(
                 "duplicate-key",
@@ -619,8 +648,46 @@ impl Validator {
                 location: None,
                 target: Target::RepeatedKey(0),
             });
-            diagnostic
-        }));
+            found.push(diagnostic);
+        }
+        found.count(
+            "duplicate-key",
+            rules::default_severity("duplicate-key"),
+            more_repeated_keys,
+        );
+        found.count(
+            "lone-surrogate",
+            rules::default_severity("lone-surrogate"),
+            more_lone_surrogates,
+        );
+        // A number beyond a double's range was read as a stand-in of the
+        // same length (see `parse`); it is reported here, at its place, and
+        // the interoperability rule leaves the stand-in alone.
+        let mut skip_numbers: foldhash::HashSet<String> = foldhash::HashSet::default();
+        for number in out_of_range {
+            let written = bytes
+                .get(number.offset..number.offset + number.length)
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let mut diagnostic = Diagnostic::new(
+                "non-interoperable-number",
+                rules::default_severity("non-interoperable-number"),
+                number.pointer.clone(),
+                format!(
+                    "number {} is beyond the range of a double: JavaScript reads it as Infinity, Python as inf, and parsers that keep to a double's range refuse the document",
+                    crate::text::excerpt(&written)
+                ),
+            )
+            .with_help("send a number this large as a string; RFC 8259 section 6 lets receivers limit the range of numbers, and every SDK does; the rest was checked as if it read ±1e300");
+            diagnostic.location = Some(locate::location_at(bytes, number.offset));
+            found.push(diagnostic);
+            skip_numbers.insert(number.pointer);
+        }
+        found.count(
+            "non-interoperable-number",
+            rules::default_severity("non-interoperable-number"),
+            more_out_of_range,
+        );
         // A key with an unpaired surrogate escape is in the pointers as our
         // parse read it, with U+FFFD; the locator decodes keys, so it reads
         // the text with each such escape replaced by `\ufffd`, of the same
@@ -650,15 +717,17 @@ impl Validator {
             // At the escape itself, which is more precise than the string
             // the locator would find; `locate_all` keeps a preset location.
             diagnostic.location = Some(locate::location_at(bytes, lone.offset));
-            diagnostics.push(diagnostic);
+            found.push(diagnostic);
         }
         let mut protocol = unread;
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
                 let (judged, declaration) = self.judge_version(kind, &value, stream_protocol);
                 protocol = judged;
-                diagnostics.extend(declaration);
-                diagnostics.extend(self.check_value(protocol, kind, &value));
+                if let Some(declaration) = declaration {
+                    found.push(declaration);
+                }
+                self.check_value(protocol, kind, &value, skip_numbers, &mut found);
                 Some(kind)
             }
             Err(undetected) => {
@@ -675,7 +744,7 @@ impl Validator {
                         closest.join(", ")
                     )
                 };
-                diagnostics.push(
+                found.push(
                     Diagnostic::new(
                         "unknown-kind",
                         rules::default_severity("unknown-kind"),
@@ -687,6 +756,7 @@ impl Validator {
                 None
             }
         };
+        let mut diagnostics = found.finish();
         if !diagnostics.is_empty() {
             locate_all(&located_text, keys_repeat, &mut diagnostics);
         }
@@ -696,64 +766,105 @@ impl Validator {
         )
     }
 
-    /// Schema and rule check of a parsed value (no locations).
-    fn check_value(&self, protocol: Protocol, kind: Kind, value: &Value) -> Vec<Diagnostic> {
+    /// Schema and rule check of a parsed value (no locations), into `out`;
+    /// numbers at the pointers `bounded` holds are already reported.
+    fn check_value(
+        &self,
+        protocol: Protocol,
+        kind: Kind,
+        value: &Value,
+        mut bounded: foldhash::HashSet<String>,
+        out: &mut Capped<'_, Settings>,
+    ) {
         let compiled = match self.schemas.get(protocol, kind) {
             Ok(Some(compiled)) => compiled,
             Ok(None) => {
-                return vec![Diagnostic::new(
-                    "unknown-kind",
-                    rules::default_severity("unknown-kind"),
-                    "",
-                    format!("AG-UI {protocol} has no '{kind}' documents"),
+                return out.push(
+                    Diagnostic::new(
+                        "unknown-kind",
+                        rules::default_severity("unknown-kind"),
+                        "",
+                        format!("AG-UI {protocol} has no '{kind}' documents"),
+                    )
+                    .with_help(
+                        "pass --protocol with a version that has them, or declare protocolVersion",
+                    ),
                 )
-                .with_help(
-                    "pass --protocol with a version that has them, or declare protocolVersion",
-                )]
             }
             Err(error) => {
-                return vec![Diagnostic::new(
-                    "schema-violation",
-                    rules::default_severity("schema-violation"),
-                    "",
-                    error.to_string(),
+                return out.push(
+                    Diagnostic::new(
+                        "schema-violation",
+                        rules::default_severity("schema-violation"),
+                        "",
+                        error.to_string(),
+                    )
+                    .with_help("this is a bug in agui-lint, not in the document; please report it"),
                 )
-                .with_help("this is a bug in agui-lint, not in the document; please report it")]
             }
         };
-        let mut diagnostics = Vec::new();
+        // A number the 1.x schema bounds (a timestamp, a token count) beyond
+        // ±(2^53 − 1) is the schema's error; the interoperability warning
+        // would say it a second time. The pointers of the schema's other
+        // findings are kept for that, up to a bound (past it, such a
+        // number may be counted twice in `too-many-findings`).
         if !compiled.validator.is_valid(value) {
-            diagnostics = schema::refine_errors(
+            let mut noting = SchemaFindings {
+                inner: &mut *out,
+                bounded: &mut bounded,
+                bound: out_bound(self.settings.limits().max_findings),
+            };
+            schema::refine_errors(
                 &compiled.schema,
                 value,
                 protocol,
                 compiled.validator.iter_errors(value),
+                &mut noting,
             );
-            for diagnostic in &mut diagnostics {
-                diagnostic.severity = rules::default_severity(&diagnostic.rule);
-            }
         }
         rules::check(
             kind,
             protocol,
             value,
             self.settings.limits(),
-            &mut diagnostics,
+            &|pointer| bounded.contains(pointer),
+            out,
         );
-        // A number the 1.x schema bounds (a timestamp, a token count) beyond
-        // ±(2^53 − 1) is the schema's error; the interoperability warning
-        // would say it a second time.
-        let bounded: Vec<String> = diagnostics
-            .iter()
-            .filter(|d| d.rule == "schema-violation")
-            .map(|d| d.pointer.clone())
-            .collect();
-        if !bounded.is_empty() {
-            diagnostics
-                .retain(|d| d.rule != "non-interoperable-number" || !bounded.contains(&d.pointer));
-        }
-        diagnostics
     }
+}
+
+/// The schema's findings on their way to `inner`, each with its rule's
+/// default severity, the pointers of the `schema-violation` ones noted in
+/// `bounded` (up to `bound` of them).
+struct SchemaFindings<'a, F> {
+    inner: &'a mut F,
+    bounded: &'a mut foldhash::HashSet<String>,
+    bound: usize,
+}
+
+impl<F: Findings> Findings for SchemaFindings<'_, F> {
+    fn add_as<R: crate::findings::RuleId>(
+        &mut self,
+        rule: &R,
+        severity: crate::Severity,
+        make: impl FnOnce(&R) -> Diagnostic,
+    ) {
+        self.inner.add_as(rule, severity, make);
+    }
+
+    fn push(&mut self, mut diagnostic: Diagnostic) {
+        diagnostic.severity = rules::default_severity(&diagnostic.rule);
+        if diagnostic.rule == "schema-violation" && self.bounded.len() < self.bound {
+            self.bounded.insert(diagnostic.pointer.clone());
+        }
+        self.inner.push(diagnostic);
+    }
+}
+
+/// How many `schema-violation` pointers a document keeps for leaving out
+/// the interoperability warning at the same place.
+fn out_bound(max_findings: usize) -> usize {
+    max_findings.saturating_mul(4).max(64)
 }
 
 /// The typed input of a RunAgentInput judged by `protocol`. A pre-1.0

@@ -352,10 +352,7 @@ fn a_tighter_depth_limit_is_honoured_on_both_paths() {
             // `nested_parameters` writes a pre-1.0 input.
             agui_lint::Settings::default()
                 .protocol(agui_lint::ProtocolChoice::Version(Protocol::V0))
-                .with_limits(agui_lint::Limits {
-                    max_depth: 4,
-                    ..agui_lint::Limits::default()
-                }),
+                .with_limits(agui_lint::Limits::default().with_max_depth(4)),
         );
     let deep = nested_parameters(3);
     let report = validator.validate(agui_lint::Kind::RunAgentInput, &deep);

@@ -257,6 +257,10 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "document-too-large",
         "the default limit is 64 MiB, too large to commit; tests/limits.rs lowers the limit and checks it on files, JSON Lines lines and the library",
     ),
+    (
+        "too-many-findings",
+        "the default limit is 1,000 findings, whose snapshot would be as large; tests/hostile.rs lowers the limit and checks the summary, its counts and its severity",
+    ),
 ];
 
 /// Every document and capture fixture under `fixtures/<version>/<kind>/`
@@ -339,10 +343,16 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
 
 /// Rules that judge AG-UI 1.1 documents but have no invalid fixture under
 /// `fixtures/1.1/`, with why.
-const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[(
-    "document-too-large",
-    "the default limit is 64 MiB, too large to commit; tests/limits.rs checks it",
-)];
+const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
+    (
+        "document-too-large",
+        "the default limit is 64 MiB, too large to commit; tests/limits.rs checks it",
+    ),
+    (
+        "too-many-findings",
+        "the default limit is 1,000 findings; tests/hostile.rs checks it with a lower one",
+    ),
+];
 
 /// Every existing rule keeps working on 1.1 documents: each rule whose
 /// scope includes 1.1 has an invalid fixture under `fixtures/1.1/`, except

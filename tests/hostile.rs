@@ -91,11 +91,10 @@ fn catastrophic_patterns_reference_cycles_and_huge_enums_finish() {
 
 #[test]
 fn limits_are_library_settings() {
-    let limits = Limits {
-        max_document_bytes: 40,
-        max_depth: 3,
-        max_tool_schema_nodes: 4,
-    };
+    let limits = Limits::default()
+        .with_max_document_bytes(40)
+        .with_max_depth(3)
+        .with_max_tool_schema_nodes(4);
     let validator = Validator::new()
         .expect("validator")
         .with_settings(Settings::default().with_limits(limits));
@@ -109,10 +108,7 @@ fn limits_are_library_settings() {
         ["nesting-too-deep"]
     );
     // The parser's own limit (128) is the most a setting can allow.
-    let lenient = Settings::default().with_limits(Limits {
-        max_depth: 10_000,
-        ..Limits::default()
-    });
+    let lenient = Settings::default().with_limits(Limits::default().with_max_depth(10_000));
     assert_eq!(lenient.limits().max_depth, 128);
     let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
     let report = Validator::new()
@@ -302,4 +298,81 @@ fn ten_thousand_records_with_a_hundred_broken_lose_nothing() {
             assert!(rules.is_empty(), "record {record}: {rules:?}");
         }
     }
+}
+
+#[test]
+fn findings_past_the_limit_are_counted_in_one_summary_as_serious_as_they_are() {
+    let validator = Validator::new()
+        .expect("validator")
+        .with_settings(Settings::default().with_limits(Limits::default().with_max_findings(10)));
+    // 40 messages with an empty id (warnings), and 30 repetitions of one key
+    // (errors): the first ten findings are reported, the rest counted.
+    let messages: Vec<String> = (0..40)
+        .map(|_| r#"{"id": "", "role": "user", "content": "hi"}"#.to_string())
+        .collect();
+    let repeated = [r#""k": 1"#; 31].join(", ");
+    let body = format!(
+        r#"{{"threadId": "t", "runId": "r", "state": {{{repeated}}}, "messages": [{}]}}"#,
+        messages.join(", ")
+    );
+    let report = validator.validate(Kind::RunAgentInput, body.as_bytes());
+    let found = rules(&report);
+    assert_eq!(found.len(), 11, "{found:?}");
+    let summary = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.rule == "too-many-findings")
+        .expect("a summary");
+    // The ten kept are the parser's first ten repeated keys; 20 more of
+    // them, the 40 empty ids and the 39 ids that repeat the first are
+    // counted.
+    assert_eq!(
+        summary.message,
+        "99 findings beyond the first 10 were counted, not reported: \
+         40 empty-id (warning), 39 duplicate-message-id (error), 20 duplicate-key (error)"
+    );
+    assert_eq!(summary.severity, agui_lint::Severity::Error);
+    assert!(!report.is_valid());
+
+    // The empty ids repeat: the errors among them keep the summary an
+    // error.
+    let body = format!(
+        r#"{{"threadId": "t", "runId": "r", "messages": [{}]}}"#,
+        messages.join(", ")
+    );
+    let report = validator.validate(Kind::RunAgentInput, body.as_bytes());
+    let summary = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.rule == "too-many-findings")
+        .expect("a summary");
+    assert_eq!(summary.severity, agui_lint::Severity::Error);
+    assert_eq!(report.diagnostics().len(), 11);
+
+    // Only warnings counted (the repeats ignored): the summary is a
+    // warning and the document valid.
+    let warnings_only = Validator::new().expect("validator").with_settings(
+        Settings::default()
+            .with_limits(Limits::default().with_max_findings(10))
+            .ignore(["duplicate-message-id"])
+            .expect("a rule"),
+    );
+    let report = warnings_only.validate(Kind::RunAgentInput, body.as_bytes());
+    let summary = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.rule == "too-many-findings")
+        .expect("a summary");
+    assert_eq!(summary.severity, agui_lint::Severity::Warning);
+    assert!(report.is_valid());
+
+    // An ignored rule takes no room and is not counted.
+    let quiet = Validator::new().expect("validator").with_settings(
+        Settings::default()
+            .with_limits(Limits::default().with_max_findings(10))
+            .ignore(["empty-id", "duplicate-message-id"])
+            .expect("rules"),
+    );
+    let report = quiet.validate(Kind::RunAgentInput, body.as_bytes());
+    assert!(report.diagnostics().is_empty(), "{:?}", rules(&report));
 }

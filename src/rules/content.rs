@@ -149,7 +149,7 @@ input or attachment was filled in.
 };
 
 /// Runs this family's checks on `document`.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(document: &Document<'_>, out: &mut impl Findings) {
     let nodes = document.content_parts();
     let parts: Vec<Part<'_>> = nodes.iter().map(|node| Part::of(node.value)).collect();
     check_parts(&parts, |index| nodes[index].pointer.clone(), out);
@@ -269,7 +269,9 @@ fn check_base64(text: &str, at: impl FnOnce() -> String, out: &mut impl Findings
     let Some(problem) = base64_problem(text) else {
         return;
     };
-    out.add(|| base64_finding(text, problem, at()));
+    out.add(&CONTENT_DATA_NOT_BASE64, |_| {
+        base64_finding(text, problem, at())
+    });
 }
 
 /// The finding on `text`, at `at`, which is not base64 for `problem`.
@@ -401,8 +403,15 @@ fn check_url(text: &str, at: impl FnOnce() -> String, out: &mut impl Findings) {
     let Some(problem) = url_problem(text) else {
         return;
     };
-    out.add(|| match problem {
-        Err(error) => CONTENT_URL_INVALID
+    // The URL is well-formed but of a scheme peers are not expected to
+    // fetch: whether the peer can is a guess, so this half of the rule only
+    // warns.
+    let severity = match problem {
+        Err(_) => CONTENT_URL_INVALID.severity,
+        Ok(_) => Severity::Warning,
+    };
+    out.add_as(&CONTENT_URL_INVALID, severity, |rule| match problem {
+        Err(error) => rule
             .diagnostic(
                 at(),
                 format!(
@@ -413,24 +422,18 @@ fn check_url(text: &str, at: impl FnOnce() -> String, out: &mut impl Findings) {
             .with_help(
                 "give an absolute http(s) URL or a data URL; inline base64 belongs in a data source",
             ),
-        Ok(url) => {
-            let mut diagnostic = CONTENT_URL_INVALID
-                .diagnostic(
-                    at(),
-                    format!(
-                        "url source value '{}' has scheme '{}', which peers are not expected to fetch",
-                        excerpt(text),
-                        url.scheme()
-                    ),
-                )
-                .with_help(
-                    "multimodal-inputs.md names HTTP(S) and data URLs; serve the file over https or inline it in a data source",
-                );
-            // The URL is well-formed; whether the peer can fetch it is a
-            // guess, so this half of the rule only warns.
-            diagnostic.severity = Severity::Warning;
-            diagnostic
-        }
+        Ok(url) => rule
+            .diagnostic(
+                at(),
+                format!(
+                    "url source value '{}' has scheme '{}', which peers are not expected to fetch",
+                    excerpt(text),
+                    url.scheme()
+                ),
+            )
+            .with_help(
+                "multimodal-inputs.md names HTTP(S) and data URLs; serve the file over https or inline it in a data source",
+            ),
     });
 }
 
@@ -446,17 +449,16 @@ fn check_mime_type(
     let parsed = match parse_mime_type(text) {
         Ok(parsed) => parsed,
         Err(reason) => {
-            out.add(|| {
-                CONTENT_MIME_TYPE_MISMATCH
-                    .diagnostic(
-                        at(),
-                        format!("mimeType '{}' is not a MIME type: {reason}", excerpt(text)),
-                    )
-                    .with_help(format!(
-                        "write type/subtype (RFC 6838); {} part takes {}",
-                        media.a_name(),
-                        media.expected()
-                    ))
+            out.add(&CONTENT_MIME_TYPE_MISMATCH, |rule| {
+                rule.diagnostic(
+                    at(),
+                    format!("mimeType '{}' is not a MIME type: {reason}", excerpt(text)),
+                )
+                .with_help(format!(
+                    "write type/subtype (RFC 6838); {} part takes {}",
+                    media.a_name(),
+                    media.expected()
+                ))
             });
             return;
         }
@@ -464,7 +466,7 @@ fn check_mime_type(
     if media.accepts(parsed.top) {
         return;
     }
-    out.add(|| {
+    out.add(&CONTENT_MIME_TYPE_MISMATCH, |rule| {
         let help = match Media::for_top_level(parsed.top) {
             Some(other) => format!(
                 "{} part takes {}; send '{}' as {} part",
@@ -475,18 +477,17 @@ fn check_mime_type(
             ),
             None => format!("{} part takes {}", media.a_name(), media.expected()),
         };
-        CONTENT_MIME_TYPE_MISMATCH
-            .diagnostic(
-                at(),
-                format!(
-                    "{} part has mimeType '{}', which is not {} type",
-                    media.name(),
-                    excerpt(text),
-                    media.a_name()
-                ),
-            )
-            .with_help(help)
-            .with_related(type_at(), format!("the part is of type '{}'", media.name()))
+        rule.diagnostic(
+            at(),
+            format!(
+                "{} part has mimeType '{}', which is not {} type",
+                media.name(),
+                excerpt(text),
+                media.a_name()
+            ),
+        )
+        .with_help(help)
+        .with_related(type_at(), format!("the part is of type '{}'", media.name()))
     });
 }
 
@@ -501,9 +502,8 @@ pub(crate) fn check_user_content(
         Emptiness::EmptyParts => "the empty array []",
         Emptiness::NotEmpty => return,
     };
-    out.add(|| {
-        CONTENT_EMPTY
-            .diagnostic(at(), format!("user message content is {what}"))
+    out.add(&CONTENT_EMPTY, |rule| {
+        rule.diagnostic(at(), format!("user message content is {what}"))
             .with_help("send at least one text or media part, or leave the message out")
     });
 }

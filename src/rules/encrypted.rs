@@ -57,14 +57,13 @@ pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
 /// which sits at `at()`.
 fn check_marks(marks: Marks, at: impl FnOnce() -> String, out: &mut impl Findings) {
     if marks.encrypted_value_type && !marks.encrypted_value {
-        out.add(|| {
-            ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE
-                .diagnostic(
-                    format!("{}/encryptedValueType", at()),
-                    "encryptedValueType without an encryptedValue",
-                )
-                .with_help("send the encryptedValue it names, or leave encryptedValueType out")
-                .at(Target::Key)
+        out.add(&ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE, |rule| {
+            rule.diagnostic(
+                format!("{}/encryptedValueType", at()),
+                "encryptedValueType without an encryptedValue",
+            )
+            .with_help("send the encryptedValue it names, or leave encryptedValueType out")
+            .at(Target::Key)
         });
     }
 }

@@ -11,7 +11,8 @@ use serde_json::{Number, Value};
 
 use super::walk::Document;
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
+use crate::findings::Findings;
 use crate::pointer;
 
 /// The rules of this family, in documentation order.
@@ -85,9 +86,10 @@ the other.
 /// ones: JavaScript's `Number.MAX_SAFE_INTEGER`, 2^53−1.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// Runs this family's checks on `document`.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    check_numbers(document.root, out);
+/// Runs this family's checks on `document`, leaving out the numbers at a
+/// pointer `skip` holds.
+pub(super) fn check(document: &Document<'_>, skip: &dyn Fn(&str) -> bool, out: &mut impl Findings) {
+    check_numbers(document.root, skip, out);
 }
 
 /// One step of the path from the root, kept as borrowed parts so that the
@@ -134,9 +136,9 @@ fn pointer_of(path: &[Step<'_>]) -> String {
 /// Visits every number. The walk keeps its own stack rather than recursing:
 /// `Validator::validate_value` takes values built by the caller, which the
 /// parser's depth limit never saw.
-fn check_numbers(root: &Value, out: &mut Vec<Diagnostic>) {
+fn check_numbers(root: &Value, skip: &dyn Fn(&str) -> bool, out: &mut impl Findings) {
     if let Value::Number(number) = root {
-        check_number(number, &[], out);
+        check_number(number, &[], skip, out);
     }
     let mut frames: Vec<Frame<'_>> = Frame::of(root).into_iter().collect();
     // The steps to the container of the innermost frame: one fewer than
@@ -151,7 +153,7 @@ fn check_numbers(root: &Value, out: &mut Vec<Diagnostic>) {
         match value {
             Value::Number(number) => {
                 path.push(step);
-                check_number(number, &path, out);
+                check_number(number, &path, skip, out);
                 path.pop();
             }
             Value::Object(_) | Value::Array(_) => {
@@ -168,9 +170,9 @@ fn check_numbers(root: &Value, out: &mut Vec<Diagnostic>) {
 /// Whether every number in `value` is read alike by both SDKs (what
 /// `non-interoperable-number` checks).
 pub(in crate::rules) fn all_interoperable(value: &Value) -> bool {
-    let mut found = Vec::new();
-    check_numbers(value, &mut found);
-    found.is_empty()
+    let mut found = crate::findings::AnyFound::default();
+    check_numbers(value, &|_| false, &mut found);
+    !found.0
 }
 
 /// Whether both SDKs read `number` as the same value: a whole number
@@ -189,11 +191,28 @@ pub(crate) fn is_interoperable(number: &Number) -> bool {
     }
 }
 
-fn check_number(number: &Number, path: &[Step<'_>], out: &mut Vec<Diagnostic>) {
+fn check_number(
+    number: &Number,
+    path: &[Step<'_>],
+    skip: &dyn Fn(&str) -> bool,
+    out: &mut impl Findings,
+) {
     if is_interoperable(number) {
         return;
     }
-    let message = if let Some(n) = number.as_u64() {
+    let at = pointer_of(path);
+    if skip(&at) {
+        return;
+    }
+    out.add(&NON_INTEROPERABLE_NUMBER, |rule| {
+        rule.diagnostic(at, number_message(number)).with_help(
+            "send large ids, timestamps and counters as strings; the TypeScript SDK rounds integers beyond Number.MAX_SAFE_INTEGER, the Python SDK keeps them exact",
+        )
+    });
+}
+
+fn number_message(number: &Number) -> String {
+    if let Some(n) = number.as_u64() {
         integer_message(
             &n.to_string(),
             n as f64,
@@ -209,14 +228,7 @@ fn check_number(number: &Number, path: &[Step<'_>], out: &mut Vec<Diagnostic>) {
         format!(
             "number {number} is a whole number beyond ±{MAX_SAFE_INTEGER}, which the TypeScript SDK holds only approximately and the Python SDK may read as an exact integer"
         )
-    };
-    out.push(
-        NON_INTEROPERABLE_NUMBER
-            .diagnostic(pointer_of(path), message)
-            .with_help(
-                "send large ids, timestamps and counters as strings; the TypeScript SDK rounds integers beyond Number.MAX_SAFE_INTEGER, the Python SDK keeps them exact",
-            ),
-    );
+    }
 }
 
 fn integer_message(written: &str, as_double: f64, exact: bool) -> String {
@@ -239,6 +251,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::diagnostic::Diagnostic;
     use crate::Kind;
 
     fn run(root: &Value) -> Vec<Diagnostic> {
@@ -250,6 +263,7 @@ mod tests {
                 limits: crate::Limits::default(),
                 protocol: crate::Protocol::V0,
             },
+            &|_| false,
             &mut out,
         );
         out

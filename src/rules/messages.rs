@@ -356,21 +356,20 @@ is a client tool, the client cannot run it.
 fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
     for (key, id) in [("threadId", run.thread_id), ("runId", run.run_id)] {
         if id == Some("") {
-            out.add(|| {
-                EMPTY_ID.diagnostic(format!("/{key}"), format!("'{key}' is the empty string"))
+            out.add(&EMPTY_ID, |rule| {
+                rule.diagnostic(format!("/{key}"), format!("'{key}' is the empty string"))
             });
         }
     }
     if let (Some(run_id), Some(parent)) = (run.run_id, run.parent_run_id) {
         if parent == run_id {
-            out.add(|| {
-                PARENT_RUN_IS_SELF
-                    .diagnostic(
-                        "/parentRunId",
-                        format!("'parentRunId' is the run's own id '{run_id}'"),
-                    )
-                    .with_related("/runId", "the run's id")
-                    .with_help("name the run that spawned this one, or leave 'parentRunId' out")
+            out.add(&PARENT_RUN_IS_SELF, |rule| {
+                rule.diagnostic(
+                    "/parentRunId",
+                    format!("'parentRunId' is the run's own id '{run_id}'"),
+                )
+                .with_related("/runId", "the run's id")
+                .with_help("name the run that spawned this one, or leave 'parentRunId' out")
             });
         }
     }
@@ -385,13 +384,14 @@ fn check_message_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
         .filter_map(|(index, message)| Some((message.id?, index)));
     for (text, index) in ids.clone() {
         if text.is_empty() {
-            out.add(|| EMPTY_ID.diagnostic(at(index), "message 'id' is the empty string"));
+            out.add(&EMPTY_ID, |rule| {
+                rule.diagnostic(at(index), "message 'id' is the empty string")
+            });
         }
     }
     for (text, index, earlier) in repeats(ids) {
-        out.add(|| {
-            DUPLICATE_MESSAGE_ID
-                .diagnostic(at(index), format!("message id '{text}' is already used"))
+        out.add(&DUPLICATE_MESSAGE_ID, |rule| {
+            rule.diagnostic(at(index), format!("message id '{text}' is already used"))
                 .with_related(at(earlier), "first message with this id")
         });
     }
@@ -407,12 +407,13 @@ fn check_call_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
     // An empty id is reported as such, not again as a repeat.
     let (empty, named): (Vec<_>, Vec<_>) = ids.partition(|(text, _)| text.is_empty());
     for (_, index) in empty {
-        out.add(|| EMPTY_ID.diagnostic(at(index), "tool call 'id' is the empty string"));
+        out.add(&EMPTY_ID, |rule| {
+            rule.diagnostic(at(index), "tool call 'id' is the empty string")
+        });
     }
     for (text, index, earlier) in repeats(named) {
-        out.add(|| {
-            DUPLICATE_TOOL_CALL_ID
-                .diagnostic(at(index), format!("tool call id '{text}' is already used"))
+        out.add(&DUPLICATE_TOOL_CALL_ID, |rule| {
+            rule.diagnostic(at(index), format!("tool call id '{text}' is already used"))
                 .with_related(at(earlier), "first tool call with this id")
         });
     }
@@ -438,16 +439,16 @@ fn check_results(conversation: &Conversation<'_>, out: &mut impl Findings) {
             continue;
         };
         match call_at.get(id) {
-            None => out.add(|| {
-                TOOL_RESULT_WITHOUT_CALL
+            None => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
+                rule
                     .diagnostic(
                         answer_at(index),
                         format!("tool message answers toolCallId '{id}', which no earlier assistant message made"),
                     )
                     .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id")
             }),
-            Some(&(call_message, call)) if call_message > index => out.add(|| {
-                TOOL_RESULT_WITHOUT_CALL
+            Some(&(call_message, call)) if call_message > index => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
+                rule
                     .diagnostic(
                         answer_at(index),
                         format!("tool message answers toolCallId '{id}', which is only made later"),
@@ -456,8 +457,8 @@ fn check_results(conversation: &Conversation<'_>, out: &mut impl Findings) {
                     .with_help("move the tool message after the assistant message that makes the call")
             }),
             Some(_) => match answered.get(id) {
-                Some(&first) => out.add(|| {
-                    DUPLICATE_TOOL_RESULT
+                Some(&first) => out.add(&DUPLICATE_TOOL_RESULT, |rule| {
+                    rule
                         .diagnostic(answer_at(index), format!("tool call '{id}' is already answered"))
                         .with_related(answer_at(first), "first result for this call")
                 }),
@@ -501,17 +502,16 @@ fn check_unanswered(conversation: &Conversation<'_>, out: &mut impl Findings) {
             continue;
         }
         if let Some(next) = next_turn.get(made_in).copied().flatten() {
-            out.add(|| {
-                TOOL_CALL_WITHOUT_RESULT
-                    .diagnostic(
-                        conversation.call_at(index),
-                        format!("tool call '{id}' has no result before the conversation moves on"),
-                    )
-                    .with_related(
-                        conversation.message_at(next),
-                        "the next message, with no result before it",
-                    )
-                    .with_help("add a tool message with this toolCallId right after the call")
+            out.add(&TOOL_CALL_WITHOUT_RESULT, |rule| {
+                rule.diagnostic(
+                    conversation.call_at(index),
+                    format!("tool call '{id}' has no result before the conversation moves on"),
+                )
+                .with_related(
+                    conversation.message_at(next),
+                    "the next message, with no result before it",
+                )
+                .with_help("add a tool message with this toolCallId right after the call")
             });
         }
     }
@@ -531,27 +531,25 @@ fn check_arguments(
     let text = conversation.calls.get(index)?.arguments?;
     let parsed = serde_json::from_str::<Value>(text);
     match &parsed {
-        Err(error) => out.add(|| {
-            TOOL_ARGUMENTS_NOT_JSON
-                .diagnostic(
-                    arguments_at(conversation, index),
-                    format!("arguments are not JSON: {}", strip_position(error)),
-                )
-                .with_help(
-                    "'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\"",
-                )
+        Err(error) => out.add(&TOOL_ARGUMENTS_NOT_JSON, |rule| {
+            rule.diagnostic(
+                arguments_at(conversation, index),
+                format!("arguments are not JSON: {}", strip_position(error)),
+            )
+            .with_help(
+                "'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\"",
+            )
         }),
         Ok(Value::Object(_)) => {}
-        Ok(other) => out.add(|| {
-            TOOL_ARGUMENTS_NOT_OBJECT
-                .diagnostic(
-                    arguments_at(conversation, index),
-                    format!(
-                        "arguments hold {}, not an object",
-                        crate::text::describe(other)
-                    ),
-                )
-                .with_help("pass named arguments as a JSON object")
+        Ok(other) => out.add(&TOOL_ARGUMENTS_NOT_OBJECT, |rule| {
+            rule.diagnostic(
+                arguments_at(conversation, index),
+                format!(
+                    "arguments hold {}, not an object",
+                    crate::text::describe(other)
+                ),
+            )
+            .with_help("pass named arguments as a JSON object")
         }),
     }
     parsed.ok()
@@ -594,9 +592,8 @@ fn check_against_parameters(
             } else {
                 format!("arguments at '{inside}'")
             };
-            out.add(|| {
-                TOOL_ARGUMENTS_SCHEMA_MISMATCH
-                    .diagnostic(at.clone(), format!("{place}: {error}"))
+            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
+                rule.diagnostic(at.clone(), format!("{place}: {error}"))
                     .with_related(
                         parameters.clone(),
                         format!("the parameters of tool '{name}'"),
@@ -627,8 +624,8 @@ fn check_unknown_tools(
         if names.contains(&name) {
             continue;
         }
-        out.add(|| {
-            let diagnostic = TOOL_CALL_UNKNOWN_TOOL.diagnostic(
+        out.add(&TOOL_CALL_UNKNOWN_TOOL, |rule| {
+            let diagnostic = rule.diagnostic(
                 format!("{}/function/name", conversation.call_at(index)),
                 format!("tool call names '{name}', which the run's tools do not define"),
             );

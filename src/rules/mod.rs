@@ -26,6 +26,7 @@ use serde_json::Value;
 pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::findings::{Findings, Prefixed};
 use crate::{Kind, Protocol};
 use view::Conversation;
 
@@ -68,6 +69,16 @@ impl Rule {
     /// A finding of this rule at `pointer`, with its default severity.
     pub fn diagnostic(&self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.name, self.severity, pointer, message)
+    }
+}
+
+impl crate::findings::RuleId for Rule {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn severity(&self) -> Severity {
+        self.severity
     }
 }
 
@@ -143,13 +154,15 @@ pub fn closest(name: &str) -> Option<&'static str> {
 }
 
 /// Runs every semantic rule family on a parsed document of `kind`, judged
-/// by `protocol`.
+/// by `protocol`. A non-interoperable number at a pointer `schema_bounds`
+/// holds is not reported: the schema already bounds it there.
 pub(crate) fn check(
     kind: Kind,
     protocol: Protocol,
     value: &Value,
     limits: crate::Limits,
-    out: &mut Vec<Diagnostic>,
+    schema_bounds: &dyn Fn(&str) -> bool,
+    out: &mut impl Findings,
 ) {
     let document = walk::Document {
         kind,
@@ -158,7 +171,7 @@ pub(crate) fn check(
         limits,
     };
     check_types(&document, out);
-    interop::check(&document, out);
+    interop::check(&document, schema_bounds, out);
     if matches!(kind, Kind::Event | Kind::Events) {
         for (kind, payload, at) in document.embedded() {
             let embedded = walk::Document {
@@ -167,14 +180,13 @@ pub(crate) fn check(
                 root: payload.value,
                 limits,
             };
-            let start = out.len();
-            check_types(&embedded, out);
-            for diagnostic in &mut out[start..] {
-                diagnostic.pointer.insert_str(0, &at);
-                for related in &mut diagnostic.related {
-                    related.pointer.insert_str(0, &at);
-                }
-            }
+            check_types(
+                &embedded,
+                &mut Prefixed {
+                    inner: &mut *out,
+                    prefix: &at,
+                },
+            );
         }
     }
     if kind == Kind::Events {
@@ -185,19 +197,24 @@ pub(crate) fn check(
 /// The families that check the protocol's types wherever they appear.
 /// (Interoperability rules walk the whole document once, embedded payloads
 /// included.)
-fn check_types(document: &walk::Document<'_>, out: &mut Vec<Diagnostic>) {
+fn check_types(document: &walk::Document<'_>, out: &mut impl Findings) {
     let conversation = Conversation::of_document(document);
     messages::check(&conversation, out);
     request::check(&conversation, out);
     encrypted::check(&conversation, out);
     tools::check(document, out);
     content::check(document, out);
-    capabilities::check(document, out);
+    let mut found = Vec::new();
+    capabilities::check(document, &mut found);
+    for diagnostic in found {
+        out.push(diagnostic);
+    }
 }
 
 /// An events array is one stream, judged by `protocol`.
-fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>) {
+fn check_sequence(events: &Value, protocol: Protocol, out: &mut impl Findings) {
     let mut sequence = Sequence::new();
+    let mut found = Vec::new();
     for (i, event) in events.as_array().into_iter().flatten().enumerate() {
         let place = EventPlace {
             index: i + 1,
@@ -205,9 +222,15 @@ fn check_sequence(events: &Value, protocol: Protocol, out: &mut Vec<Diagnostic>)
             pointer: format!("/{i}"),
             location: None,
         };
-        sequence.event(event, protocol, &place, out);
+        sequence.event(event, protocol, &place, &mut found);
+        for diagnostic in found.drain(..) {
+            out.push(diagnostic);
+        }
     }
-    sequence.finish(out);
+    sequence.finish(&mut found);
+    for diagnostic in found {
+        out.push(diagnostic);
+    }
 }
 
 /// Yes-or-no forms of the rules' checks, for the fast path

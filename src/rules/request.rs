@@ -127,8 +127,8 @@ pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
     }
     for (index, message) in conversation.messages.iter().enumerate() {
         if message.is("activity") {
-            out.add(|| {
-                ACTIVITY_MESSAGE_IN_INPUT
+            out.add(&ACTIVITY_MESSAGE_IN_INPUT, |rule| {
+                rule
                     .diagnostic(
                         conversation.message_at(index),
                         "activity message sent back to the agent",
@@ -157,16 +157,15 @@ fn check_resume_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
         .enumerate()
         .filter_map(|(index, entry)| Some((entry.interrupt_id?, index)));
     for (text, index, earlier) in repeats(ids) {
-        out.add(|| {
-            DUPLICATE_RESUME_ENTRY
-                .diagnostic(
-                    at(index),
-                    format!("interrupt '{}' is answered twice", excerpt(text)),
-                )
-                .with_help(
-                    "send one resume entry per interrupt: resolved with its payload, or cancelled",
-                )
-                .with_related(at(earlier), "first entry for this interrupt")
+        out.add(&DUPLICATE_RESUME_ENTRY, |rule| {
+            rule.diagnostic(
+                at(index),
+                format!("interrupt '{}' is answered twice", excerpt(text)),
+            )
+            .with_help(
+                "send one resume entry per interrupt: resolved with its payload, or cancelled",
+            )
+            .with_related(at(earlier), "first entry for this interrupt")
         });
     }
 }
@@ -175,8 +174,8 @@ fn check_resume_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
 /// at `at()`.
 fn check_metadata(marks: Marks, at: impl FnOnce() -> String, out: &mut impl Findings) {
     if marks.reserved_metadata {
-        out.add(|| {
-            METADATA_RESERVED_KEY
+        out.add(&METADATA_RESERVED_KEY, |rule| {
+            rule
                 .diagnostic(
                     format!("{}/metadata/{RESERVED_METADATA_KEY}", at()),
                     "metadata key 'ag-ui' is reserved for the protocol",

@@ -12,6 +12,7 @@ pub(super) const RULES: &[Rule] = &[
     BYTE_ORDER_MARK,
     EMPTY_INPUT,
     DOCUMENT_TOO_LARGE,
+    TOO_MANY_FINDINGS,
     NESTING_TOO_DEEP,
     INVALID_HAR,
     DUPLICATE_KEY,
@@ -152,6 +153,44 @@ bounds the memory and time one request can take.
 ## Valid
 ```json
 {"threadId": "t1", "runId": "r1", "state": {}}
+```
+"#,
+};
+
+pub(super) const TOO_MANY_FINDINGS: Rule = Rule {
+    name: crate::findings::TOO_MANY_FINDINGS,
+    severity: Severity::Error,
+    summary: "A document has more findings than are reported; the rest are counted by rule",
+    docs: r#"## What it checks
+How many findings one document reports: the first `max-findings` (default
+1,000; `--max-findings`, `max-findings` under `[limits]`; the server
+guards keep 100). Past that, findings are counted by rule and severity and
+not built, and this one finding says how many of which rules there were.
+It is as serious as the most serious finding it counts, so a document
+whose only errors are among the counted ones is still invalid; with
+nothing but warnings counted it is a warning.
+
+## Why it matters
+A validator in front of a server sees whatever is sent: a request that
+repeats a message id a million times must cost the memory of the findings
+shown, not of a million findings nobody reads. Fixing the first findings
+usually fixes the rest; raise the limit to see them all.
+
+## Invalid
+```json
+{"threadId": "t1", "runId": "r1", "messages": [
+  {"id": "", "role": "user", "content": "a"},
+  {"id": "", "role": "user", "content": "b"},
+  "... 1,000 more messages with an empty id ..."
+]}
+```
+
+## Valid
+```json
+{"threadId": "t1", "runId": "r1", "messages": [
+  {"id": "m1", "role": "user", "content": "a"},
+  {"id": "m2", "role": "user", "content": "b"}
+]}
 ```
 "#,
 };

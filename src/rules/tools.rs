@@ -19,7 +19,7 @@ pub(crate) use parameters::{declare_nothing as parameters_declare_nothing, Param
 
 use super::walk::Document;
 use super::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -33,17 +33,22 @@ pub(super) const RULES: &[Rule] = &[
 ];
 
 /// Runs this family's checks on `document`.
-pub(super) fn check(document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(document: &Document<'_>, out: &mut impl Findings) {
+    let mut found = Vec::new();
     for tools in document.tool_lists() {
         let names: Vec<Option<&str>> = tools.iter().map(|tool| tool.str("name")).collect();
         names::check_names(&names, |index| tools[index].pointer.clone(), out);
         for tool in &tools {
+            // A bounded number of findings per tool.
             parameters::check_tool(
                 tool,
                 document.protocol,
                 document.limits.max_tool_schema_nodes,
-                out,
+                &mut found,
             );
+            for diagnostic in found.drain(..) {
+                out.push(diagnostic);
+            }
         }
     }
 }

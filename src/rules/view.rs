@@ -19,31 +19,8 @@ use serde_json::Value;
 use super::request::RESERVED_METADATA_KEY;
 use super::tools::{cached_arguments_validator, Compiled, ParametersVerdict};
 use super::walk::Document;
-use crate::diagnostic::Diagnostic;
+pub(crate) use crate::findings::{AnyFound, Findings};
 use crate::{Kind, Protocol};
-
-/// Where the rules' findings go.
-pub(crate) trait Findings {
-    /// Records the finding `make` builds; a sink that only asks whether
-    /// there is one does not call it.
-    fn add(&mut self, make: impl FnOnce() -> Diagnostic);
-}
-
-impl Findings for Vec<Diagnostic> {
-    fn add(&mut self, make: impl FnOnce() -> Diagnostic) {
-        self.push(make());
-    }
-}
-
-/// Whether anything was found, without what.
-#[derive(Debug, Default)]
-pub(crate) struct AnyFound(pub bool);
-
-impl Findings for AnyFound {
-    fn add(&mut self, _make: impl FnOnce() -> Diagnostic) {
-        self.0 = true;
-    }
-}
 
 /// Where the items of a list sit in the document.
 #[derive(Debug, Clone)]

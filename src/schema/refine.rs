@@ -12,6 +12,7 @@ use jsonschema::ValidationError;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::findings::{Findings, RuleId};
 use crate::pointer;
 use crate::rules::retired;
 use crate::suggest;
@@ -30,17 +31,29 @@ pub(crate) fn refine_errors<'a>(
     instance: &Value,
     protocol: Protocol,
     errors: impl IntoIterator<Item = ValidationError<'a>>,
-) -> Vec<Diagnostic> {
+    out: &mut impl Findings,
+) {
     let refiner = Refiner {
         schema,
         instance,
         protocol,
     };
-    let mut out = Vec::new();
     for error in errors {
-        refiner.refine(&error, &mut out);
+        refiner.refine(&error, out);
     }
-    out
+}
+
+/// A rule this module reports by name, with its registered severity.
+struct Named(&'static str);
+
+impl RuleId for Named {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+
+    fn severity(&self) -> Severity {
+        crate::rules::default_severity(self.0)
+    }
 }
 
 struct Refiner<'s> {
@@ -77,7 +90,7 @@ const SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 const JSON_POINTER: &str = "^(/([^/~]|~[01])*)*$";
 
 impl Refiner<'_> {
-    fn refine(&self, error: &ValidationError<'_>, out: &mut Vec<Diagnostic>) {
+    fn refine(&self, error: &ValidationError<'_>, out: &mut impl Findings) {
         let at = error.instance_path().as_str();
         let schema_path = error.schema_path().as_str();
         match error.kind() {
@@ -89,7 +102,14 @@ impl Refiner<'_> {
                         .is_1x()
                         .then(|| retired::retired_key(at, key))
                         .flatten();
-                    out.push(retired.unwrap_or_else(|| self.unknown_field(at, key, parent)));
+                    match retired {
+                        Some(retired) => out.push(retired),
+                        // A document can hold a million unknown keys; the
+                        // suggestion for one is only made if it is reported.
+                        None => out.add(&Named("unknown-field"), |_| {
+                            self.unknown_field(at, key, parent)
+                        }),
+                    }
                 }
             }
             ValidationErrorKind::Required { property } => {
@@ -182,7 +202,7 @@ impl Refiner<'_> {
         &self,
         error: &ValidationError<'_>,
         context: &[Vec<ValidationError<'static>>],
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         let at = error.instance_path().as_str();
         let union = self.schema_at(parent_path(error.schema_path().as_str()));
@@ -283,6 +303,7 @@ impl Refiner<'_> {
                             out.push(retired);
                             return;
                         }
+                        out.add(&Named("invalid-value"), |_| {
                         let pointer = pointer::push(at, tag_key);
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
@@ -312,7 +333,8 @@ impl Refiner<'_> {
                             )),
                             (None, None) => diagnostic.with_help(format!("expected {expected}")),
                         };
-                        out.push(diagnostic);
+                        diagnostic
+                        });
                     }
                 }
             }
@@ -335,7 +357,7 @@ impl Refiner<'_> {
         &self,
         error: &ValidationError<'_>,
         context: &[Vec<ValidationError<'static>>],
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         let at = error.instance_path().as_str();
         let branches = self
@@ -573,12 +595,15 @@ mod tests {
             .offline()
             .build(&schema)
             .expect("schema compiles");
+        let mut out = Vec::new();
         refine_errors(
             &schema,
             &instance,
             Protocol::V0,
             validator.iter_errors(&instance),
-        )
+            &mut out,
+        );
+        out
     }
 
     #[test]

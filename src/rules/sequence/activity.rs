@@ -10,7 +10,7 @@ use super::catalog_v1::{
     ACTIVITY_CONTENT_NOT_OBJECT, ACTIVITY_DELTA_NOT_APPLICABLE, ACTIVITY_DELTA_WITHOUT_SNAPSHOT,
 };
 use super::Here;
-use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 
 /// The activity messages of a stream by `messageId`: their content, or
 /// `None` once a patch failed and the content is no longer known.
@@ -50,7 +50,7 @@ impl Activities {
     }
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
-    pub(super) fn delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    pub(super) fn delta(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch")) else {
             return;
         };

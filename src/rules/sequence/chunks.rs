@@ -14,6 +14,7 @@ use super::catalog::FIRST_CHUNK_WITHOUT_ID;
 use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};
 use super::{check_arguments, owner_name, EventPlace, Here, RelatedPlace};
 use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 
 /// The three chunked families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +125,7 @@ impl Chunks {
         all: bool,
         type_: &str,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         // Most events close nothing: no chunk stream is open.
         if !self.any_open() {
@@ -145,7 +146,7 @@ impl Chunks {
         owner: &str,
         type_: &str,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         if let Some(mut lane) = self.lanes.remove(&Some(owner.to_string())) {
             close_lane(&mut lane, type_, at, out);
@@ -158,7 +159,7 @@ impl Chunks {
         &mut self,
         kind: ChunkKind,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) -> Option<String> {
         let k = kind.index();
         let tag = at.owner().map(str::to_string);
@@ -321,7 +322,7 @@ impl Chunks {
 
     /// Ends the stream or the run: every open item closes, tool calls
     /// checked, with nothing remembered.
-    pub(super) fn finish(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    pub(super) fn finish(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         for lane in self.lanes.values_mut() {
             if let Some(item) = lane.open[ChunkKind::Tool.index()].take() {
                 close_item(ChunkKind::Tool, &item, at, out);
@@ -331,13 +332,13 @@ impl Chunks {
     }
 }
 
-fn close_lane(lane: &mut Lane, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+fn close_lane(lane: &mut Lane, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
     for kind in [ChunkKind::Text, ChunkKind::Reasoning, ChunkKind::Tool] {
         close_kind(lane, kind, type_, at, out);
     }
 }
 
-fn close_other_kinds(lane: &mut Lane, kind: ChunkKind, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+fn close_other_kinds(lane: &mut Lane, kind: ChunkKind, at: &Here<'_>, out: &mut impl Findings) {
     for other in [ChunkKind::Text, ChunkKind::Reasoning, ChunkKind::Tool] {
         if other != kind {
             close_kind(lane, other, kind.type_name(), at, out);
@@ -350,7 +351,7 @@ fn close_kind(
     kind: ChunkKind,
     type_: &str,
     at: &Here<'_>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut impl Findings,
 ) {
     if let Some(item) = lane.open[kind.index()].take() {
         close_item(kind, &item, at, out);
@@ -363,7 +364,7 @@ fn close_kind(
 }
 
 /// A closing tool call's arguments must be JSON by now.
-fn close_item(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+fn close_item(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut impl Findings) {
     if kind == ChunkKind::Tool {
         check_arguments(
             &item.id,
@@ -379,7 +380,7 @@ fn close_item(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut Vec<Di
 
 /// A continuation may repeat what its opener established, with the same
 /// value only.
-fn contradictions(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+fn contradictions(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut impl Findings) {
     for ((key, _), established) in kind.established().iter().zip(&item.fields) {
         let (Some(found), Some(established)) = (at.str(key), established) else {
             continue;

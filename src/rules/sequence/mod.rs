@@ -39,6 +39,7 @@ use catalog_v1::*;
 
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Related, Target};
+use crate::findings::Findings;
 use crate::{Location, Protocol};
 
 /// The rules of this family, in documentation order.
@@ -307,7 +308,7 @@ impl Sequence {
         event: impl Into<EventView<'e>>,
         protocol: Protocol,
         place: &EventPlace,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         let event = event.into();
         let Some(kind) = event.str("type") else {
@@ -405,7 +406,7 @@ impl Sequence {
     }
 
     /// Ends the stream: what is still open is reported on the last event.
-    pub fn finish(&mut self, out: &mut Vec<Diagnostic>) {
+    pub fn finish(&mut self, out: &mut impl Findings) {
         let Some(last) = self.last.clone() else {
             return;
         };
@@ -458,7 +459,7 @@ impl Sequence {
     }
 
     /// Run boundaries: what may come first, after an error, after a finish.
-    fn check_run(&mut self, kind: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_run(&mut self, kind: &str, at: &Here<'_>, out: &mut impl Findings) {
         match (&mut self.run, kind) {
             (Run::Empty, "RUN_STARTED") | (Run::NotStarted, "RUN_STARTED") => {
                 self.start_run(at, out);
@@ -551,7 +552,7 @@ impl Sequence {
         }
     }
 
-    fn start_run(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn start_run(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         self.clear_open();
         if self.protocol.is_1x() {
             self.started_calls.clear();
@@ -574,7 +575,7 @@ impl Sequence {
         }
     }
 
-    fn finish_run(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn finish_run(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let Run::Active {
             thread_id,
             run_id,
@@ -648,7 +649,7 @@ impl Sequence {
     /// 1.x: the runs of one stream are runs on one thread, each with its
     /// own id (`spec/1.1/events/lifecycle.mdx`, "Several runs on one
     /// stream"); a run declares the version its request asked for.
-    fn run_ids_and_thread(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn run_ids_and_thread(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         if let Some(thread) = at.str("threadId") {
             // Compared with the run before, so that a stream re-homed once
             // is reported once.
@@ -716,7 +717,7 @@ impl Sequence {
 
     /// 1.x: which chunk streams `type_` closes
     /// (`spec/1.1/basic/patterns/streaming.mdx`, "Closing a chunk stream").
-    fn close_chunks(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn close_chunks(&mut self, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
         let owner = at.owner();
         match type_ {
             "TEXT_MESSAGE_CHUNK" | "REASONING_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" => {}
@@ -757,7 +758,7 @@ impl Sequence {
 
     /// 1.x: an event attributed to a subagent invocation
     /// (`spec/1.1/events/subagents.mdx`).
-    fn attribution(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn attribution(&mut self, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
         if type_.starts_with("SUBAGENT_") {
             return;
         }
@@ -783,14 +784,14 @@ impl Sequence {
 
     /// `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` (`type_`) ends an active
     /// invocation, whose id this run may not use again.
-    fn subagent_ended(&mut self, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn subagent_ended(&mut self, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
         let ended = self.end(Opened::Subagent, "subagentRunId", type_, at, out);
         if let (Some(_), Some(id)) = (ended, at.owner()) {
             self.subagents_done.insert(id.to_string(), at.place.clone());
         }
     }
 
-    fn subagent_started(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn subagent_started(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let Some(id) = at.owner() else {
             return;
         };
@@ -847,7 +848,7 @@ impl Sequence {
         key: &str,
         type_: &str,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         let Some(id) = at.str(key) else {
             return;
@@ -899,7 +900,7 @@ impl Sequence {
         key: &str,
         type_: &str,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) {
         let Some(id) = at.str(key) else {
             return;
@@ -928,7 +929,7 @@ impl Sequence {
         key: &str,
         type_: &str,
         at: &Here<'_>,
-        out: &mut Vec<Diagnostic>,
+        out: &mut impl Findings,
     ) -> Option<Open> {
         let id = at.str(key)?;
         let lookup = self.key_of(kind, id, at).into_owned();
@@ -963,7 +964,7 @@ impl Sequence {
     /// 1.x: a tool call inherits the attribution of the message holding
     /// it, and may not name another owner (`spec/1.1/events/subagents.mdx`,
     /// "Ownership").
-    fn tool_call_owner(&self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn tool_call_owner(&self, at: &Here<'_>, out: &mut impl Findings) {
         let (Some(tag), Some(parent)) = (at.owner(), at.str("parentMessageId")) else {
             return;
         };
@@ -993,7 +994,7 @@ impl Sequence {
     }
 
     /// 1.x: a continuation's attribution must agree with its opener's.
-    fn check_owner(&self, open: &Open, type_: &str, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_owner(&self, open: &Open, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
         if !self.protocol.is_1x() || open.kind == Opened::Step {
             return;
         }
@@ -1018,7 +1019,7 @@ impl Sequence {
         );
     }
 
-    fn tool_chunk(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn tool_chunk(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let id = at.str("toolCallId");
         let continues = match (&self.tool_chunk, id) {
             (Some(current), Some(id)) => current.id == id,
@@ -1065,13 +1066,13 @@ impl Sequence {
 
     /// The current chunked tool call ends (another starts, the run or the
     /// stream ends): its arguments must be JSON by now.
-    fn close_tool_chunk(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn close_tool_chunk(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         if let Some(call) = self.tool_chunk.take() {
             check_open_arguments(&call, at, out);
         }
     }
 
-    fn tool_result(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn tool_result(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let Some(id) = at.str("toolCallId") else {
             return;
         };
@@ -1111,7 +1112,7 @@ impl Sequence {
         }
     }
 
-    fn state_delta(&mut self, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+    fn state_delta(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let Some(patch) = at.event.patch("delta") else {
             return;
         };
@@ -1187,7 +1188,7 @@ fn message_chunk(
     type_: &str,
     current: &mut Option<String>,
     at: &Here<'_>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut impl Findings,
 ) {
     match (at.str("messageId"), current.as_ref()) {
         (Some(id), _) => *current = Some(id.to_string()),
@@ -1235,7 +1236,7 @@ fn not_open(kind: Opened, key: &str, type_: &str, id: &str, at: &Here<'_>) -> Di
 }
 
 /// The concatenated arguments of a closed tool call must be JSON.
-fn check_open_arguments(call: &Open, at: &Here<'_>, out: &mut Vec<Diagnostic>) {
+fn check_open_arguments(call: &Open, at: &Here<'_>, out: &mut impl Findings) {
     check_arguments(
         &call.id,
         &call.arguments,
@@ -1256,7 +1257,7 @@ fn check_arguments(
     start: &EventPlace,
     start_type: &str,
     at: &Here<'_>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut impl Findings,
 ) {
     if !has_arguments {
         return;

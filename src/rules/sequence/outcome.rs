@@ -13,11 +13,11 @@ use super::catalog_v1::{
     RESUME_UNKNOWN_INTERRUPT,
 };
 use super::{EventView, Here, Interrupted};
-use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 
 /// Checks the outcome of the `RUN_FINISHED` at `at`; `answered` holds the
 /// tool calls the run's `TOOL_CALL_RESULT`s answered.
-pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut impl Findings) {
     let Some(outcome) = at.event.get("outcome") else {
         return;
     };
@@ -68,7 +68,7 @@ pub(super) fn interrupt_ids<'e>(event: impl Into<EventView<'e>>) -> Vec<String> 
 /// interrupt of that run (a consumer rejects it otherwise) and name no
 /// other (a producer proceeds without such an entry, with a warning).
 /// `spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming".
-pub(crate) fn check_resume(input: &Value, previous: &Interrupted, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_resume(input: &Value, previous: &Interrupted, out: &mut impl Findings) {
     let thread = input.get("threadId").and_then(Value::as_str);
     if thread.is_none() || thread != previous.thread.as_deref() {
         return;
@@ -131,12 +131,7 @@ fn quoted<S: AsRef<str>>(ids: &[S]) -> String {
         .join(", ")
 }
 
-fn interrupts(
-    at: &Here<'_>,
-    outcome: &Value,
-    answered: &HashSet<String>,
-    out: &mut Vec<Diagnostic>,
-) {
+fn interrupts(at: &Here<'_>, outcome: &Value, answered: &HashSet<String>, out: &mut impl Findings) {
     let mut seen: HashMap<&str, usize> = HashMap::default();
     let list = outcome.get("interrupts").and_then(Value::as_array);
     for (i, interrupt) in list.into_iter().flatten().enumerate() {

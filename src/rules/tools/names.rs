@@ -78,22 +78,23 @@ pub(crate) fn check_names(
         .enumerate()
         .filter_map(|(index, name)| Some(((*name)?, index)));
     for (name, index, earlier) in repeats(named.clone()) {
-        out.add(|| {
-            DUPLICATE_TOOL_NAME
-                .diagnostic(
-                    name_at(index),
-                    format!(
-                        "tool name {} is already used by an earlier tool in this list",
-                        quote(name)
-                    ),
-                )
-                .with_help("the model calls a tool by name only; rename one of the tools or remove the copy")
-                .with_related(name_at(earlier), "first tool with this name")
+        out.add(&DUPLICATE_TOOL_NAME, |rule| {
+            rule.diagnostic(
+                name_at(index),
+                format!(
+                    "tool name {} is already used by an earlier tool in this list",
+                    quote(name)
+                ),
+            )
+            .with_help(
+                "the model calls a tool by name only; rename one of the tools or remove the copy",
+            )
+            .with_related(name_at(earlier), "first tool with this name")
         });
     }
     for (name, index) in named {
         if !is_well_formed(name) {
-            out.add(|| name_format(name, name_at(index)));
+            out.add(&TOOL_NAME_FORMAT, |_| name_format(name, name_at(index)));
         }
     }
 }
