@@ -28,8 +28,19 @@ pub(super) const RULES: &[Rule] = &[
     TOOL_ARGUMENTS_NOT_JSON,
     TOOL_ARGUMENTS_NOT_OBJECT,
     TOOL_ARGUMENTS_SCHEMA_MISMATCH,
+    TOOL_ARGUMENTS_UNCHECKED,
     TOOL_CALL_UNKNOWN_TOOL,
 ];
+
+/// Subschema applications a document's tool-call arguments may cost in
+/// all, before its length is counted in: `ARGUMENTS_BUDGET` plus
+/// `ARGUMENTS_BUDGET_PER_BYTE` for every byte of arguments.
+const ARGUMENTS_BUDGET: u64 = 1_000_000;
+/// See [`ARGUMENTS_BUDGET`].
+const ARGUMENTS_BUDGET_PER_BYTE: u64 = 16;
+/// Above this many applications a mismatch is reported without its
+/// details: collecting them allocates an error for each failed branch.
+const DETAILED_MISMATCH_BUDGET: u64 = 100_000;
 
 /// Runs this family's checks on `conversation`: the full path with every
 /// finding, the fast path only to learn whether there is one.
@@ -324,6 +335,51 @@ worse, runs with the wrong input.
 "#,
 };
 
+const TOOL_ARGUMENTS_UNCHECKED: Rule = Rule {
+    name: "tool-arguments-unchecked",
+    severity: Severity::Warning,
+    summary: "A tool call's arguments were not checked against its tool's parameters: the check would cost more than its budget",
+    docs: r##"## What it checks
+What checking tool-call arguments against the `parameters` of their tool
+costs, counted on the arguments before they are checked: the number of
+subschema applications a validator makes (every branch of every `anyOf`,
+`oneOf` and reference, for every value of the arguments). A document's
+calls share a budget of 1,000,000 applications plus 16 for every byte of
+their arguments; a call that would go over it, and every call after it, is
+reported and not checked.
+
+## Why it matters
+A schema that is small and valid can still make a check exponential:
+a recursive definition whose alternatives both descend into the same
+member doubles its work with every level of the arguments. A validator in
+front of a server must not run what it cannot bound; the finding says
+what was left unchecked rather than passing it silently.
+
+## Invalid
+```json
+{"threadId": "t", "runId": "r",
+ "tools": [{"name": "f", "description": "d", "parameters": {"type": "object",
+   "properties": {"x": {"$ref": "#/$defs/n"}},
+   "$defs": {"n": {"anyOf": [{"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}}},
+                             {"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}}}]}}}}],
+ "messages": [{"id": "m1", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function",
+   "function": {"name": "f", "arguments": "{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{\"x\":{}}}}}}}}}}}}}}}}}}}}}"}}]},
+  {"id": "m2", "role": "tool", "toolCallId": "c1", "content": "ok"}]}
+```
+
+## Valid
+```json
+{"threadId": "t", "runId": "r",
+ "tools": [{"name": "f", "description": "d", "parameters": {"type": "object",
+   "properties": {"x": {"$ref": "#/$defs/n"}},
+   "$defs": {"n": {"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}}}}}}],
+ "messages": [{"id": "m1", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function",
+   "function": {"name": "f", "arguments": "{\"x\":{\"x\":{\"x\":{}}}}"}}]},
+  {"id": "m2", "role": "tool", "toolCallId": "c1", "content": "ok"}]}
+```
+"##,
+};
+
 const TOOL_CALL_UNKNOWN_TOOL: Rule = Rule {
     name: "tool-call-unknown-tool",
     severity: Severity::Info,
@@ -557,7 +613,8 @@ fn check_arguments(
 
 /// Each call's parsed arguments against the `parameters` of the tool it
 /// names. A tool's schema is compiled once per document, however many calls
-/// name it.
+/// name it. What each check costs is counted first, within a budget the
+/// document's calls share (see [`ARGUMENTS_BUDGET`]).
 fn check_against_parameters(
     conversation: &Conversation<'_>,
     arguments: &[Option<Value>],
@@ -565,27 +622,66 @@ fn check_against_parameters(
     out: &mut impl Findings,
 ) {
     let mut compiled: HashMap<&str, Option<Arc<Compiled>>> = HashMap::new();
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    for (index, tool) in tools.iter().enumerate() {
+        if let Some(name) = tool.name {
+            by_name.entry(name).or_insert(index);
+        }
+    }
+    let bytes: u64 = conversation
+        .calls
+        .iter()
+        .filter_map(|call| call.arguments)
+        .map(|text| text.len() as u64)
+        .sum();
+    let mut budget =
+        ARGUMENTS_BUDGET.saturating_add(ARGUMENTS_BUDGET_PER_BYTE.saturating_mul(bytes));
     for (index, (call, parsed)) in conversation.calls.iter().zip(arguments).enumerate() {
         let (Some(parsed), Some(name)) = (parsed, call.name) else {
             continue;
         };
-        let Some(tool) = tools.iter().position(|t| t.name == Some(name)) else {
+        let Some(&tool) = by_name.get(name) else {
             continue;
         };
         let entry = compiled
             .entry(name)
             .or_insert_with(|| tools[tool].parameters.compiled(conversation.schema_budget));
-        let Some(Some(validator)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
+        let Some(Some(checker)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
             continue;
         };
-        // Most arguments are valid, and asking is much cheaper than
-        // collecting the errors.
-        if validator.is_valid(parsed) {
-            continue;
-        }
         let at = arguments_at(conversation, index);
         let parameters = format!("{}/parameters", conversation.tool_at(tool));
-        for error in validator.iter_errors(parsed) {
+        let Some(cost) = checker.graph.cost(parsed, budget) else {
+            // The budget is spent: this call and every later one go
+            // unchecked.
+            budget = 0;
+            out.add(&TOOL_ARGUMENTS_UNCHECKED, |rule| {
+                rule.diagnostic(
+                    at.clone(),
+                    format!("arguments were not checked against the parameters of tool '{name}': checking them would take more subschema applications than this document's budget"),
+                )
+                .with_help("the schema's references and unions fan out over these arguments; simplify the schema, or check these arguments elsewhere")
+                .with_related(parameters.clone(), format!("the parameters of tool '{name}'"))
+            });
+            continue;
+        };
+        budget -= cost;
+        // Most arguments are valid, and asking is much cheaper than
+        // collecting the errors.
+        if checker.validator.is_valid(parsed) {
+            continue;
+        }
+        if cost > DETAILED_MISMATCH_BUDGET {
+            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
+                rule.diagnostic(
+                    at.clone(),
+                    "arguments do not satisfy the parameters (what is wrong was not collected: the check applies too many subschemas to list their errors)",
+                )
+                .with_related(parameters.clone(), format!("the parameters of tool '{name}'"))
+            });
+            continue;
+        }
+        for error in checker.validator.iter_errors(parsed) {
             let inside = error.instance_path().as_str();
             let place = if inside.is_empty() {
                 "arguments".to_string()
@@ -617,11 +713,12 @@ fn check_unknown_tools(
     out: &mut impl Findings,
 ) {
     let names: Vec<&str> = tools.iter().filter_map(|t| t.name).collect();
+    let known: std::collections::HashSet<&str> = names.iter().copied().collect();
     for (index, call) in conversation.calls.iter().enumerate() {
         let Some(name) = call.name else {
             continue;
         };
-        if names.contains(&name) {
+        if known.contains(name) {
             continue;
         }
         out.add(&TOOL_CALL_UNKNOWN_TOOL, |rule| {

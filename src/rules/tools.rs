@@ -7,6 +7,7 @@
 //! are found by [`references`].
 
 mod cache;
+mod cost;
 mod names;
 mod parameters;
 mod references;
@@ -30,6 +31,8 @@ pub(super) const RULES: &[Rule] = &[
     parameters::TOOL_PARAMETERS_UNKNOWN_DRAFT,
     parameters::TOOL_PARAMETERS_NOT_OBJECT,
     parameters::TOOL_PARAMETERS_TOO_LARGE,
+    parameters::TOOL_PARAMETERS_TOO_COMPLEX,
+    parameters::TOOL_PARAMETERS_UNSUPPORTED_PATTERN,
 ];
 
 /// Runs this family's checks on `document`.

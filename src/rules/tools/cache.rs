@@ -26,9 +26,9 @@ pub(in crate::rules) struct Compiled {
     /// The findings of checking the schema, with pointers relative to the
     /// `parameters` value itself.
     pub(in crate::rules) findings: OnceLock<Vec<Diagnostic>>,
-    /// The validator tool-call arguments are checked with, when the schema
-    /// compiles.
-    pub(in crate::rules) arguments: OnceLock<Option<jsonschema::Validator>>,
+    /// What tool-call arguments are checked with, when the schema compiles
+    /// and its cost can be bounded.
+    pub(in crate::rules) arguments: OnceLock<Option<super::parameters::Arguments>>,
 }
 
 type Entries = HashMap<u64, Vec<(Value, Arc<Compiled>)>>;

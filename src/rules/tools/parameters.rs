@@ -25,6 +25,7 @@ use serde_json::{json, Map, Value};
 use url::Url;
 
 use super::cache;
+use super::cost;
 use super::references::{self, Outside, Reference, Target};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::values_over;
@@ -187,6 +188,91 @@ tool schemas are a few hundred values.
 ```
 "#,
 };
+
+pub(super) const TOOL_PARAMETERS_TOO_COMPLEX: Rule = Rule {
+    name: "tool-parameters-too-complex",
+    severity: Severity::Warning,
+    summary: "A tool's parameters would check one value against too many subschemas",
+    docs: r##"## What it checks
+How many subschemas checking one value against a tool's `parameters`
+applies through its in-place applicators (`allOf`, `anyOf`, `oneOf`,
+`not`, `if`/`then`/`else`) and references: each path through them is
+applied, so a chain of `oneOf`s whose branches refer to the same next link
+doubles with every link. Past 10,000 the schema is reported and the
+arguments of calls to it are not checked. Also reported: a schema whose
+references agui-lint cannot follow itself, so that it cannot bound what a
+check against it costs (the arguments are not checked then either).
+
+Every call is also held to a budget of its own, counted on its arguments
+before they are checked (`tool-arguments-unchecked`).
+
+## Why it matters
+A 2 KB schema of 24 such links asks a validator to apply 16 million
+subschemas to one argument: enough to exhaust a server's memory. A
+validator in front of a server must not run what it cannot bound; no real
+tool schema fans out this far.
+
+## Invalid
+```json
+{"name": "f", "description": "d", "parameters": {"type": "object",
+  "properties": {"x": {"$ref": "#/$defs/a0"}},
+  "$defs": {
+    "a0": {"anyOf": [{"$ref": "#/$defs/a1"}, {"$ref": "#/$defs/a1"}, {"$ref": "#/$defs/a1"}, {"$ref": "#/$defs/a1"}]},
+    "a1": {"anyOf": [{"$ref": "#/$defs/a2"}, {"$ref": "#/$defs/a2"}, {"$ref": "#/$defs/a2"}, {"$ref": "#/$defs/a2"}]},
+    "a2": {"anyOf": [{"$ref": "#/$defs/a3"}, {"$ref": "#/$defs/a3"}, {"$ref": "#/$defs/a3"}, {"$ref": "#/$defs/a3"}]},
+    "a3": {"anyOf": [{"$ref": "#/$defs/a4"}, {"$ref": "#/$defs/a4"}, {"$ref": "#/$defs/a4"}, {"$ref": "#/$defs/a4"}]},
+    "a4": {"anyOf": [{"$ref": "#/$defs/a5"}, {"$ref": "#/$defs/a5"}, {"$ref": "#/$defs/a5"}, {"$ref": "#/$defs/a5"}]},
+    "a5": {"anyOf": [{"$ref": "#/$defs/a6"}, {"$ref": "#/$defs/a6"}, {"$ref": "#/$defs/a6"}, {"$ref": "#/$defs/a6"}]},
+    "a6": {"anyOf": [{"$ref": "#/$defs/a7"}, {"$ref": "#/$defs/a7"}, {"$ref": "#/$defs/a7"}, {"$ref": "#/$defs/a7"}]},
+    "a7": {"type": "string"}}}}
+```
+
+## Valid
+```json
+{"name": "f", "description": "d", "parameters": {"type": "object",
+  "properties": {"x": {"$ref": "#/$defs/a0"}},
+  "$defs": {"a0": {"anyOf": [{"type": "string"}, {"type": "number"}]}}}}
+```
+"##,
+};
+
+pub(super) const TOOL_PARAMETERS_UNSUPPORTED_PATTERN: Rule = Rule {
+    name: "tool-parameters-unsupported-pattern",
+    severity: Severity::Warning,
+    summary: "A pattern of a tool's parameters uses look-around or a back-reference, which agui-lint does not run",
+    docs: r##"## What it checks
+Whether a `pattern` or a `patternProperties` key of a tool's `parameters`
+uses look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference
+(`\1`). They are valid ECMA-262 regular expressions, but agui-lint matches
+arguments with a linear-time engine, which has neither: a `pattern` using
+them is left out when the arguments of calls are checked (the rest of the
+schema still is), and a schema with such a `patternProperties` key is not
+used at all (leaving the key out would hand its members to
+`additionalProperties`).
+
+## Why it matters
+These features are what makes a backtracking engine take exponential time
+(`^(a+)+$` against a long run of `a`s): a validator in front of a server
+cannot run them on the arguments a model produced. The finding says which
+constraint was not enforced, rather than passing it silently.
+
+## Invalid
+```json
+{"name": "set_password", "description": "d", "parameters": {"type": "object",
+  "properties": {"password": {"type": "string", "pattern": "^(?=.*\\d).{8,}$"}}}}
+```
+
+## Valid
+```json
+{"name": "set_password", "description": "d", "parameters": {"type": "object",
+  "properties": {"password": {"type": "string", "minLength": 8, "pattern": "\\d"}}}}
+```
+"##,
+};
+
+/// The most subschemas one value may be checked against through in-place
+/// applicators and references before a schema is `too-complex`.
+const MAX_FAN_OUT: u64 = 10_000;
 
 pub(super) const TOOL_PARAMETERS_NOT_OBJECT: Rule = Rule {
     name: "tool-parameters-not-object",
@@ -477,17 +563,110 @@ fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
         // it can find.
         if meta_errors.is_empty() && scan.needs_compile {
             let mut copy = without_outside_references(schema, &scan);
-            for (at, message, help) in compile_problems(&mut copy, draft) {
+            let compiled = compile_problems(&mut copy, draft);
+            let compiles = compiled.problems.is_empty();
+            for (at, message, help) in compiled.problems {
                 out.push(
                     TOOL_PARAMETERS_INVALID_SCHEMA
                         .diagnostic(format!("{base}{at}"), message)
                         .with_help(help),
                 );
             }
+            for at in &compiled.unsupported {
+                out.push(unsupported_pattern(schema, at, base));
+            }
+            // Fan-out needs references; a schema without any applies at
+            // most as many subschemas as it has.
+            if compiles && !scan.references.is_empty() {
+                if let Some(finding) = complexity(&copy, draft, base) {
+                    out.push(finding);
+                }
+            }
         }
     }
 
     check_object_root(schema, base, &meta_errors, out);
+}
+
+/// The `tool-parameters-unsupported-pattern` finding on the pattern at
+/// `at` (a `pattern` keyword, or a key under `patternProperties`).
+fn unsupported_pattern(schema: &Value, at: &str, base: &str) -> Diagnostic {
+    let is_key = parent_keyword(at) == Some("patternProperties");
+    let pattern = if is_key {
+        pointer::last(at).unwrap_or_default()
+    } else {
+        schema
+            .pointer(at)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let why = if backtracks(&pattern) {
+        "uses look-around or a back-reference, which agui-lint's linear-time regex engine does not run"
+    } else {
+        "compiles to more than agui-lint's linear-time regex engine takes (1 MiB)"
+    };
+    let (message, help) = if is_key {
+        (
+            format!(
+                "patternProperties key {} {why}: the arguments of calls to this tool are not checked",
+                quote(&pattern)
+            ),
+            "leaving the key out would hand its members to additionalProperties; express the constraint without look-around, or smaller, to have arguments checked",
+        )
+    } else {
+        (
+            format!(
+                "pattern {} {why}: arguments are checked without it",
+                quote(&pattern)
+            ),
+            "look-around and back-references are what make a backtracking engine exponential; express the constraint without them (minLength, several patterns under allOf), or smaller, to have it checked",
+        )
+    };
+    TOOL_PARAMETERS_UNSUPPORTED_PATTERN
+        .diagnostic(format!("{base}{at}"), message)
+        .with_help(help)
+}
+
+/// Whether `pattern` uses what only a backtracking engine runs:
+/// look-around or a back-reference (by number or by name).
+fn backtracks(pattern: &str) -> bool {
+    let bytes = pattern.as_bytes();
+    ["(?=", "(?!", "(?<=", "(?<!", "\\k<"]
+        .iter()
+        .any(|syntax| pattern.contains(syntax))
+        || bytes
+            .windows(2)
+            .any(|pair| pair[0] == b'\\' && (b'1'..=b'9').contains(&pair[1]))
+}
+
+/// The keyword `at` sits under: `patternProperties` for
+/// `/properties/x/patternProperties/^a`.
+fn parent_keyword(at: &str) -> Option<&str> {
+    let (parent, _) = at.rsplit_once('/')?;
+    parent.rsplit('/').next()
+}
+
+/// The `tool-parameters-too-complex` finding on `schema` (one that
+/// compiles), if checking a value against it cannot be bounded.
+fn complexity(schema: &Value, draft: Draft, base: &str) -> Option<Diagnostic> {
+    let message = match cost::Graph::of(schema, draft).and_then(|graph| graph.fan_out()) {
+        Ok(fan_out) if fan_out <= MAX_FAN_OUT => return None,
+        Ok(fan_out) => format!(
+            "one value would be checked against {} subschemas at once: its references and allOf, anyOf or oneOf fan out",
+            if fan_out == u64::MAX { "more than 10^19".to_string() } else { crate::text::count(usize::try_from(fan_out).unwrap_or(usize::MAX)) }
+        ),
+        Err(cost::Unbounded::Unresolved) => "it refers to a subschema in a way agui-lint does not follow itself, so the cost of checking arguments against it cannot be bounded".to_string(),
+        Err(cost::Unbounded::TooLarge) => "it has more subschemas, or more paths between them, than agui-lint analyses".to_string(),
+    };
+    Some(
+        TOOL_PARAMETERS_TOO_COMPLEX
+            .diagnostic(base, format!("parameters is too complex to check arguments against: {message}"))
+            .with_help(format!(
+                "the arguments of calls to this tool are not checked; refer to each definition from one place, or keep unions of references small (at most {} subschemas for one value)",
+                crate::text::count(MAX_FAN_OUT as usize)
+            )),
+    )
 }
 
 /// Whether `value` nests arrays and objects more than `limit` levels deep;
@@ -936,7 +1115,7 @@ fn compile(schema: &Value, draft: Draft, engine: Engine) -> Result<(), Validatio
 /// `parameters` is not a schema that compiles offline (the rules of this
 /// module then say why). Patterns use the linear-time engine, as the
 /// arguments are matched against them.
-fn arguments_validator(schema: &Value) -> Option<jsonschema::Validator> {
+fn arguments_validator(schema: &Value) -> Option<Arguments> {
     let draft = match schema.get("$schema").map(classify) {
         None => DEFAULT_DRAFT,
         Some(MetaSchema::Draft(draft)) => draft,
@@ -953,7 +1132,39 @@ fn arguments_validator(schema: &Value) -> Option<jsonschema::Validator> {
     if leaves || !scan.nested_schemas.is_empty() {
         return None;
     }
-    build(schema, draft, Engine::Linear).ok()
+    let graph = cost::Graph::of(schema, draft).ok()?;
+    if graph.fan_out().ok()? > MAX_FAN_OUT {
+        return None;
+    }
+    let validator = match build(schema, draft, Engine::Linear) {
+        Ok(validator) => validator,
+        // Patterns the linear engine does not run are left out (each is
+        // `tool-parameters-unsupported-pattern`), unless one is a
+        // `patternProperties` key, whose members would otherwise fall to
+        // `additionalProperties`.
+        Err(_) => {
+            let mut copy = schema.clone();
+            let compiled = compile_problems(&mut copy, draft);
+            let keyed = compiled
+                .unsupported
+                .iter()
+                .any(|at| parent_keyword(at) == Some("patternProperties"));
+            if !compiled.problems.is_empty() || compiled.unsupported.is_empty() || keyed {
+                return None;
+            }
+            build(&copy, draft, Engine::Linear).ok()?
+        }
+    };
+    Some(Arguments { validator, graph })
+}
+
+/// What a call's arguments are checked with: the compiled schema, and the
+/// schema as a graph, which tells what a check will cost before it runs.
+pub(crate) struct Arguments {
+    /// The compiled schema.
+    pub(crate) validator: jsonschema::Validator,
+    /// The schema's subschemas and applicators.
+    pub(crate) graph: cost::Graph,
 }
 
 fn build(
@@ -991,20 +1202,26 @@ fn pattern_compiles(pattern: &str) -> bool {
 /// the outside removed) finds, as (pointer inside parameters, message,
 /// help). `schema` is changed: each problem found is removed from it so
 /// that the next compile can find the next.
-fn compile_problems(schema: &mut Value, draft: Draft) -> Vec<(String, String, String)> {
-    let mut problems = Vec::new();
+fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProblems {
+    let mut found = CompileProblems::default();
     for _ in 0..MAX_COMPILE_ROUNDS {
         let Err(error) = compile(schema, draft, Engine::Linear) else {
-            return problems;
+            return found;
         };
         let (problem, fixed) = explain_compile_error(&error, schema, draft);
-        problems.extend(problem);
-        if !fixed.is_some_and(|at| remove_member(schema, &at)) {
-            return problems;
+        let unsupported = problem.is_none();
+        found.problems.extend(problem);
+        match fixed {
+            Some(at) if remove_member(schema, &at) => {
+                if unsupported {
+                    found.unsupported.push(at);
+                }
+            }
+            _ => return found,
         }
     }
     if compile(schema, draft, Engine::Linear).is_err() {
-        problems.push((
+        found.problems.push((
             String::new(),
             format!(
                 "parameters has more than {MAX_COMPILE_ROUNDS} problems that stop it compiling"
@@ -1012,7 +1229,16 @@ fn compile_problems(schema: &mut Value, draft: Draft) -> Vec<(String, String, St
             "agui-lint stopped looking; fix these and check again".to_string(),
         ));
     }
-    problems
+    found
+}
+
+/// What compiling a schema found: problems to report as (pointer, message,
+/// help), and the patterns the linear engine does not run (pointers of a
+/// `pattern` or a `patternProperties` key), each removed from the copy.
+#[derive(Debug, Default)]
+struct CompileProblems {
+    problems: Vec<(String, String, String)>,
+    unsupported: Vec<String>,
 }
 
 /// One compile error as (problem to report, if any; member to remove from
@@ -1582,16 +1808,58 @@ mod tests {
     }
 
     #[test]
-    fn look_around_patterns_are_valid() {
-        assert!(run(json!({
+    fn look_around_patterns_are_valid_and_said_to_be_unchecked() {
+        let schema = json!({
             "type": "object",
             "properties": {
                 "password": {"type": "string", "pattern": "^(?=.*\\d)(?=.*[a-z]).{8,}$"},
                 "word": {"type": "string", "pattern": "^(?!tmp_)\\w+$"},
                 "twice": {"type": "string", "pattern": "^(a)\\1$"}
             }
-        }))
-        .is_empty());
+        });
+        let out = run(schema.clone());
+        // Valid ECMA-262: no `invalid-schema`, but each is said to be left
+        // out of the arguments' check.
+        let mut found: Vec<(String, String)> = out
+            .iter()
+            .map(|d| (d.rule.clone(), d.pointer.clone()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                pair(
+                    "tool-parameters-unsupported-pattern",
+                    "/parameters/properties/password/pattern"
+                ),
+                pair(
+                    "tool-parameters-unsupported-pattern",
+                    "/parameters/properties/twice/pattern"
+                ),
+                pair(
+                    "tool-parameters-unsupported-pattern",
+                    "/parameters/properties/word/pattern"
+                ),
+            ]
+        );
+        assert!(out
+            .iter()
+            .all(|d| d.message.contains("look-around or a back-reference")));
+        // The rest of the schema still checks arguments.
+        let arguments = arguments_validator(&schema).expect("compiles without the patterns");
+        assert!(!arguments.validator.is_valid(&json!({"word": 3})));
+        assert!(arguments.validator.is_valid(&json!({"word": "tmp_x"})));
+        // A patternProperties key: no arguments check at all.
+        let keyed = json!({"type": "object", "patternProperties": {"^(?=x)": {"type": "string"}},
+                           "additionalProperties": false});
+        assert!(arguments_validator(&keyed).is_none());
+        let out = run(keyed);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert!(
+            out[0].message.contains("are not checked"),
+            "{}",
+            out[0].message
+        );
     }
 
     #[test]
@@ -1606,7 +1874,13 @@ mod tests {
                 "d": {"type": "string", "pattern": "a{1000}{1000}"}
             }
         }));
-        assert!(out.is_empty(), "{out:#?}");
+        // The last compiles only for a backtracking engine: too large for
+        // the linear one, and said so.
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(out[0].pointer, "/parameters/properties/d/pattern");
+        assert!(out[0]
+            .message
+            .contains("more than agui-lint's linear-time regex engine takes"));
         assert!(
             start.elapsed() < Duration::from_secs(5),
             "{:?}",

@@ -19,7 +19,7 @@ use crate::pointer;
 
 /// The base URI of a schema without `$id`: the one `jsonschema` uses, so
 /// that a relative reference resolves here exactly as it would there.
-const DEFAULT_BASE: &str = "json-schema:///";
+pub(super) const DEFAULT_BASE: &str = "json-schema:///";
 
 /// The reference keywords of every supported draft.
 const REFERENCE_KEYWORDS: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
@@ -226,7 +226,7 @@ pub(super) fn scan(root: &Value, draft: Draft) -> Scan<'_> {
 /// The identifier of a schema object, as `referencing` reads it: `id` in
 /// draft-04, `$id` after; before 2019-09 an identifier that is only a
 /// fragment is an anchor, and one beside `$ref` is ignored.
-fn id_of(object: &serde_json::Map<String, Value>, draft: Draft) -> Option<&str> {
+pub(super) fn id_of(object: &serde_json::Map<String, Value>, draft: Draft) -> Option<&str> {
     match draft {
         Draft::Draft4 | Draft::Draft6 | Draft::Draft7 => {
             let keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
@@ -253,7 +253,7 @@ fn target_of(raw: &str, base: &Url, resources: &HashSet<String>) -> Target {
 }
 
 /// `url` without its fragment: the document it names.
-fn document_of(url: &Url) -> String {
+pub(super) fn document_of(url: &Url) -> String {
     let mut document = url.clone();
     document.set_fragment(None);
     document.to_string()
