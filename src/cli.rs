@@ -139,6 +139,10 @@ pub struct CheckArgs {
     /// 10000).
     #[arg(long, value_name = "N")]
     pub max_tool_schema_nodes: Option<usize>,
+    /// Most a stream's state and activity contents may take, with an
+    /// optional K, M or G suffix (default: the document size limit).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_state_size: Option<usize>,
     /// Most findings reported for one document (default 1000); the rest
     /// are counted by rule in one `too-many-findings` finding.
     #[arg(long, value_name = "N")]

@@ -32,6 +32,11 @@ pub struct Limits {
     /// Largest tool `parameters` schema that is meta-validated and compiled,
     /// in JSON values (`tool-parameters-too-large`). Default 10,000.
     pub max_tool_schema_nodes: usize,
+    /// Most memory a stream's state and activity contents may take
+    /// together, in bytes as held in memory (`state-over-budget`); `None`,
+    /// the default, is [`Limits::max_document_bytes`] (see
+    /// [`Limits::state_limit`]).
+    pub max_state_bytes: Option<usize>,
     /// Most findings one document reports; the rest are counted by rule
     /// in one `too-many-findings` finding, and never built. Default 1,000
     /// ([`DEFAULT_MAX_FINDINGS`]); the server guards keep 100.
@@ -60,6 +65,20 @@ impl Limits {
         self
     }
 
+    /// With [`Limits::max_state_bytes`] set to `bytes`.
+    #[must_use]
+    pub fn with_max_state_bytes(mut self, bytes: usize) -> Self {
+        self.max_state_bytes = Some(bytes);
+        self
+    }
+
+    /// The most memory a stream's state and activity contents may take:
+    /// the state limit when set, else the document limit (what checking
+    /// one document may already hold).
+    pub fn state_limit(&self) -> usize {
+        self.max_state_bytes.unwrap_or(self.max_document_bytes)
+    }
+
     /// With [`Limits::max_findings`] set to `findings`.
     #[must_use]
     pub fn with_max_findings(mut self, findings: usize) -> Self {
@@ -77,6 +96,7 @@ impl Default for Limits {
             max_document_bytes: 64 * 1024 * 1024,
             max_depth: PARSER_DEPTH,
             max_tool_schema_nodes: 10_000,
+            max_state_bytes: None,
             max_findings: DEFAULT_MAX_FINDINGS,
         }
     }

@@ -289,6 +289,9 @@ fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
     if let Some(findings) = args.max_findings {
         limits.max_findings = findings;
     }
+    if let Some(size) = args.max_state_size {
+        limits.max_state_bytes = Some(size);
+    }
     if args.mask_values {
         settings = settings.mask_values(true);
     }

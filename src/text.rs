@@ -126,6 +126,23 @@ pub(crate) fn counted(n: usize, noun: &str) -> String {
     format!("{} {noun}{s}", count(n))
 }
 
+/// `bytes` as people read sizes: `512 bytes`, `1.5 KiB`, `64 MiB`.
+pub(crate) fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return counted(usize::try_from(bytes).unwrap_or(usize::MAX), "byte");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let shown = format!("{value:.1}");
+    let shown = shown.strip_suffix(".0").unwrap_or(&shown);
+    format!("{shown} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod count_tests {
     #[test]
@@ -136,5 +153,10 @@ mod count_tests {
         assert_eq!(super::count(1_234_567), "1,234,567");
         assert_eq!(super::counted(1, "finding"), "1 finding");
         assert_eq!(super::counted(12_000, "finding"), "12,000 findings");
+        assert_eq!(super::size(1), "1 byte");
+        assert_eq!(super::size(1023), "1,023 bytes");
+        assert_eq!(super::size(1536), "1.5 KiB");
+        assert_eq!(super::size(64 << 20), "64 MiB");
+        assert_eq!(super::size(50_913_569), "48.6 MiB");
     }
 }

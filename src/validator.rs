@@ -390,6 +390,9 @@ impl Validator {
         location: Option<Location>,
     ) -> Vec<Diagnostic> {
         let mut found = self.sink();
+        stream
+            .sequence
+            .limit_state(self.settings.limits().state_limit());
         stream.feed(event, protocol, record, location, &mut found);
         let mut diagnostics = found.finish();
         self.settings.apply(&mut diagnostics);

@@ -190,7 +190,7 @@ pub(crate) fn check(
         }
     }
     if kind == Kind::Events {
-        check_sequence(value, protocol, out);
+        check_sequence(value, protocol, limits, out);
     }
 }
 
@@ -212,8 +212,14 @@ fn check_types(document: &walk::Document<'_>, out: &mut impl Findings) {
 }
 
 /// An events array is one stream, judged by `protocol`.
-fn check_sequence(events: &Value, protocol: Protocol, out: &mut impl Findings) {
+fn check_sequence(
+    events: &Value,
+    protocol: Protocol,
+    limits: crate::Limits,
+    out: &mut impl Findings,
+) {
     let mut sequence = Sequence::new();
+    sequence.limit_state(limits.state_limit());
     let mut found = Vec::new();
     for (i, event) in events.as_array().into_iter().flatten().enumerate() {
         let place = EventPlace {

@@ -1,42 +1,89 @@
 //! Activity messages of AG-UI 1.x (`spec/1.1/events/activity.mdx`): the
 //! content each `ACTIVITY_SNAPSHOT` sets, and each `ACTIVITY_DELTA` patch
-//! applied to it as `STATE_DELTA` is applied to the state.
+//! applied to it as `STATE_DELTA` is applied to the state, within the
+//! same budget as the state (`state-over-budget`).
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::catalog::STATE_OVER_BUDGET;
 use super::catalog_v1::{
     ACTIVITY_CONTENT_NOT_OBJECT, ACTIVITY_DELTA_NOT_APPLICABLE, ACTIVITY_DELTA_WITHOUT_SNAPSHOT,
 };
+use super::patch::{self, Budget, Refusal};
 use super::Here;
 use crate::findings::Findings;
 
-/// The activity messages of a stream by `messageId`: their content, or
-/// `None` once a patch failed and the content is no longer known.
+/// What is known of one activity message's content: the content and its
+/// size in bytes, or `None` once it is no longer known (a patch failed, or
+/// it did not fit the budget).
+type Content = Option<(Value, u64)>;
+
+/// The activity messages of a stream by `messageId`.
 #[derive(Debug, Default)]
 pub(super) struct Activities {
-    content: HashMap<String, Option<Value>>,
+    content: HashMap<String, Content>,
 }
 
 impl Activities {
+    /// Sets the content of activity `id` to `content`, within `budget`;
+    /// what it had is given back first.
+    fn set(
+        &mut self,
+        id: &str,
+        content: Value,
+        budget: &mut Budget,
+        at: &Here<'_>,
+        pointer: &str,
+        out: &mut impl Findings,
+    ) {
+        let slot = self.content.entry(id.to_string()).or_insert(None);
+        if let Some((_, bytes)) = slot.take() {
+            budget.release(bytes);
+        }
+        let bytes = patch::measured(&content);
+        if budget.take(bytes, 0).is_ok() {
+            *slot = Some((content, bytes));
+            return;
+        }
+        let limit = budget.meter.limit;
+        out.add(&STATE_OVER_BUDGET, |rule| {
+            at.finding(
+                rule,
+                pointer,
+                format!(
+                    "the content of activity '{id}' would take about {} with the state and the other activities, over the limit of {}: it is not kept, and its deltas until its next snapshot are not checked",
+                    crate::text::size(bytes),
+                    crate::text::size(limit)
+                ),
+            )
+            .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such content is expected")
+        });
+    }
+
     /// `ACTIVITY_SNAPSHOT` creates or replaces an activity message; with
     /// `replace: false` an existing one stands as it is.
-    pub(super) fn snapshot(&mut self, at: &Here<'_>) {
+    pub(super) fn snapshot(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
         let (Some(id), Some(content)) = (at.str("messageId"), at.event.get("content")) else {
             return;
         };
         let keep = at.event.get("replace").and_then(|r| r.as_bool()) == Some(false)
             && self.content.contains_key(id);
         if !keep {
-            self.content
-                .insert(id.to_string(), Some(content.into_owned()));
+            self.set(id, content.into_owned(), budget, at, "/content", out);
         }
     }
 
     /// A `MESSAGES_SNAPSHOT` restates activity messages by id.
-    pub(super) fn restate(&mut self, messages: &Value) {
-        for message in messages.as_array().into_iter().flatten() {
+    pub(super) fn restate(
+        &mut self,
+        messages: &Value,
+        budget: &mut Budget,
+        at: &Here<'_>,
+        out: &mut impl Findings,
+    ) {
+        for (index, message) in messages.as_array().into_iter().flatten().enumerate() {
             if message.get("role").and_then(Value::as_str) != Some("activity") {
                 continue;
             }
@@ -44,13 +91,14 @@ impl Activities {
                 message.get("id").and_then(Value::as_str),
                 message.get("content"),
             ) {
-                self.content.insert(id.to_string(), Some(content.clone()));
+                let pointer = format!("/messages/{index}/content");
+                self.set(id, content.clone(), budget, at, &pointer, out);
             }
         }
     }
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
-    pub(super) fn delta(&mut self, at: &Here<'_>, out: &mut impl Findings) {
+    pub(super) fn delta(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
         let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch")) else {
             return;
         };
@@ -65,29 +113,46 @@ impl Activities {
             );
             return;
         };
-        let Some(content) = slot else {
+        let Some((content, size)) = slot else {
             return;
         };
         // A malformed operation is the schema's finding.
         let Ok(patch) = patch else {
+            budget.release(*size);
             *slot = None;
             return;
         };
-        if let Err(error) = json_patch::patch(content, &patch) {
-            out.push(
-                at.finding(
-                    &ACTIVITY_DELTA_NOT_APPLICABLE,
-                    &format!("/patch/{}", error.operation),
-                    format!(
-                        "operation {} does not apply to activity '{id}' as built so far: {}; a consumer skips the delta",
-                        error.operation, error.kind
-                    ),
-                )
-                .with_help("the consumer's activity diverges; send a fresh ACTIVITY_SNAPSHOT of the messageId to resynchronise"),
-            );
-            // The consumer skips the delta and keeps the content it had,
-            // which `json_patch::patch` has restored.
-            return;
+        match budget.apply(content, size, &patch) {
+            Ok(()) => {}
+            Err(Refusal::Failed { operation, kind }) => {
+                out.push(
+                    at.finding(
+                        &ACTIVITY_DELTA_NOT_APPLICABLE,
+                        &format!("/patch/{operation}"),
+                        format!(
+                            "operation {operation} does not apply to activity '{id}' as built so far: {kind}; a consumer skips the delta"
+                        ),
+                    )
+                    .with_help("the consumer's activity diverges; send a fresh ACTIVITY_SNAPSHOT of the messageId to resynchronise"),
+                );
+                // The consumer skips the delta and keeps the content it
+                // had, which `patch::apply` has restored.
+                return;
+            }
+            Err(Refusal::Over { operation, bound }) => {
+                budget.release(*size);
+                *slot = None;
+                let limit = budget.meter.limit;
+                out.add(&STATE_OVER_BUDGET, |rule| {
+                    at.finding(
+                        rule,
+                        &format!("/patch/{operation}"),
+                        format!("activity '{id}': {}", super::over_budget(operation, bound, limit)),
+                    )
+                    .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such content is expected; the activity is not checked until its next ACTIVITY_SNAPSHOT")
+                });
+                return;
+            }
         }
         if !content.is_object() {
             out.push(
@@ -98,6 +163,7 @@ impl Activities {
                 )
                 .with_help("activity content is an object: patch its members, never the root with a non-object"),
             );
+            budget.release(*size);
             *slot = None;
         }
     }

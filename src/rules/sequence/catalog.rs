@@ -501,6 +501,75 @@ delta; the client's state silently stops following the agent's.
 "#,
 };
 
+pub(super) const STATE_OVER_BUDGET: Rule = Rule {
+    name: "state-over-budget",
+    severity: Severity::Warning,
+    summary:
+        "A state or activity update would take what agui-lint keeps of a stream past its bounds",
+    docs: r#"## What it checks
+What a stream's state and activity contents grow to as snapshots and
+deltas are applied: the memory they take together, as agui-lint holds
+them, is held to `max-state-bytes` (by default the document limit,
+64 MiB; `--max-state-size`, or `max-state-bytes` under `[limits]`), and
+the work of applying the
+stream's patches (the values `copy` duplicates, the items an array
+insertion shifts) to what the patches themselves bring, sixteen times
+their size, beyond one state's worth. A `STATE_SNAPSHOT`,
+`ACTIVITY_SNAPSHOT`, `STATE_DELTA` or `ACTIVITY_DELTA` past either bound
+is reported and not applied, and the state (or the activity's content) is
+unknown until the next snapshot, so no later delta is reported against a
+state agui-lint did not build.
+
+## Why it matters
+Twenty `copy` operations from the root double the state twenty times: a
+few hundred bytes of stream ask for a million times the state's size.
+A consumer that applies them runs out of memory; so would a checker.
+
+## Invalid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"a": "xxxxxxxxxxxxxxxx"}},
+ {"type": "STATE_DELTA", "delta": [
+  {"op": "copy", "from": "", "path": "/c0"},
+  {"op": "copy", "from": "", "path": "/c1"},
+  {"op": "copy", "from": "", "path": "/c2"},
+  {"op": "copy", "from": "", "path": "/c3"},
+  {"op": "copy", "from": "", "path": "/c4"},
+  {"op": "copy", "from": "", "path": "/c5"},
+  {"op": "copy", "from": "", "path": "/c6"},
+  {"op": "copy", "from": "", "path": "/c7"},
+  {"op": "copy", "from": "", "path": "/c8"},
+  {"op": "copy", "from": "", "path": "/c9"},
+  {"op": "copy", "from": "", "path": "/c10"},
+  {"op": "copy", "from": "", "path": "/c11"},
+  {"op": "copy", "from": "", "path": "/c12"},
+  {"op": "copy", "from": "", "path": "/c13"},
+  {"op": "copy", "from": "", "path": "/c14"},
+  {"op": "copy", "from": "", "path": "/c15"},
+  {"op": "copy", "from": "", "path": "/c16"},
+  {"op": "copy", "from": "", "path": "/c17"},
+  {"op": "copy", "from": "", "path": "/c18"},
+  {"op": "copy", "from": "", "path": "/c19"},
+  {"op": "copy", "from": "", "path": "/c20"},
+  {"op": "copy", "from": "", "path": "/c21"},
+  {"op": "copy", "from": "", "path": "/c22"},
+  {"op": "copy", "from": "", "path": "/c23"},
+  {"op": "copy", "from": "", "path": "/c24"},
+  {"op": "copy", "from": "", "path": "/c25"},
+  {"op": "copy", "from": "", "path": "/c26"},
+  {"op": "copy", "from": "", "path": "/c27"},
+  {"op": "copy", "from": "", "path": "/c28"},
+  {"op": "copy", "from": "", "path": "/c29"}
+ ]}]
+```
+
+## Valid
+```json
+[{"type": "STATE_SNAPSHOT", "snapshot": {"a": "xxxxxxxxxxxxxxxx"}},
+ {"type": "STATE_DELTA", "delta": [{"op": "copy", "from": "/a", "path": "/b"}]}]
+```
+"#,
+};
+
 pub(super) const STATE_DELTA_NOT_APPLICABLE: Rule = Rule {
     name: "state-delta-not-applicable",
     severity: Severity::Error,

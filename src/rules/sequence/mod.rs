@@ -29,6 +29,7 @@ mod catalog;
 mod catalog_v1;
 mod chunks;
 mod outcome;
+mod patch;
 mod view;
 
 pub(crate) use outcome::check_resume;
@@ -63,6 +64,7 @@ pub(super) const RULES: &[Rule] = &[
     STATE_DELTA_INVALID_PATCH,
     STATE_DELTA_NOT_APPLICABLE,
     STATE_DELTA_BEFORE_SNAPSHOT,
+    STATE_OVER_BUDGET,
     RUN_STARTED_OTHER_THREAD,
     RUN_ID_REUSED,
     PROTOCOL_VERSION_MISMATCH,
@@ -228,8 +230,13 @@ pub struct Sequence {
     tool_chunk: Option<Open>,
     /// The state as built from snapshots and deltas; `None` when unknown.
     state: Option<Value>,
+    /// The state's size in bytes, within `budget`.
+    state_size: u64,
     /// Whether any base state was ever given.
     had_state: bool,
+    /// What the state and the activity contents may take, and what
+    /// applying the stream's patches may cost.
+    budget: patch::Budget,
     last: Option<EventPlace>,
     /// The version that judged the latest event.
     protocol: Protocol,
@@ -274,7 +281,9 @@ impl Sequence {
             reasoning_chunk: None,
             tool_chunk: None,
             state: None,
+            state_size: 0,
             had_state: false,
+            budget: patch::Budget::new(crate::Limits::default().state_limit() as u64),
             last: None,
             protocol: Protocol::NEWEST,
             chunks: chunks::Chunks::default(),
@@ -286,6 +295,15 @@ impl Sequence {
             activities: activity::Activities::default(),
             requested: None,
             interrupted: None,
+        }
+    }
+
+    /// Holds the state and the activity contents to `bytes` in all (see
+    /// `state-over-budget`); set before the stream's first event.
+    pub fn limit_state(&mut self, bytes: usize) {
+        let bytes = bytes as u64;
+        if self.budget.meter.limit != bytes {
+            self.budget.meter = patch::Meter::new(bytes);
         }
     }
 
@@ -337,11 +355,12 @@ impl Sequence {
             match kind {
                 "SUBAGENT_STARTED" => self.subagent_started(&at, out),
                 "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => self.subagent_ended(kind, &at, out),
-                "ACTIVITY_SNAPSHOT" => self.activities.snapshot(&at),
-                "ACTIVITY_DELTA" => self.activities.delta(&at, out),
+                "ACTIVITY_SNAPSHOT" => self.activities.snapshot(&at, &mut self.budget, out),
+                "ACTIVITY_DELTA" => self.activities.delta(&at, &mut self.budget, out),
                 "MESSAGES_SNAPSHOT" => {
                     if let Some(messages) = event.get("messages") {
-                        self.activities.restate(&messages);
+                        self.activities
+                            .restate(&messages, &mut self.budget, &at, out);
                     }
                 }
                 "TOOL_CALL_RESULT" => {
@@ -396,8 +415,8 @@ impl Sequence {
             "TOOL_CALL_RESULT" => self.tool_result(&at, out),
             "MESSAGES_SNAPSHOT" => self.messages_snapshot(&at),
             "STATE_SNAPSHOT" => {
-                self.state = event.get("snapshot").map(Cow::into_owned);
-                self.had_state = true;
+                let snapshot = event.get("snapshot").map(Cow::into_owned);
+                self.set_state(snapshot, "/snapshot", &at, out);
             }
             "STATE_DELTA" => self.state_delta(&at, out),
             _ => {}
@@ -566,8 +585,7 @@ impl Sequence {
         // The run's input carries the state the run starts from.
         if let Some(input) = at.event.get("input") {
             if let Some(state) = input.get("state") {
-                self.state = Some(state.clone());
-                self.had_state = true;
+                self.set_state(Some(state.clone()), "/input/state", at, out);
             }
             if let Some(messages) = input.get("messages") {
                 self.remember_calls(messages);
@@ -1112,6 +1130,47 @@ impl Sequence {
         }
     }
 
+    /// The state is no longer known: its memory is given back.
+    fn forget_state(&mut self) {
+        self.state = None;
+        self.budget.release(std::mem::take(&mut self.state_size));
+    }
+
+    /// A new base state (a snapshot, or a run's input) at `pointer`, kept
+    /// if it fits the budget; otherwise the state is unknown.
+    fn set_state(
+        &mut self,
+        state: Option<Value>,
+        pointer: &str,
+        at: &Here<'_>,
+        out: &mut impl Findings,
+    ) {
+        self.had_state = true;
+        self.forget_state();
+        let Some(state) = state else {
+            return;
+        };
+        let bytes = patch::measured(&state);
+        if self.budget.take(bytes, 0).is_ok() {
+            self.state = Some(state);
+            self.state_size = bytes;
+            return;
+        }
+        let limit = self.budget.meter.limit;
+        out.add(&STATE_OVER_BUDGET, |rule| {
+            at.finding(
+                rule,
+                pointer,
+                format!(
+                    "the state would take about {} with the activity contents, over the limit of {}: it is not kept, and deltas until the next snapshot are not checked",
+                    crate::text::size(bytes),
+                    crate::text::size(limit)
+                ),
+            )
+            .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such a state is expected")
+        });
+    }
+
     fn state_delta(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         let Some(patch) = at.event.patch("delta") else {
             return;
@@ -1131,7 +1190,7 @@ impl Sequence {
                 );
                 // The client rejects the whole delta; its state is no
                 // longer known.
-                self.state = None;
+                self.forget_state();
                 return;
             }
         };
@@ -1152,33 +1211,61 @@ impl Sequence {
             }
             return;
         };
-        if let Err(error) = json_patch::patch(state, &patch) {
+        let (operation, kind) = match self.budget.apply(state, &mut self.state_size, &patch) {
+            Ok(()) => return,
+            Err(patch::Refusal::Failed { operation, kind }) => (operation, kind),
+            Err(patch::Refusal::Over { operation, bound }) => {
+                // Not applied, and what a consumer that did apply it holds
+                // is not known here: no later delta is reported against it.
+                self.forget_state();
+                let limit = self.budget.meter.limit;
+                out.add(&STATE_OVER_BUDGET, |rule| {
+                    at.finding(rule, &format!("/delta/{operation}"), over_budget(operation, bound, limit))
+                        .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such a state is expected; the state is not checked until the next STATE_SNAPSHOT")
+                });
+                return;
+            }
+        };
+        {
             let mut finding = at
                 .finding(
                     &STATE_DELTA_NOT_APPLICABLE,
-                    &format!("/delta/{}", error.operation),
+                    &format!("/delta/{operation}"),
                     format!(
-                        "operation {} does not apply to the state built so far: {}",
-                        error.operation, error.kind
+                        "operation {operation} does not apply to the state built so far: {kind}"
                     ),
                 )
                 .with_help("the client's patch fails and its state diverges; send a STATE_SNAPSHOT to resynchronise");
             // 1.x: a well-formed patch that fails is surfaced as a warning
             // and the consumer keeps its prior value
             // (`spec/1.1/basic/patterns/snapshots.mdx`, "When a patch does
-            // not apply"), which `json_patch::patch` has restored: later
-            // deltas are checked against it, as the consumer applies them.
-            // Before 1.0 the client's state is no longer known.
+            // not apply"), which `patch::apply` has restored: later deltas
+            // are checked against it, as the consumer applies them. Before
+            // 1.0 the client's state is no longer known.
             if self.protocol.is_1x() {
                 finding.severity = crate::diagnostic::Severity::Warning;
                 finding
                     .message
                     .push_str(": a receiver keeps its prior state and warns");
             } else {
-                self.state = None;
+                self.forget_state();
             }
             out.push(finding);
         }
+    }
+}
+
+/// The message of a `state-over-budget` finding on `operation`, which
+/// went over `bound` of a budget of `limit` bytes.
+fn over_budget(operation: usize, bound: patch::Over, limit: u64) -> String {
+    match bound {
+        patch::Over::Size => format!(
+            "operation {operation} would take the state and the activity contents over the limit of {}: the delta is not applied",
+            crate::text::size(limit)
+        ),
+        patch::Over::Work => format!(
+            "operation {operation} would cost more than the stream's patches may (copies and array insertions beyond what the stream itself sends): the delta is not applied"
+        ),
     }
 }
 
