@@ -30,6 +30,7 @@ pub mod fuzzing;
 pub mod input;
 mod kind;
 pub mod limits;
+mod lines;
 mod locate;
 pub mod mask;
 mod parse;

@@ -342,7 +342,8 @@ fn key_is(raw: &[u8], name: &str) -> bool {
     serde_json::from_slice::<String>(raw).is_ok_and(|key| key == name)
 }
 
-fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
+/// The offset after any JSON whitespace at `at`.
+pub(crate) fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
     while bytes
         .get(at)
         .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
@@ -368,8 +369,17 @@ pub(crate) fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// Where the value of the member `name` of the object at `object` starts
+/// in `bytes` (JSON): its last occurrence, the one a parser keeps.
+pub(crate) fn member_value(bytes: &[u8], object: usize, name: &str) -> Option<usize> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    Locator::new(text)
+        .member(object, name, None)
+        .map(|(_, value)| value)
+}
+
 /// The offset just after the value starting at `at`, without recursion.
-fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
     match bytes.get(at)? {
         b'"' => skip_string(bytes, at),
         b'{' | b'[' => {

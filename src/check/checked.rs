@@ -69,7 +69,7 @@ pub struct Checked {
     pub report: Report,
     /// The text of each file line a finding or its related notes point at,
     /// keyed by 1-based file line.
-    pub source_lines: BTreeMap<usize, String>,
+    pub source_lines: BTreeMap<usize, Arc<str>>,
 }
 
 impl Checked {
@@ -97,7 +97,7 @@ impl Checked {
 
     /// The text of a 1-based file line, when a finding points at it.
     pub fn source_line(&self, line: usize) -> Option<&str> {
-        self.source_lines.get(&line).map(String::as_str)
+        self.source_lines.get(&line).map(|text| &**text)
     }
 
     /// How the document is named after its path: its context, else its

@@ -6,6 +6,7 @@
 //! that holds it, escapes taken into account; a base64 body has no such
 //! correspondence, so its findings point at the start of the string.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -16,82 +17,160 @@ use super::{
 };
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
-use crate::locate::{self, Locator};
+use crate::lines::Lines;
 use crate::rules::Interrupted;
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Protocol, Target};
+use crate::{rules, Diagnostic, EventStream, Kind, Location, Protocol};
 
-/// The HAR file being read, for placing findings in it.
+/// The HAR file being read, for placing findings in it: its text,
+/// indexed once, and the last line asked for (every event of a minified
+/// HAR is on its one line, shared rather than copied).
 struct Archive<'a> {
     bytes: &'a [u8],
-    value: &'a Value,
-    locator: Locator<'a>,
+    lines: Lines<'a>,
+    last_line: RefCell<Option<(usize, Arc<str>)>>,
 }
 
-impl Archive<'_> {
-    fn location(&self, pointer: &str) -> Location {
-        self.locator.locate(pointer, Target::Value)
+impl<'a> Archive<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Archive {
+            bytes,
+            lines: Lines::new(bytes),
+            last_line: RefCell::new(None),
+        }
+    }
+
+    /// The location of byte `offset`, or the start of the file.
+    fn location(&self, offset: Option<usize>) -> Location {
+        offset.map_or(Location { line: 1, column: 1 }, |at| {
+            self.lines.location(at)
+        })
     }
 
     /// The text of a 1-based line of the HAR file.
-    fn line(&self, line: usize) -> Option<String> {
-        super::document_line(self.bytes, line)
+    fn line(&self, line: usize) -> Option<Arc<str>> {
+        if let Some((known, text)) = &*self.last_line.borrow() {
+            if *known == line {
+                return Some(text.clone());
+            }
+        }
+        let text = super::line_text(self.lines.line(line)?);
+        *self.last_line.borrow_mut() = Some((line, text.clone()));
+        Some(text)
     }
 
     /// How findings inside `body` are placed in the HAR file.
-    fn body(&self, body: &HarBody) -> BodyPlace {
-        let start = self.locator.offset(&body.pointer, Target::Value);
+    fn body<'b>(&self, body: &'b HarBody) -> BodyPlace<'b> {
+        let start = body.offset;
         // Plain text when the string in the file is the body itself (not
-        // its base64).
-        let plain = self
-            .value
-            .pointer(&body.pointer)
-            .and_then(Value::as_str)
-            .is_some_and(|text| text.as_bytes() == body.bytes.as_slice());
+        // its base64): positions inside the body are followed into it.
+        let plain = start.filter(|_| !body.base64).and_then(|quote| {
+            Escaped::index(self.bytes, quote).map(|map| (Lines::new(&body.bytes), map))
+        });
         BodyPlace {
-            start,
             plain,
-            fallback: locate::location_at(self.bytes, start),
+            fallback: self.location(start),
         }
     }
 }
 
-/// Where a body's string starts in the HAR file, and whether positions
-/// inside the body can be followed into it.
-struct BodyPlace {
-    /// Byte offset of the string's opening quote.
-    start: usize,
-    plain: bool,
+/// Where a body's string is in the HAR file, and, when it is plain text,
+/// how positions inside the body are followed into it.
+struct BodyPlace<'b> {
+    /// The body's text indexed, and how its bytes map to the string's.
+    plain: Option<(Lines<'b>, Escaped)>,
+    /// Where the string starts, for a body read from base64.
     fallback: Location,
 }
 
-impl BodyPlace {
-    /// The HAR file position of `location` within `body`'s text.
-    fn locate(&self, archive: &Archive<'_>, body: &[u8], location: Location) -> Location {
-        if !self.plain {
-            return self.fallback;
-        }
-        let Some(decoded) = byte_offset(body, location) else {
+impl BodyPlace<'_> {
+    /// The HAR file position of `location` within the body.
+    fn locate(&self, archive: &Archive<'_>, location: Location) -> Location {
+        let Some((lines, escaped)) = &self.plain else {
             return self.fallback;
         };
-        match raw_offset(archive.bytes, self.start, decoded) {
-            Some(raw) => locate::location_at(archive.bytes, raw),
+        let raw = lines
+            .offset(location)
+            .and_then(|decoded| escaped.raw(archive.bytes, decoded));
+        match raw {
+            Some(raw) => archive.lines.location(raw),
             None => self.fallback,
         }
     }
 }
 
+/// The bytes of a JSON string in the HAR file against the bytes they
+/// stand for: escapes (`\n`, `\"`, `\u00e9`, surrogate pairs) take more
+/// raw bytes than their text. Indexed once, so that any body offset is
+/// followed into the file without reading the string from its quote.
+struct Escaped {
+    /// (decoded offset, raw offset) every [`ESCAPED_STRIDE`] decoded bytes.
+    marks: Vec<(usize, usize)>,
+}
+
+/// How many decoded bytes apart [`Escaped`] keeps its marks.
+const ESCAPED_STRIDE: usize = 256;
+
+impl Escaped {
+    /// Indexes the string whose opening quote is at `quote` in `har`.
+    fn index(har: &[u8], quote: usize) -> Option<Escaped> {
+        if har.get(quote) != Some(&b'"') {
+            return None;
+        }
+        let mut marks = vec![(0, quote + 1)];
+        let (mut raw, mut decoded) = (quote + 1, 0);
+        loop {
+            let (raw_len, decoded_len) = match *har.get(raw)? {
+                b'"' => break,
+                b'\\' => escape_lengths(har, raw)?,
+                _ => (1, 1),
+            };
+            raw += raw_len;
+            decoded += decoded_len;
+            if decoded >= marks.last().map_or(0, |m| m.0) + ESCAPED_STRIDE {
+                marks.push((decoded, raw));
+            }
+        }
+        Some(Escaped { marks })
+    }
+
+    /// The offset in `har` of the `decoded`-th byte of the string: inside
+    /// a multi-byte escape, the escape.
+    fn raw(&self, har: &[u8], decoded: usize) -> Option<usize> {
+        let mark = self
+            .marks
+            .partition_point(|&(at, _)| at <= decoded)
+            .checked_sub(1)?;
+        let (mut seen, mut raw) = self.marks[mark];
+        while seen < decoded {
+            let (raw_len, decoded_len) = match *har.get(raw)? {
+                b'"' => return None,
+                b'\\' => escape_lengths(har, raw)?,
+                _ => (1, 1),
+            };
+            if seen + decoded_len > decoded {
+                break;
+            }
+            raw += raw_len;
+            seen += decoded_len;
+        }
+        Some(raw)
+    }
+}
+
+/// The raw and decoded lengths of the escape at `at`.
+fn escape_lengths(har: &[u8], at: usize) -> Option<(usize, usize)> {
+    match *har.get(at + 1)? {
+        b'u' => unicode_escape(har, at),
+        _ => Some((2, 1)),
+    }
+}
+
 impl File<'_> {
-    /// Checks an HTTP Archive already parsed as `value`.
-    pub(super) fn har(&self, bytes: &[u8], value: &Value, sink: &mut dyn Sink) {
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            return self.json(bytes, sink);
-        };
-        let archive = Archive {
-            bytes,
-            value,
-            locator: Locator::new(text),
-        };
-        let entries = match har::entries(value) {
+    /// Checks an HTTP Archive, read entry by entry from its text (which
+    /// parses as JSON).
+    pub(super) fn har(&self, bytes: &[u8], sink: &mut dyn Sink) {
+        let archive = Archive::new(bytes);
+        let entries = match har::read(bytes) {
             Ok(entries) => entries,
             Err(error) => return self.invalid_har(&archive, None, &error, sink),
         };
@@ -115,7 +194,7 @@ impl File<'_> {
         error: &har::HarError,
         sink: &mut dyn Sink,
     ) {
-        let location = archive.location(&error.pointer);
+        let location = archive.location(error.offset);
         let mut diagnostic = Diagnostic::new(
             "invalid-har",
             rules::default_severity("invalid-har"),
@@ -159,7 +238,7 @@ impl File<'_> {
             .validator
             .validate_following(&request.bytes, previous.as_ref());
         report.relocate(|d| {
-            to_file_positions(d, |l| place.locate(archive, &request.bytes, l));
+            to_file_positions(d, |l| place.locate(archive, l));
         });
         let mut checked = self.checked(record, Some(Context::HarRequest(label.clone())), report);
         fill_source_lines(&mut checked, |line| archive.line(line));
@@ -182,8 +261,7 @@ impl File<'_> {
             let Ok(event) = event else { break };
             let origins = event.lines;
             // Event data → the SSE text of the body → the HAR file.
-            let to_har =
-                |l: Location| place.locate(archive, &response.bytes, relocate(&origins, l));
+            let to_har = |l: Location| place.locate(archive, relocate(&origins, l));
             let mut report = self.validator.validate_in_stream(
                 &mut stream,
                 Some(Kind::Event),
@@ -218,57 +296,6 @@ fn entry_index(pointer: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// The byte offset in `text` of a 1-based line and character column.
-fn byte_offset(text: &[u8], location: Location) -> Option<usize> {
-    let mut start = 0;
-    for _ in 1..location.line {
-        start += text.get(start..)?.iter().position(|&b| b == b'\n')? + 1;
-    }
-    let mut offset = start;
-    let mut column = 1;
-    while column < location.column {
-        let byte = *text.get(offset)?;
-        if byte == b'\n' {
-            break;
-        }
-        offset += 1;
-        // Count characters: skip UTF-8 continuation bytes.
-        while text.get(offset).is_some_and(|&b| (b & 0xC0) == 0x80) {
-            offset += 1;
-        }
-        column += 1;
-    }
-    Some(offset)
-}
-
-/// The offset in `har` of the `decoded`-th byte of the JSON string whose
-/// opening quote is at `quote`: escapes (`\n`, `\"`, `\u00e9`, surrogate
-/// pairs) take more raw bytes than the bytes they stand for.
-fn raw_offset(har: &[u8], quote: usize, decoded: usize) -> Option<usize> {
-    if har.get(quote) != Some(&b'"') {
-        return None;
-    }
-    let mut raw = quote + 1;
-    let mut seen = 0;
-    while seen < decoded {
-        let (raw_len, decoded_len) = match *har.get(raw)? {
-            b'"' => return None,
-            b'\\' => match *har.get(raw + 1)? {
-                b'u' => unicode_escape(har, raw)?,
-                _ => (2, 1),
-            },
-            _ => (1, 1),
-        };
-        if seen + decoded_len > decoded {
-            // Inside a multi-byte escape: point at the escape.
-            break;
-        }
-        raw += raw_len;
-        seen += decoded_len;
-    }
-    Some(raw)
-}
-
 /// A `\uXXXX` escape at `at`: its raw length (12 for a surrogate pair) and
 /// the length of the UTF-8 it decodes to.
 fn unicode_escape(har: &[u8], at: usize) -> Option<(usize, usize)> {
@@ -292,21 +319,25 @@ mod tests {
     fn offsets_follow_escapes() {
         //          0123456789
         let har = br#"{"t": "a\nb\u00e9c\"d"}"#;
-        let quote = 6;
-        assert_eq!(raw_offset(har, quote, 0), Some(7)); // a
-        assert_eq!(raw_offset(har, quote, 2), Some(10)); // b after \n
-        assert_eq!(raw_offset(har, quote, 3), Some(11)); // the \u00e9 escape
-        assert_eq!(raw_offset(har, quote, 5), Some(17)); // c after 2-byte é
-        assert_eq!(raw_offset(har, quote, 6), Some(18)); // \" escape
-        assert_eq!(raw_offset(har, 0, 1), None);
+        let escaped = Escaped::index(har, 6).expect("a string");
+        assert_eq!(escaped.raw(har, 0), Some(7)); // a
+        assert_eq!(escaped.raw(har, 2), Some(10)); // b after \n
+        assert_eq!(escaped.raw(har, 3), Some(11)); // the \u00e9 escape
+        assert_eq!(escaped.raw(har, 5), Some(17)); // c after 2-byte é
+        assert_eq!(escaped.raw(har, 6), Some(18)); // \" escape
+        assert!(Escaped::index(har, 0).is_none());
     }
 
     #[test]
-    fn byte_offsets_count_characters() {
-        let text = "ab\néx".as_bytes();
-        assert_eq!(byte_offset(text, Location { line: 1, column: 2 }), Some(1));
-        assert_eq!(byte_offset(text, Location { line: 2, column: 2 }), Some(5));
-        assert_eq!(byte_offset(text, Location { line: 3, column: 1 }), None);
+    fn offsets_far_into_a_long_string_are_found_from_the_nearest_mark() {
+        let text = "é\\n".repeat(5000);
+        let har = format!("{{\"t\": \"{text}\"}}");
+        let escaped = Escaped::index(har.as_bytes(), 6).expect("a string");
+        assert!(escaped.marks.len() > 3);
+        // Each repetition is 2 + 1 decoded bytes and 2 + 2 raw ones.
+        for k in [0, 1, 1234, 4999] {
+            assert_eq!(escaped.raw(har.as_bytes(), 3 * k), Some(7 + 4 * k));
+        }
     }
 
     #[test]

@@ -23,9 +23,7 @@ mod stream;
 pub use checked::{Checked, Context, Failure};
 pub use ordered::check_sources_in_order;
 pub use outcome::Outcome;
-use serde_json::Value;
 
-use crate::input::har::looks_like_har;
 use crate::input::sse::{LineOrigin, SseEvent, SseReader};
 use crate::input::{JsonLines, Layout, Line, Source};
 use crate::locate;
@@ -87,7 +85,11 @@ pub(crate) fn check_source_into(
     };
     let mut reader = source.open().map_err(failure)?;
     let layout = source.layout(reader.fill_buf().map_err(failure)?);
-    read_into(validator, &path, layout, reader, kind, sink).map_err(failure)
+    let source = Opened {
+        reader,
+        size: source.size(),
+    };
+    read_into(validator, &path, layout, source, kind, sink).map_err(failure)
 }
 
 /// Checks the documents `reader` holds in `layout`, shown under `path`:
@@ -100,7 +102,14 @@ pub fn check_reader(
     kind: Option<Kind>,
     mut sink: &mut dyn FnMut(Checked),
 ) -> io::Result<()> {
-    read_into(validator, path, layout, reader, kind, &mut sink)
+    let source = Opened { reader, size: None };
+    read_into(validator, path, layout, source, kind, &mut sink)
+}
+
+/// A source being read, and its size when known beforehand.
+pub(super) struct Opened<R> {
+    pub(super) reader: R,
+    pub(super) size: Option<u64>,
 }
 
 /// [`check_reader`], its documents handed to `sink`, clean records of a
@@ -109,10 +118,11 @@ pub(super) fn read_into(
     validator: &Validator,
     path: &str,
     layout: Layout,
-    reader: impl BufRead,
+    source: Opened<impl BufRead>,
     kind: Option<Kind>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
+    let Opened { reader, size } = source;
     let file = File {
         validator,
         path: Arc::from(path),
@@ -120,7 +130,7 @@ pub(super) fn read_into(
     };
     match layout {
         Layout::Json | Layout::Har => {
-            let bytes = match read_all(reader, validator.limits().max_document_bytes)? {
+            let bytes = match read_all(reader, validator.limits().max_document_bytes, size)? {
                 Ok(bytes) => bytes,
                 Err(length) => {
                     sink.document(file.checked(None, None, validator.oversized(length)));
@@ -129,14 +139,16 @@ pub(super) fn read_into(
             };
             // A `.json` file may be a HAR export; a `.har` file is one (or,
             // not being JSON, gets the validator's word on where it breaks).
+            // Read as a HAR without a `Value` of the whole: checked to be
+            // JSON first (without building anything), then read entry by
+            // entry.
             let maybe_har = layout == Layout::Har || (kind.is_none() && may_be_har(&bytes));
-            if maybe_har {
-                if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
-                    if layout == Layout::Har || looks_like_har(&value) {
-                        file.har(&bytes, &value, sink);
-                        return Ok(());
-                    }
-                }
+            if maybe_har
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
+                && (layout == Layout::Har || crate::input::har::read(&bytes).is_ok())
+            {
+                file.har(&bytes, sink);
+                return Ok(());
             }
             file.json(&bytes, sink);
             Ok(())
@@ -224,11 +236,40 @@ impl Record {
 }
 
 /// The whole of `reader`, or `Err(length)` when it holds more than
-/// `limit` bytes: then only the rest is measured, never held.
-fn read_all(reader: impl Read, limit: usize) -> io::Result<Result<Vec<u8>, usize>> {
-    let mut bytes = Vec::new();
+/// `limit` bytes. A source whose `size` is known is read into a buffer of
+/// that size (growing one by doubling would hold two at once), and one over
+/// the limit is not read at all; of another, what passes the limit is
+/// measured, never held.
+fn read_all(
+    reader: impl io::Read,
+    limit: usize,
+    size: Option<u64>,
+) -> io::Result<Result<Vec<u8>, usize>> {
+    if let Some(size) = size.and_then(|size| usize::try_from(size).ok()) {
+        if size > limit {
+            return Ok(Err(size));
+        }
+    }
+    let capacity = size.map_or(0, |size| size as usize + 1);
+    let mut bytes = Vec::with_capacity(capacity.min(limit.saturating_add(1)));
+    // Grown by a quarter at a time rather than by `read_to_end`, whose
+    // doubling holds up to three times the limit while it copies.
     let mut reader = reader.take(limit.saturating_add(1) as u64);
-    reader.read_to_end(&mut bytes)?;
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if bytes.capacity() - bytes.len() < n {
+            let grow = (bytes.len() / 4).max(chunk.len());
+            let room = limit.saturating_add(1).saturating_sub(bytes.len()).max(n);
+            bytes.reserve_exact(grow.min(room));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
     if bytes.len() <= limit {
         return Ok(Ok(bytes));
     }
@@ -380,7 +421,7 @@ fn to_file_positions(diagnostic: &mut Diagnostic, map: impl Fn(Location) -> Loca
 /// A document may be one line of megabytes, so its breaks are found with
 /// `memchr` and its text is checked as UTF-8 in one pass, copied as is
 /// unless broken.
-fn document_line(bytes: &[u8], line: usize) -> Option<String> {
+fn document_line(bytes: &[u8], line: usize) -> Option<Arc<str>> {
     let before = line.checked_sub(1)?;
     let start = match before {
         0 => 0,
@@ -391,16 +432,20 @@ fn document_line(bytes: &[u8], line: usize) -> Option<String> {
         Some(end) => &rest[..end],
         None => rest,
     };
-    let text = text.strip_suffix(b"\r").unwrap_or(text);
-    Some(match std::str::from_utf8(text) {
-        Ok(text) => text.to_owned(),
-        Err(_) => String::from_utf8_lossy(text).into_owned(),
-    })
+    Some(line_text(text.strip_suffix(b"\r").unwrap_or(text)))
+}
+
+/// The text of a source line, as findings show it (broken UTF-8 replaced).
+fn line_text(line: &[u8]) -> Arc<str> {
+    match std::str::from_utf8(line) {
+        Ok(text) => Arc::from(text),
+        Err(_) => Arc::from(String::from_utf8_lossy(line).as_ref()),
+    }
 }
 
 /// Fills `checked.source_lines` with the file lines its findings point at
 /// (in its own record), asking `line` for each one's text.
-fn fill_source_lines(checked: &mut Checked, line: impl Fn(usize) -> Option<String>) {
+fn fill_source_lines(checked: &mut Checked, line: impl Fn(usize) -> Option<Arc<str>>) {
     let mut wanted = Vec::new();
     for d in checked.report.diagnostics() {
         wanted.extend(d.location.map(|l| checked.file_location(l).line));
@@ -428,12 +473,12 @@ enum Text {
         origins: Vec<LineOrigin>,
     },
     /// One known line (of a HAR file) and its text.
-    Fixed(usize, Option<String>),
+    Fixed(usize, Option<Arc<str>>),
 }
 
 impl Text {
     /// The text of file line `line`, as far as this record holds it.
-    fn line(&self, line: usize) -> Option<String> {
+    fn line(&self, line: usize) -> Option<Arc<str>> {
         match self {
             Text::Line(bytes) => document_line(bytes, 1),
             Text::Sse { data, origins } => {
@@ -442,7 +487,10 @@ impl Text {
                 let value = data.split(|&b| b == b'\n').nth(index)?;
                 // The field name the shift stands for: `data:` and its space.
                 let field = format!("{:<width$}", "data:", width = origin.column_shift);
-                Some(format!("{field}{}", String::from_utf8_lossy(value)))
+                Some(Arc::from(format!(
+                    "{field}{}",
+                    String::from_utf8_lossy(value)
+                )))
             }
             Text::Fixed(known, text) => text.clone().filter(|_| *known == line),
         }
@@ -502,7 +550,9 @@ mod tests {
     #[test]
     fn a_document_line_is_its_text_between_breaks() {
         let bytes = b"{\r\n  \"a\": \"\xc3\xa9\",\n\n  \"b\": \"\xff\"\n}";
-        let lines: Vec<Option<String>> = (0..=6).map(|n| document_line(bytes, n)).collect();
+        let lines: Vec<Option<String>> = (0..=6)
+            .map(|n| document_line(bytes, n).map(|text| text.to_string()))
+            .collect();
         assert_eq!(
             lines,
             [
@@ -515,7 +565,7 @@ mod tests {
                 None,
             ]
         );
-        assert_eq!(document_line(b"", 1), Some(String::new()));
-        assert_eq!(document_line(b"x\n", 2), Some(String::new()));
+        assert_eq!(document_line(b"", 1).as_deref(), Some(""));
+        assert_eq!(document_line(b"x\n", 2).as_deref(), Some(""));
     }
 }

@@ -474,7 +474,10 @@ mod tests {
             &validator,
             "capture.jsonl",
             Layout::JsonLines,
-            bytes.as_slice(),
+            crate::check::Opened {
+                reader: bytes.as_slice(),
+                size: None,
+            },
             None,
             &mut calls,
         );

@@ -1,10 +1,13 @@
 //! HTTP Archive (HAR 1.2) captures: the AG-UI exchanges inside.
 //!
-//! Owns reading an already parsed HAR document into its request/response
-//! pairs: method, URL and the two bodies as bytes (base64 decoded), each
-//! body with the JSON pointer of the string that holds it, so a finding in
-//! a body can be located in the HAR file. What the bodies mean is left to
-//! the caller.
+//! Owns reading a HAR document into its request/response pairs: method,
+//! URL and the two bodies as bytes (base64 decoded), each body with the
+//! JSON pointer of the string that holds it, so a finding in a body can be
+//! located in the HAR file. What the bodies mean is left to the caller.
+//!
+//! [`read`] takes the HAR's text and reads one entry at a time, so that an
+//! archive of any size costs its text and one entry, never a `Value` of
+//! the whole; [`entries`] reads a document already parsed.
 
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 use base64::Engine as _;
@@ -22,6 +25,12 @@ pub struct HarBody {
     pub pointer: String,
     /// The declared mime type, if any.
     pub mime_type: Option<String>,
+    /// Whether the HAR held the body as base64 (`encoding: "base64"`),
+    /// so that its text in the file is not the body itself.
+    pub base64: bool,
+    /// The byte offset of the string's opening quote in the HAR text,
+    /// when the entry was read from it ([`read`]).
+    pub offset: Option<usize>,
 }
 
 /// One request/response pair of the archive.
@@ -51,6 +60,9 @@ pub struct HarError {
     /// What is wrong, one sentence, no trailing period, quoting the key,
     /// e.g. "'log.entries' is not an array".
     pub message: String,
+    /// The byte offset of the offending node in the HAR text, when the
+    /// archive was read from it ([`read`]).
+    pub offset: Option<usize>,
 }
 
 /// Every entry of the archive, in order. Fails only when the document is
@@ -77,6 +89,104 @@ pub fn entries(har: &Value) -> Result<Vec<Result<HarEntry, HarError>>, HarError>
         .enumerate()
         .map(|(position, item)| entry(position, list.item(position, item)))
         .collect())
+}
+
+/// The entries of a HAR text, read one at a time: see [`read`].
+#[derive(Debug)]
+pub struct Entries<'a> {
+    text: &'a [u8],
+    /// Where the next element of `log.entries` starts, if there is one.
+    next: Option<usize>,
+    position: usize,
+}
+
+/// Opens `text`, a JSON document (the caller has checked it parses), as a
+/// HAR archive whose entries are then read one at a time, each from its
+/// own bytes. Fails as [`entries`] does when the document is not a HAR.
+pub fn read(text: &[u8]) -> Result<Entries<'_>, HarError> {
+    use crate::locate::{member_value, skip_whitespace};
+    let error = |pointer: &str, message: &str, offset: usize| HarError {
+        pointer: pointer.to_string(),
+        message: message.to_string(),
+        offset: Some(offset),
+    };
+    let root = skip_whitespace(text, 0);
+    if text.get(root) != Some(&b'{') {
+        return Err(error("", "the document is not a JSON object", root));
+    }
+    let log = member_value(text, root, "log").ok_or_else(|| error("", "'log' is missing", root))?;
+    if text.get(log) != Some(&b'{') {
+        return Err(error("/log", "'log' is not an object", log));
+    }
+    let list = member_value(text, log, "entries")
+        .ok_or_else(|| error("/log", "'log.entries' is missing", log))?;
+    if text.get(list) != Some(&b'[') {
+        return Err(error("/log/entries", "'log.entries' is not an array", list));
+    }
+    let first = skip_whitespace(text, list + 1);
+    Ok(Entries {
+        text,
+        next: (text.get(first) != Some(&b']')).then_some(first),
+        position: 0,
+    })
+}
+
+impl Iterator for Entries<'_> {
+    type Item = Result<HarEntry, HarError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use crate::locate::{skip_value, skip_whitespace};
+        let start = self.next.take()?;
+        let end = skip_value(self.text, start)?;
+        let after = skip_whitespace(self.text, end);
+        if self.text.get(after) == Some(&b',') {
+            self.next = Some(skip_whitespace(self.text, after + 1));
+        }
+        let position = self.position;
+        self.position += 1;
+        let bytes = &self.text[start..end];
+        let list = Node {
+            value: &Value::Null,
+            pointer: "/log/entries".to_string(),
+            path: "log.entries".to_string(),
+        };
+        // The document parsed whole, so each of its values does.
+        let value = match serde_json::from_slice::<Value>(bytes) {
+            Ok(value) => value,
+            Err(e) => {
+                return Some(Err(list
+                    .item(position, &Value::Null)
+                    .error_at(format!("entry {} is not JSON: {e}", position + 1))))
+            }
+        };
+        let entry_pointer = format!("/log/entries/{position}");
+        let mut read = entry(position, list.item(position, &value));
+        match &mut read {
+            Ok(entry) => {
+                for body in [&mut entry.request_body, &mut entry.response_body]
+                    .into_iter()
+                    .flatten()
+                {
+                    body.offset = node_offset(bytes, &entry_pointer, &body.pointer)
+                        .filter(|&at| bytes.get(at) == Some(&b'"'))
+                        .map(|at| start + at);
+                }
+            }
+            Err(error) => {
+                error.offset =
+                    node_offset(bytes, &entry_pointer, &error.pointer).map(|at| start + at);
+            }
+        }
+        Some(read)
+    }
+}
+
+/// Where the node at `pointer` (or its nearest ancestor) starts in
+/// `entry`, the text of the entry at `entry_pointer`.
+fn node_offset(entry: &[u8], entry_pointer: &str, pointer: &str) -> Option<usize> {
+    let inside = pointer.strip_prefix(entry_pointer)?;
+    let text = std::str::from_utf8(entry).ok()?;
+    Some(crate::locate::Locator::new(text).offset(inside, crate::Target::Value))
 }
 
 /// Whether parsed JSON looks like a HAR archive (`log` object holding an
@@ -134,13 +244,16 @@ fn body(holder: &Node<'_>) -> Result<Option<HarBody>, HarError> {
         .member("mimeType")
         .map(|node| node.string().map(str::to_owned))
         .transpose()?;
-    let bytes = match holder.member("encoding") {
-        None => text.as_bytes().to_vec(),
+    let (bytes, base64) = match holder.member("encoding") {
+        None => (text.as_bytes().to_vec(), false),
         Some(encoding) => match encoding.string()? {
             // Some exporters write an empty `encoding` for plain text.
-            "" => text.as_bytes().to_vec(),
-            "base64" => decode_base64(text)
-                .map_err(|reason| text_node.error(format!("is not valid base64 ({reason})")))?,
+            "" => (text.as_bytes().to_vec(), false),
+            "base64" => (
+                decode_base64(text)
+                    .map_err(|reason| text_node.error(format!("is not valid base64 ({reason})")))?,
+                true,
+            ),
             other => {
                 return Err(encoding.error(format!(
                     "is {other:?}, an encoding that is not read (only \"base64\")"
@@ -152,6 +265,8 @@ fn body(holder: &Node<'_>) -> Result<Option<HarBody>, HarError> {
         bytes,
         pointer: text_node.pointer,
         mime_type,
+        base64,
+        offset: None,
     }))
 }
 
@@ -233,6 +348,7 @@ impl<'a> Node<'a> {
         HarError {
             pointer: self.pointer.clone(),
             message: message.into(),
+            offset: None,
         }
     }
 }
@@ -290,6 +406,8 @@ mod tests {
                 bytes: b"{\"threadId\":\"t\"}".to_vec(),
                 pointer: "/log/entries/0/request/postData/text".into(),
                 mime_type: Some("application/json".into()),
+                base64: false,
+                offset: None,
             })
         );
         assert_eq!(first.response_body, None);
@@ -304,6 +422,8 @@ mod tests {
                 bytes: b"data: {\"type\":\"RUN_STARTED\"}\n\n".to_vec(),
                 pointer: "/log/entries/1/response/content/text".into(),
                 mime_type: Some("text/event-stream".into()),
+                base64: true,
+                offset: None,
             })
         );
     }
@@ -378,6 +498,7 @@ mod tests {
             Err(HarError {
                 pointer: "/log/entries/0".into(),
                 message: "'log.entries[0]' is not an object".into(),
+                offset: None,
             })
         );
         assert_eq!(
@@ -385,6 +506,7 @@ mod tests {
             Err(HarError {
                 pointer: "/log/entries/1/request/postData/text".into(),
                 message: "'log.entries[1].request.postData.text' is not a string".into(),
+                offset: None,
             })
         );
         assert_eq!(got[2].as_ref().map(|entry| entry.index), Ok(3));
@@ -411,6 +533,69 @@ mod tests {
         let error = entries(&json!({"log": {"entries": 1}})).expect_err("not a HAR");
         assert_eq!(error.message, "'log.entries' is not an array");
         assert_eq!(error.to_string(), error.message);
+    }
+
+    #[test]
+    fn entries_read_from_the_text_are_the_entries_of_the_value() {
+        let text = br#"{"log": {"log": 1, "entries": [
+            {"request": {"method": "POST", "postData": {"text": "{\"a\": \"\u00e9\"}"}}},
+            42,
+            {"response": {"content": {"text": "aGk=", "encoding": "base64"}}}
+        ]}}"#;
+        let value: Value = serde_json::from_slice(text).expect("JSON");
+        let from_value = entries(&value).expect("a HAR");
+        let from_text: Vec<_> = super::read(text).expect("a HAR").collect();
+        assert_eq!(from_text.len(), 3);
+        for (a, b) in from_value.iter().zip(&from_text) {
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(
+                        (&a.method, a.index, &a.pointer),
+                        (&b.method, b.index, &b.pointer)
+                    );
+                    for (x, y) in [
+                        (&a.request_body, &b.request_body),
+                        (&a.response_body, &b.response_body),
+                    ] {
+                        assert_eq!(x.as_ref().map(|x| &x.bytes), y.as_ref().map(|y| &y.bytes));
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!((&a.pointer, &a.message), (&b.pointer, &b.message)),
+                (a, b) => panic!("{a:?} against {b:?}"),
+            }
+        }
+        let request = from_text[0]
+            .as_ref()
+            .unwrap()
+            .request_body
+            .as_ref()
+            .unwrap();
+        let offset = request.offset.expect("located");
+        assert!(text[offset..].starts_with(br#""{\"a\""#));
+        let error = from_text[1].as_ref().expect_err("not an object");
+        assert_eq!(&text[error.offset.expect("located")..][..2], b"42");
+        let response = from_text[2]
+            .as_ref()
+            .unwrap()
+            .response_body
+            .as_ref()
+            .unwrap();
+        assert!(response.base64 && response.offset.is_some());
+        for (text, pointer) in [
+            (&b"[1]"[..], ""),
+            (b"{\"a\": 1}", ""),
+            (b"{\"log\": []}", "/log"),
+            (b"{\"log\": {}}", "/log"),
+            (b"{\"log\": {\"entries\": {}}}", "/log/entries"),
+        ] {
+            assert_eq!(super::read(text).expect_err("not a HAR").pointer, pointer);
+        }
+        assert_eq!(
+            super::read(br#"{"log": {"entries": []}}"#)
+                .expect("a HAR")
+                .count(),
+            0
+        );
     }
 
     #[test]

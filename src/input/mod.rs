@@ -50,6 +50,19 @@ impl Source {
             .unwrap_or_else(|| Layout::sniff(peek))
     }
 
+    /// The size of the source in bytes, when the file system says it (a
+    /// regular file), so that a document is read into a buffer of its size
+    /// and one over the limit is not read at all.
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Source::File(path) => std::fs::metadata(path)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map(|m| m.len()),
+            Source::Stdin(_) => None,
+        }
+    }
+
     /// Opens the source for reading, buffered.
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send + '_>> {
         match self {

@@ -428,7 +428,7 @@ mod tests {
             context: Some(Context::Event(n)),
             line_offset: n - 1,
             report: Report::new(Some(crate::Kind::Message), vec![error, warning]),
-            source_lines: BTreeMap::from([(n, format!("{{\"id\": \"m{n}\", \"x\": 1}}"))]),
+            source_lines: BTreeMap::from([(n, format!("{{\"id\": \"m{n}\", \"x\": 1}}").into())]),
         }
     }
 
