@@ -15,7 +15,7 @@ wheels=target/ci-wheels
 rm -rf "$venv" "$wheels"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.9.4,<2" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "ag-ui-protocol==1.0.0"
+  "maturin>=1.9.4,<2" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "uvicorn>=0.20" "ag-ui-protocol==1.0.0"
 
 # The binding alone, in release: its own workspace and lock file, so the
 # root crate's builds never include PyO3.

@@ -98,6 +98,34 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "AG-UI endpoint on http://{}/agent (POST a RunAgentInput)",
         listener.local_addr()?
     );
-    axum::serve(listener, router(guard()?)).await?;
-    Ok(())
+    serve(listener, router(guard()?)).await
+}
+
+/// How long a client may take to send a request's headers. The guard
+/// bounds the body (`Guard::with_body_timeout`); the server must bound the
+/// headers, or a client sending one byte a second holds a connection, and
+/// its memory, for as long as it likes.
+pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Serves `app` on `listener` over HTTP/1.1, each connection with a header
+/// read timeout (`axum::serve` has none to set).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+) -> Result<(), Box<dyn std::error::Error>> {
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT);
+            // A client that goes away or times out ends its connection
+            // only.
+            let _ = builder
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

@@ -199,3 +199,152 @@ pub fn event_differential(data: &[u8]) {
         assert_eq!(full.protocol(), protocol, "judged as {protocol}");
     }
 }
+
+/// How long one run of a fuzz target may take on the bytes libFuzzer
+/// sends (at most a few hundred kilobytes): every check is linear, so a
+/// run that takes longer is a bug worth a crash report, not a slow input.
+/// Memory is bounded by libFuzzer's `-rss_limit_mb` (see `fuzz/README.md`).
+const RUN_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Panics when `run` takes longer than [`RUN_BUDGET`]: libFuzzer's own
+/// `-timeout` kills the process, this names what was slow.
+fn within_budget(what: &str, run: impl FnOnce()) {
+    let started = std::time::Instant::now();
+    run();
+    let took = started.elapsed();
+    assert!(took < RUN_BUDGET, "{what} took {took:?}, over its budget");
+}
+
+/// `data` as the plain and the base64 response of a HAR entry whose
+/// request is a RunAgentInput, and as a HAR file itself.
+pub fn har(data: &[u8]) {
+    use base64::Engine as _;
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let request = r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[]}"#;
+    let text = String::from_utf8_lossy(data);
+    let plain = json!({"mimeType": "text/event-stream", "text": text});
+    let encoded = json!({"mimeType": "text/event-stream", "encoding": "base64",
+        "text": base64::engine::general_purpose::STANDARD.encode(data)});
+    for content in [plain, encoded] {
+        let har = json!({"log": {"entries": [{
+            "request": {"method": "POST", "url": "http://127.0.0.1/agent",
+                        "postData": {"mimeType": "application/json", "text": request}},
+            "response": {"status": 200, "content": content}}]}});
+        let Ok(bytes) = serde_json::to_vec(&har) else {
+            return;
+        };
+        within_budget("a HAR response", || {
+            let result = check_reader(
+                validator,
+                "fuzz.har",
+                Layout::Har,
+                &bytes[..],
+                None,
+                &mut |c| {
+                    std::hint::black_box(c);
+                },
+            );
+            assert!(result.is_ok(), "{result:?}");
+        });
+    }
+    within_budget("a HAR file", || {
+        let _ = check_reader(validator, "fuzz.har", Layout::Har, data, None, &mut |c| {
+            std::hint::black_box(c);
+        });
+    });
+}
+
+/// A stream whose state deltas come from `data`: its first line is a
+/// state snapshot, each further line a patch (or any event), so that the
+/// patch applier meets arbitrary patches against arbitrary states.
+pub fn stream(data: &[u8]) {
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let mut lines = data.split(|&b| b == b'\n');
+    let snapshot = lines.next().unwrap_or_default();
+    let mut capture = Vec::new();
+    capture.extend_from_slice(
+        br#"{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}"#,
+    );
+    capture.extend_from_slice(b"\n{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":");
+    capture.extend_from_slice(if snapshot.is_empty() { b"{}" } else { snapshot });
+    capture.extend_from_slice(b"}\n");
+    for line in lines {
+        if line.first() == Some(&b'[') {
+            capture.extend_from_slice(b"{\"type\":\"STATE_DELTA\",\"delta\":");
+            capture.extend_from_slice(line);
+            capture.extend_from_slice(b"}\n");
+        } else {
+            capture.extend_from_slice(line);
+            capture.push(b'\n');
+        }
+    }
+    within_budget("a stream of patches", || {
+        let result = check_reader(
+            validator,
+            "fuzz.jsonl",
+            Layout::JsonLines,
+            &capture[..],
+            None,
+            &mut |c| {
+                std::hint::black_box(c);
+            },
+        );
+        assert!(result.is_ok(), "{result:?}");
+    });
+}
+
+/// `data` split at its first NUL into a tool's `parameters` and a call's
+/// arguments, checked together: the schema's cost analysis, the budget on
+/// the call, and the validator they bound.
+pub fn tool_arguments(data: &[u8]) {
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let (schema, arguments) = data.split_at(split);
+    let Ok(parameters) = serde_json::from_slice::<Value>(schema) else {
+        return;
+    };
+    let arguments = String::from_utf8_lossy(arguments.get(1..).unwrap_or_default());
+    let input = json!({
+        "threadId": "t", "runId": "r", "protocolVersion": "1.1",
+        "tools": [{"name": "f", "description": "d", "parameters": parameters}],
+        "messages": [
+            {"id": "a", "role": "assistant", "toolCalls": [{"id": "c", "type": "function",
+                "function": {"name": "f", "arguments": arguments}}]},
+            {"id": "t", "role": "tool", "toolCallId": "c", "content": "ok"}
+        ]
+    });
+    let Ok(bytes) = serde_json::to_vec(&input) else {
+        return;
+    };
+    within_budget("a tool call against its parameters", || {
+        std::hint::black_box(validator.validate(Kind::RunAgentInput, &bytes));
+    });
+}
+
+/// What a server guard does with a request's body: the typed input or
+/// the report, within the guards' limit of findings.
+pub fn guard_body(data: &[u8]) {
+    static GUARDED: LazyLock<Option<Validator>> = LazyLock::new(|| {
+        let validator = Validator::new().ok()?;
+        let settings =
+            Settings::default().with_limits(crate::Limits::default().with_max_findings(100));
+        Some(validator.with_settings(settings))
+    });
+    let Some(validator) = GUARDED.as_ref() else {
+        return;
+    };
+    within_budget("a request body", || {
+        if let Err(report) = validator.check_run_agent_input_with_findings(data) {
+            assert!(
+                report.diagnostics().len() <= 101,
+                "more findings than the limit"
+            );
+        }
+    });
+}

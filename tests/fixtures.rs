@@ -261,6 +261,10 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "too-many-findings",
         "the default limit is 1,000 findings, whose snapshot would be as large; tests/hostile.rs lowers the limit and checks the summary, its counts and its severity",
     ),
+    (
+        "check-timed-out",
+        "only a server guard has a time budget; tests/server.rs meets it with a zero budget",
+    ),
 ];
 
 /// Every document and capture fixture under `fixtures/<version>/<kind>/`
@@ -351,6 +355,10 @@ const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
     (
         "too-many-findings",
         "the default limit is 1,000 findings; tests/hostile.rs checks it with a lower one",
+    ),
+    (
+        "check-timed-out",
+        "only a server guard has a time budget; tests/server.rs meets it",
     ),
 ];
 

@@ -94,6 +94,12 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::readers(&input);
             fuzzing::tool_parameters(&input);
             fuzzing::differential(&input);
+            fuzzing::har(&input);
+            fuzzing::stream(&input);
+            fuzzing::guard_body(&input);
+            let mut call = input.clone();
+            call.extend_from_slice(b"\0{\"a\": [1, 2]}");
+            fuzzing::tool_arguments(&call);
             let mut located = b"/messages/0/role\n".to_vec();
             located.extend_from_slice(&input);
             fuzzing::locate(&located);

@@ -39,7 +39,7 @@ fn serve(router: Router) -> SocketAddr {
             .expect("tokio runtime");
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-            axum::serve(listener, router).await.expect("serve");
+            example::serve(listener, router).await.expect("serve");
         });
     });
     address
@@ -359,10 +359,7 @@ fn a_body_over_the_limit_gets_413() {
         input.to_string().as_bytes(),
     );
     assert_eq!(answer.status, 413, "{}", answer.text());
-    assert!(answer.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("2097152 bytes"));
+    assert!(answer.json()["error"].as_str().unwrap().contains("2 MiB"));
 }
 
 #[test]
@@ -659,4 +656,213 @@ fn the_examples_logger_prints_the_warnings_of_an_accepted_request() {
             .contains("unknown key 'colour' rule=unknown-field pointer=/messages/0/colour line=1"),
         "{printed}"
     );
+}
+
+/// Hostile bodies of every kind the guard has met: each must be answered,
+/// not take the server down.
+fn hostile_bodies() -> Vec<(&'static str, Vec<u8>)> {
+    // References that fan out: each link refers to the next twice.
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        let next = format!("#/$defs/a{}", i + 1);
+        defs.insert(
+            format!("a{i}"),
+            json!({"oneOf": [{"$ref": next}, {"$ref": next}]}),
+        );
+    }
+    defs.insert("a30".into(), json!({"type": "string"}));
+    let fan_out = serde_json::to_vec(&json!({
+        "threadId": "t", "runId": "r",
+        "tools": [{"name": "f", "description": "d", "parameters": {
+            "type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/a0"}}}}],
+        "messages": [{"id": "m", "role": "assistant", "toolCalls": [{"id": "c", "type": "function",
+            "function": {"name": "f", "arguments": "{\"x\": 5}"}}]}]
+    }))
+    .expect("JSON");
+    let repeated = format!(
+        r#"{{"threadId":"t","runId":"r","state":{{{}}}}}"#,
+        vec![r#""a":0"#; 150_000].join(",")
+    );
+    let roles = format!(
+        r#"{{"threadId":"t","runId":"r","messages":[{}]}}"#,
+        (0..10_000)
+            .map(|i| format!(r#"{{"id":"m{i}","role":"assitant","content":"hi"}}"#))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let unknown = format!(
+        r#"{{"threadId":"t","runId":"r"{}}}"#,
+        (0..50_000)
+            .map(|i| format!(r#","k{i}":0"#))
+            .collect::<String>()
+    );
+    let ids = format!(
+        r#"{{"threadId":"t","runId":"r","messages":[{}]}}"#,
+        vec![r#"{"id":"m","role":"user","content":"hi"}"#; 20_000].join(",")
+    );
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    vec![
+        ("fan-out", fan_out),
+        ("repeated keys", repeated.into_bytes()),
+        ("misspelt roles", roles.into_bytes()),
+        ("unknown keys", unknown.into_bytes()),
+        ("repeated ids", ids.into_bytes()),
+        ("deep nesting", deep.into_bytes()),
+    ]
+}
+
+/// Sends a request whose body never finishes arriving: the head announces
+/// `length` bytes, and one byte follows every 200 ms until `stop`.
+fn slow_body(address: SocketAddr, length: usize, stop: Arc<std::sync::atomic::AtomicBool>) -> u16 {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let head = format!(
+        "POST /agent HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).expect("send head");
+    let mut reader = BufReader::new(stream.try_clone().expect("clone socket"));
+    let writer = std::thread::spawn(move || {
+        for _ in 0..length {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) || stream.write_all(b" ").is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let (status, _) = read_head(&mut reader);
+    drop(writer);
+    status
+}
+
+#[test]
+fn a_valid_request_is_answered_promptly_while_eight_hostile_ones_are_in_flight() {
+    let guard = example::guard()
+        .expect("validator")
+        .with_body_timeout(Duration::from_secs(3));
+    let address = serve(example::router(guard));
+    // Warm up: the first request compiles the schemas it needs.
+    assert_eq!(
+        post(address, Some("application/json"), &valid_input("warm")).status,
+        200
+    );
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut hostile = Vec::new();
+    for (name, body) in hostile_bodies() {
+        hostile.push(std::thread::spawn(move || {
+            (name, post(address, Some("application/json"), &body).status)
+        }));
+    }
+    for _ in 0..2 {
+        let stop = stop.clone();
+        hostile.push(std::thread::spawn(move || {
+            ("slow body", slow_body(address, 1000, stop))
+        }));
+    }
+    // Let them arrive and start being checked.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut best = Duration::MAX;
+    for attempt in 0..3 {
+        let started = std::time::Instant::now();
+        let answer = post(
+            address,
+            Some("application/json"),
+            &valid_input(&format!("v{attempt}")),
+        );
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        best = best.min(started.elapsed());
+    }
+    eprintln!("a valid request took {best:?} while eight hostile ones were in flight");
+    assert!(
+        best < Duration::from_millis(100),
+        "a valid request took {best:?} while hostile ones were in flight"
+    );
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for handle in hostile {
+        let (name, status) = handle.join().expect("a hostile request was answered");
+        // Every hostile request gets an answer: accepted with warnings
+        // (200: the fan-out is a valid request whose arguments are left
+        // unchecked), refused (422), too slow to arrive (408) or to check
+        // (503); never a dropped connection.
+        assert!([200, 408, 422, 503].contains(&status), "{name}: {status}");
+    }
+    // And the server is still up.
+    assert_eq!(
+        post(address, Some("application/json"), &valid_input("after")).status,
+        200
+    );
+}
+
+#[test]
+fn a_compressed_body_gets_415_naming_the_encoding() {
+    let address = example_server();
+    let mut stream = TcpStream::connect(address).expect("connect");
+    let body = valid_input("gz");
+    let head = format!(
+        "POST /agent HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("send head");
+    stream.write_all(&body).expect("send body");
+    let mut reader = BufReader::new(stream);
+    let (status, _) = read_head(&mut reader);
+    let mut text = String::new();
+    reader.read_to_string(&mut text).expect("body");
+    assert_eq!(status, 415);
+    assert!(text.contains("Content-Encoding 'gzip'"), "{text}");
+}
+
+#[test]
+fn a_body_that_does_not_arrive_in_time_gets_408() {
+    let guard = example::guard()
+        .expect("validator")
+        .with_body_timeout(Duration::from_millis(300));
+    let address = serve(example::router(guard));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let started = std::time::Instant::now();
+    assert_eq!(slow_body(address, 100, stop.clone()), 408);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_check_over_its_budget_gets_503_naming_the_rule() {
+    let guard = example::guard()
+        .expect("validator")
+        .with_check_timeout(Duration::ZERO);
+    let address = serve(example::router(guard));
+    // A body past the size checked on the executor's thread.
+    let messages: Vec<Value> = (0..2000)
+        .map(|i| json!({"id": format!("m{i}"), "role": "user", "content": "hello"}))
+        .collect();
+    let answer = post(
+        address,
+        Some("application/json"),
+        &run_input("t", "r", json!(messages)),
+    );
+    assert_eq!(answer.status, 503, "{}", answer.text());
+    assert_eq!(answer.json()["rule"], "check-timed-out");
+    // A small one is checked on the spot, whatever the budget.
+    assert_eq!(
+        post(address, Some("application/json"), &valid_input("small")).status,
+        200
+    );
+}
+
+#[test]
+fn a_guards_answer_reports_at_most_a_hundred_findings() {
+    let address = example_server();
+    let messages: Vec<Value> = (0..500)
+        .map(|_| json!({"id": "", "role": "user", "content": "hi"}))
+        .collect();
+    let answer = post(
+        address,
+        Some("application/json"),
+        &run_input("t", "r", json!(messages)),
+    );
+    assert_eq!(answer.status, 422);
+    let found = findings(&answer);
+    assert_eq!(found.len(), 101, "100 findings and the summary");
+    assert!(found.iter().any(|f| f["rule"] == "too-many-findings"));
 }

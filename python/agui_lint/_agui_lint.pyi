@@ -153,7 +153,21 @@ class Validator:
         severity: Optional[Mapping[str, SeverityName]] = None,
         mask_values: bool = False,
         config: Optional[Union[str, "PathLike[str]"]] = None,
+        max_findings: Optional[int] = None,
+        max_document_size: Optional[int] = None,
+        max_state_size: Optional[int] = None,
     ) -> None: ...
+    def with_limits(
+        self,
+        max_findings: Optional[int] = None,
+        max_document_size: Optional[int] = None,
+        max_state_size: Optional[int] = None,
+    ) -> "Validator":
+        """This validator with other bounds, its other settings kept and its
+        compiled schemas shared."""
+    @property
+    def max_findings(self) -> int:
+        """The most findings a document reports."""
     def check_run_agent_input(self, body: Body) -> Result:
         """Checks a ``RunAgentInput``, the body of the request that starts a run."""
     def validate(self, kind: str, body: Body) -> Result:

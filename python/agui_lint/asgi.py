@@ -20,8 +20,21 @@ the request                                               status  body
 a valid ``RunAgentInput`` (warnings allowed)              the handler's
 JSON that is not a valid ``RunAgentInput``, or not JSON   422     the ``agui-lint check --format json`` document
 a ``Content-Type`` other than JSON                        415     ``{"tool", "version", "error"}``
+a ``Content-Encoding`` other than ``identity``            415     ``{"tool", "version", "error"}``
 a body over the limit (2 MiB unless told otherwise)       413     ``{"tool", "version", "error"}``
+a body not received in time (middleware; 10 s)            408     ``{"tool", "version", "error"}``
+a check not done in time (2 s), or no room to start it    503     ``{"tool", "version", "error", "rule"}``
 ========================================================  ======  ==========================================
+
+No request can take the app down: a body larger than a few kilobytes is
+checked in a worker thread (the binding releases the GIL), so the event
+loop keeps serving, at most ``check_concurrency`` at a time (by default
+half the cores) and within ``check_timeout``, past which the answer is
+``503`` with the rule ``check-timed-out``; every check is itself linear in
+the body and bounded, and reports at most 100 findings. The middleware
+reads the body within ``body_timeout``; a server should also bound how long
+a client may take to send its headers (uvicorn's ``--timeout-keep-alive``
+covers idle connections, a proxy in front covers the rest).
 
 Findings that do not block a request (warnings and infos) go to the
 ``agui_lint`` logger, or, with ``warnings="header"`` and the middleware, to
@@ -34,6 +47,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import os
 from dataclasses import dataclass
 from typing import (
     Any,
@@ -48,6 +62,9 @@ from typing import (
     Tuple,
 )
 
+import anyio
+import anyio.to_thread
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -55,6 +72,9 @@ from ._agui_lint import Diagnostic, Result, Validator, __version__
 
 __all__ = [
     "DEFAULT_BODY_LIMIT",
+    "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_CHECK_TIMEOUT",
+    "DEFAULT_MAX_FINDINGS",
     "WARNINGS_HEADER",
     "WARNING_COUNT_HEADER",
     "Guard",
@@ -66,6 +86,21 @@ __all__ = [
 #: The largest body a :class:`Guard` reads unless told otherwise: 2 MiB, as
 #: the Rust guard.
 DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
+
+#: How long the middleware waits for a body unless told otherwise, in
+#: seconds.
+DEFAULT_BODY_TIMEOUT = 10.0
+
+#: How long a check may take unless told otherwise, in seconds; past it the
+#: request is answered 503.
+DEFAULT_CHECK_TIMEOUT = 2.0
+
+#: The most findings a document reports in a guard's answer.
+DEFAULT_MAX_FINDINGS = 100
+
+# Bodies up to this size are checked on the event loop: their check costs
+# microseconds, less than a thread hand-over.
+_INLINE_CHECK_BYTES = 16 * 1024
 
 #: The response header that carries the findings that did not block the
 #: request, under ``warnings="header"``: a JSON array of findings, in the
@@ -92,12 +127,15 @@ _Scope = MutableMapping[str, Any]
 _ASGIApp = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 
-class Rejection(Exception):
+class Rejection(HTTPException):
     """Why a request did not reach the handler, and the answer that says so.
 
     ``status`` is 422 (not a valid ``RunAgentInput``, ``result`` says why),
-    415 (not JSON) or 413 (over the body limit); ``body`` is the JSON
-    answer. A FastAPI app answers it once :meth:`Guard.install` ran.
+    415 (not JSON, or encoded), 413 (over the body limit), 408 (the body
+    did not arrive in time) or 503 (not checked in time); ``body`` is the
+    JSON answer. A FastAPI app answers it once :meth:`Guard.install` ran.
+    (An ``HTTPException``, so that FastAPI lets it through when it is
+    raised while the body is read.)
     """
 
     def __init__(self, status: int, body: bytes, result: Optional[Result] = None) -> None:
@@ -105,8 +143,9 @@ class Rejection(Exception):
         self.body = body
         self.result = result
         super().__init__(
+            status,
             f"agui-lint refused the request ({status}); "
-            "Guard.install(app) makes the app answer it"
+            "Guard.install(app) makes the app answer it",
         )
 
     @classmethod
@@ -126,10 +165,37 @@ class Rejection(Exception):
     @classmethod
     def payload_too_large(cls, limit: int) -> Rejection:
         """A 413 for a body over ``limit`` bytes."""
-        return cls(413, _error_document(f"the body is over the limit of {limit} bytes"))
+        return cls(413, _error_document(f"the body is over the limit of {_size(limit)}"))
+
+    @classmethod
+    def unsupported_encoding(cls, encoding: str) -> Rejection:
+        """A 415 for a body sent with a ``Content-Encoding``."""
+        return cls(
+            415,
+            _error_document(
+                f"the body is sent with Content-Encoding '{encoding}'; agui-lint checks "
+                "bodies as sent, so decompress them before the guard"
+            ),
+        )
+
+    @classmethod
+    def body_timeout(cls, timeout: float) -> Rejection:
+        """A 408 for a body that did not arrive within ``timeout`` seconds."""
+        return cls(408, _error_document(f"the body did not arrive within {timeout:g} s"))
+
+    @classmethod
+    def timed_out(cls, timeout: float) -> Rejection:
+        """A 503 for a check not done within ``timeout`` seconds."""
+        return cls(
+            503,
+            _error_document(
+                f"the request could not be checked within {timeout:g} s; try again",
+                rule="check-timed-out",
+            ),
+        )
 
     @property
-    def headers(self) -> List[Tuple[bytes, bytes]]:
+    def response_headers(self) -> List[Tuple[bytes, bytes]]:
         """The answer's headers, as ASGI sends them."""
         return [
             (b"content-type", b"application/json"),
@@ -142,14 +208,34 @@ class Rejection(Exception):
 
     async def send(self, send: _Send) -> None:
         """Sends the answer through a raw ASGI ``send``."""
-        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        await send(
+            {"type": "http.response.start", "status": self.status, "headers": self.response_headers}
+        )
         await send({"type": "http.response.body", "body": self.body})
 
 
-def _error_document(message: str) -> bytes:
+def _error_document(message: str, rule: Optional[str] = None) -> bytes:
     """The Rust guard's body for a refusal that is not about findings."""
     document = {"tool": "agui-lint", "version": __version__, "error": message}
+    if rule is not None:
+        document["rule"] = rule
     return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _size(size: int) -> str:
+    """``size`` bytes as the Rust guard writes it: ``512 bytes``, ``2 MiB``."""
+    if size < 1024:
+        return f"{size} byte{'' if size == 1 else 's'}"
+    value = size / 1024
+    units = ["KiB", "MiB", "GiB", "TiB"]
+    unit = 0
+    while value >= 1024 and unit + 1 < len(units):
+        value /= 1024
+        unit += 1
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return f"{text} {units[unit]}"
 
 
 @dataclass(frozen=True)
@@ -184,19 +270,28 @@ def _shared_validator() -> Validator:
     """The validator of guards built without one, made on first use."""
     global _shared
     if _shared is None:
-        _shared = Validator()
+        _shared = Validator(max_findings=DEFAULT_MAX_FINDINGS)
     return _shared
+
+
+def _default_check_concurrency() -> int:
+    """Half the cores, at least one: a burst of large bodies leaves the
+    event loop a core to serve other requests with."""
+    return max(1, (os.cpu_count() or 1) // 2)
 
 
 class Guard:
     """The check of an AG-UI endpoint's requests.
 
     ``validator`` decides which rules report, how seriously and whether
-    values are masked (a process-wide default one when ``None``);
+    values are masked (a process-wide default one when ``None``; either
+    way a document reports at most ``max_findings``, 100 by default);
     ``body_limit`` is the largest body read, in bytes; ``warnings`` is
     ``"log"`` (the ``agui_lint`` logger, or ``logger``) or ``"header"``
     (the response headers, which only :class:`GuardMiddleware` can write;
-    the dependency alone logs). Cheap to share; thread-safe.
+    the dependency alone logs). ``body_timeout`` (the middleware),
+    ``check_timeout`` and ``check_concurrency`` bound what one request can
+    hold (see the module's notes). Cheap to share; thread-safe.
 
     As a FastAPI dependency, ``Depends(guard)`` gives the handler a
     :class:`Validated`; call :meth:`install` on the app once so that its
@@ -210,21 +305,51 @@ class Guard:
         body_limit: int = DEFAULT_BODY_LIMIT,
         warnings: Literal["log", "header"] = "log",
         logger: Optional[logging.Logger] = None,
+        body_timeout: float = DEFAULT_BODY_TIMEOUT,
+        check_timeout: float = DEFAULT_CHECK_TIMEOUT,
+        check_concurrency: Optional[int] = None,
+        max_findings: int = DEFAULT_MAX_FINDINGS,
     ) -> None:
         if warnings not in ("log", "header"):
             raise ValueError(f"warnings must be 'log' or 'header', not {warnings!r}")
         if body_limit < 0:
             raise ValueError("body_limit must not be negative")
-        self.validator = validator if validator is not None else _shared_validator()
+        if body_timeout < 0 or check_timeout < 0:
+            raise ValueError("timeouts must not be negative")
+        if check_concurrency is not None and check_concurrency < 1:
+            raise ValueError("check_concurrency must be at least 1")
+        validator = validator if validator is not None else _shared_validator()
+        if validator.max_findings > max_findings:
+            validator = validator.with_limits(max_findings=max_findings)
+        self.validator = validator
         self.body_limit = body_limit
         self.warnings = warnings
         self.logger = logger if logger is not None else logging.getLogger("agui_lint")
+        self.body_timeout = body_timeout
+        self.check_timeout = check_timeout
+        self.check_concurrency = (
+            check_concurrency if check_concurrency is not None else _default_check_concurrency()
+        )
+        # Made on first use, inside the app's event loop.
+        self._limiter: Optional[anyio.CapacityLimiter] = None
 
-    def check_headers(self, content_type: Optional[str], content_length: Optional[str]) -> None:
-        """Refuses a body not declared as JSON (415), and one whose declared
-        length is over the limit (413) before it is read."""
+    def check_headers(
+        self,
+        content_type: Optional[str],
+        content_length: Optional[str],
+        content_encoding: Optional[str] = None,
+    ) -> None:
+        """Refuses a body not declared as JSON (415), one sent with a
+        content encoding (415: the guard checks bodies as sent, and does not
+        expand a compressed one whose size it cannot bound beforehand), and
+        one whose declared length is over the limit (413) before it is
+        read."""
         if not _is_json(content_type):
             raise Rejection.unsupported_media_type(content_type)
+        if content_encoding is not None and any(
+            part.strip() and part.strip().lower() != "identity" for part in content_encoding.split(",")
+        ):
+            raise Rejection.unsupported_encoding(content_encoding)
         if content_length is not None:
             try:
                 declared = int(content_length.strip())
@@ -244,11 +369,33 @@ class Guard:
             raise Rejection.invalid(result, path)
         return Validated(body, result)
 
+    async def check(self, body: bytes, path: str = "-") -> Validated:
+        """:meth:`check_body` without holding the event loop: a body larger
+        than a few kilobytes is checked in a worker thread, at most
+        ``check_concurrency`` at a time, within ``check_timeout`` seconds
+        (waiting for room included); past it :meth:`Rejection.timed_out`
+        (503) is raised, while the check, bounded as every check is, runs to
+        its end in its thread, still holding its place."""
+        if len(body) <= _INLINE_CHECK_BYTES:
+            return self.check_body(body, path)
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.check_concurrency)
+        with anyio.move_on_after(self.check_timeout) as scope:
+            return await _in_thread(self.check_body, body, path, limiter=self._limiter)
+        assert scope.cancelled_caught
+        raise Rejection.timed_out(self.check_timeout)
+
     def check_request(
-        self, content_type: Optional[str], content_length: Optional[str], body: bytes, path: str
+        self,
+        content_type: Optional[str],
+        content_length: Optional[str],
+        body: bytes,
+        path: str,
+        content_encoding: Optional[str] = None,
     ) -> Validated:
-        """:meth:`check_headers`, then :meth:`check_body`."""
-        self.check_headers(content_type, content_length)
+        """:meth:`check_headers`, then :meth:`check_body` (on the calling
+        thread; :meth:`check` moves large bodies off an event loop)."""
+        self.check_headers(content_type, content_length, content_encoding)
         return self.check_body(body, path)
 
     def log_findings(self, findings: Sequence[Diagnostic]) -> None:
@@ -295,12 +442,12 @@ class Guard:
         broken JSON itself; :meth:`install` makes that answer the guard's
         422 on the routes this guard protects.
         """
-        validated = self.check_request(
+        self.check_headers(
             request.headers.get("content-type"),
             request.headers.get("content-length"),
-            await request.body(),
-            request.url.path,
+            request.headers.get("content-encoding"),
         )
+        validated = await self.check(await request.body(), request.url.path)
         self.log_findings(validated.findings)
         request.state.agui_lint = validated
         return validated
@@ -311,6 +458,9 @@ class Guard:
         FastAPI refuses before the guard runs on a route it protects (other
         validation errors keep the app's own handler)."""
         app.add_exception_handler(Rejection, _answer_rejection)
+        # FastAPI reads the body of a route before its dependencies run: the
+        # deadline on reading it is kept by a middleware of the guard's own.
+        app.add_middleware(_BodyDeadline, guard=self, app_routes=app)
         try:
             from fastapi.exception_handlers import request_validation_exception_handler
             from fastapi.exceptions import RequestValidationError
@@ -323,12 +473,12 @@ class Guard:
         async def answer_validation_error(request: Request, exc: Exception) -> Response:
             if _is_broken_json(exc) and self._protects(request.scope.get("route")):
                 try:
-                    self.check_request(
+                    self.check_headers(
                         request.headers.get("content-type"),
                         request.headers.get("content-length"),
-                        await request.body(),
-                        request.url.path,
+                        request.headers.get("content-encoding"),
                     )
+                    await self.check(await request.body(), request.url.path)
                 except Rejection as rejection:
                     return rejection.response()
             answer = previous(request, exc)
@@ -349,6 +499,49 @@ class Guard:
                 return True
             pending.extend(getattr(dependant, "dependencies", ()))
         return False
+
+
+class _BodyDeadline:
+    """Bounds how long the body of a request to a route the guard protects
+    may take to arrive: past ``guard.body_timeout`` reading it raises
+    :meth:`Rejection.body_timeout` (408), which the app answers. Other
+    routes are passed through untouched."""
+
+    def __init__(self, app: _ASGIApp, guard: Guard, app_routes: Any) -> None:
+        self.app = app
+        self.guard = guard
+        self.routes = app_routes
+
+    def _protected(self, scope: _Scope) -> bool:
+        from starlette.routing import Match
+
+        for route in getattr(self.routes, "routes", ()):
+            match, _ = route.matches(scope)
+            if match == Match.FULL:
+                return self.guard._protects(route)
+        return False
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http" or not self._protected(scope):
+            await self.app(scope, receive, send)
+            return
+        deadline = anyio.current_time() + self.guard.body_timeout
+        timeout = self.guard.body_timeout
+        done = False
+
+        async def bounded() -> _ASGIMessage:
+            nonlocal done
+            if done:
+                return await receive()
+            with anyio.move_on_after(max(0.0, deadline - anyio.current_time())) as scope_:
+                message = await receive()
+            if scope_.cancelled_caught:
+                raise Rejection.body_timeout(timeout)
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                done = True
+            return message
+
+        await self.app(scope, bounded, send)
 
 
 def _is_broken_json(exc: Any) -> bool:
@@ -402,11 +595,19 @@ class GuardMiddleware:
         headers = _headers(scope)
         guard = self.guard
         try:
-            guard.check_headers(headers.get("content-type"), headers.get("content-length"))
-            body = await _read_body(receive, guard.body_limit)
+            guard.check_headers(
+                headers.get("content-type"),
+                headers.get("content-length"),
+                headers.get("content-encoding"),
+            )
+            body = None
+            with anyio.move_on_after(guard.body_timeout) as reading:
+                body = await _read_body(receive, guard.body_limit)
+            if reading.cancelled_caught:
+                raise Rejection.body_timeout(guard.body_timeout)
             if body is None:
                 return  # The client went away.
-            validated = guard.check_body(body, scope.get("path", "-"))
+            validated = await guard.check(body, scope.get("path", "-"))
         except Rejection as rejection:
             await rejection.send(send)
             return
@@ -435,6 +636,17 @@ class GuardMiddleware:
             await send(message)
 
         await self.app(scope, replay, send_with_headers)
+
+
+async def _in_thread(function: Callable[..., Any], *args: Any, limiter: Any) -> Any:
+    """Runs ``function(*args)`` in a worker thread that an expired deadline
+    leaves running (it cannot be stopped, and is bounded) rather than
+    waiting for: ``abandon_on_cancel`` since anyio 4.1, ``cancellable``
+    before."""
+    run_sync: Any = anyio.to_thread.run_sync
+    parameters = inspect.signature(run_sync).parameters
+    flag = "abandon_on_cancel" if "abandon_on_cancel" in parameters else "cancellable"
+    return await run_sync(function, *args, limiter=limiter, **{flag: True})
 
 
 def _headers(scope: _Scope) -> dict:

@@ -88,6 +88,26 @@ fn parse_severity(name: &str) -> PyResult<Severity> {
     }
 }
 
+/// `settings` with the bounds given (the others as they are).
+fn with_limits(
+    settings: Settings,
+    max_findings: Option<usize>,
+    max_document_size: Option<usize>,
+    max_state_size: Option<usize>,
+) -> Settings {
+    let mut limits = settings.limits();
+    if let Some(findings) = max_findings {
+        limits = limits.with_max_findings(findings);
+    }
+    if let Some(bytes) = max_document_size {
+        limits = limits.with_max_document_bytes(bytes);
+    }
+    if let Some(bytes) = max_state_size {
+        limits = limits.with_max_state_bytes(bytes);
+    }
+    settings.with_limits(limits)
+}
+
 /// The validator: the compiled schemas of every kind and protocol version,
 /// and the settings that decide which rules report and how seriously.
 /// Build it once and share it: it is thread-safe, and it releases the GIL
@@ -103,6 +123,9 @@ fn parse_severity(name: &str) -> PyResult<Severity> {
 /// - `severity`: `{rule: "error" | "warning" | "info"}` overrides.
 /// - `mask_values`: keep the document's values out of every finding.
 /// - `config`: the path of an `agui-lint.toml` file to start from.
+/// - `max_findings`, `max_document_size`, `max_state_size`: the bounds of
+///   `[limits]` (findings a document reports, bytes a document may have,
+///   memory a stream's state may take).
 #[pyclass(frozen, name = "Validator", module = "agui_lint")]
 struct PyValidator {
     inner: Arc<Validator>,
@@ -111,7 +134,8 @@ struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None))]
+    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None, max_findings = None, max_document_size = None, max_state_size = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         protocol: &str,
@@ -120,6 +144,9 @@ impl PyValidator {
         severity: Option<HashMap<String, String>>,
         mask_values: bool,
         config: Option<PathBuf>,
+        max_findings: Option<usize>,
+        max_document_size: Option<usize>,
+        max_state_size: Option<usize>,
     ) -> PyResult<Self> {
         let choice: ProtocolChoice = protocol.parse().map_err(value_error)?;
         let mut settings = match &config {
@@ -147,12 +174,40 @@ impl PyValidator {
         if mask_values {
             settings = settings.mask_values(true);
         }
+        let settings = with_limits(settings, max_findings, max_document_size, max_state_size);
         let compiled = py
             .detach(|| COMPILED.clone())
             .map_err(PyRuntimeError::new_err)?;
         Ok(PyValidator {
             inner: Arc::new(compiled.with_settings(settings)),
         })
+    }
+
+    /// This validator with other bounds (the rest of its settings kept, its
+    /// compiled schemas shared): `None` keeps a bound as it is.
+    #[pyo3(signature = (max_findings = None, max_document_size = None, max_state_size = None))]
+    fn with_limits(
+        &self,
+        max_findings: Option<usize>,
+        max_document_size: Option<usize>,
+        max_state_size: Option<usize>,
+    ) -> Self {
+        let settings = with_limits(
+            self.inner.settings().clone(),
+            max_findings,
+            max_document_size,
+            max_state_size,
+        );
+        PyValidator {
+            inner: Arc::new((*self.inner).clone().with_settings(settings)),
+        }
+    }
+
+    /// The most findings a document reports (the rest are counted in one
+    /// `too-many-findings` finding).
+    #[getter]
+    fn max_findings(&self) -> usize {
+        self.inner.limits().max_findings
     }
 
     /// Checks a `RunAgentInput`, the body of the request that starts a

@@ -146,7 +146,9 @@ def test_a_body_over_the_limit_gets_413(make_client, chat_request):
     body = body_of(chat_request)
     response = make_client(body_limit=len(body) - 1).post("/agent", content=body, headers=JSON)
     assert response.status_code == 413
-    assert response.json()["error"] == f"the body is over the limit of {len(body) - 1} bytes"
+    limit = len(body) - 1
+    shown = f"{limit} bytes" if limit < 1024 else f"{limit / 1024:.1f}".removesuffix(".0") + " KiB"
+    assert response.json()["error"] == f"the body is over the limit of {shown}"
     assert make_client(body_limit=len(body)).post("/agent", content=body, headers=JSON).status_code == 200
 
 

@@ -13,6 +13,7 @@ pub(super) const RULES: &[Rule] = &[
     EMPTY_INPUT,
     DOCUMENT_TOO_LARGE,
     TOO_MANY_FINDINGS,
+    CHECK_TIMED_OUT,
     NESTING_TOO_DEEP,
     INVALID_HAR,
     DUPLICATE_KEY,
@@ -191,6 +192,38 @@ usually fixes the rest; raise the limit to see them all.
   {"id": "m1", "role": "user", "content": "a"},
   {"id": "m2", "role": "user", "content": "b"}
 ]}
+```
+"#,
+};
+
+pub(super) const CHECK_TIMED_OUT: Rule = Rule {
+    name: "check-timed-out",
+    severity: Severity::Error,
+    summary: "A server guard could not check a request within its time budget",
+    docs: r#"## What it checks
+Whether a server guard (the Rust tower layer and axum extractor, the
+Python ASGI guard) checked a request's body within its time budget
+(2 s by default; `Guard::with_check_timeout`, `check_timeout=`), waiting
+for room on its pool of checks included. A request that was not is
+answered `503 Service Unavailable` with this rule in the body, and never
+reaches the handler; the client may try again.
+
+Every check is linear in the body and bounded, so a request meets this
+only when the server is overloaded (many large bodies at once). The CLI
+has no time budget: it reports the same findings however long they take.
+
+## Why it matters
+A guard sits on the path of every request: a burst of large bodies must
+not hold the server's workers, nor let an unchecked request through.
+
+## Invalid
+```json
+{"threadId": "t1", "runId": "r1", "messages": ["... 2 MiB of messages, while the server checks a hundred more ..."]}
+```
+
+## Valid
+```json
+{"threadId": "t1", "runId": "r1", "messages": [{"id": "m1", "role": "user", "content": "hi"}]}
 ```
 "#,
 };

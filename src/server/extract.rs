@@ -44,7 +44,7 @@ where
         let path = request.uri().path().to_string();
         // Within axum's `DefaultBodyLimit` too, when the route sets one.
         let body = guard.read_body(request.into_limited_body()).await?;
-        let validated = guard.check_body(&path, &body)?;
+        let validated = guard.check(&path, body).await?;
         // An extractor cannot reach the response, so the findings are
         // logged whatever `Warnings` says; the layer can send them back.
         guard.report_findings(&validated.findings, false);

@@ -92,7 +92,7 @@ where
             let checked = async {
                 guard.check_headers(&parts.headers)?;
                 let bytes = guard.read_body(body).await?;
-                let validated = guard.check_body(parts.uri.path(), &bytes)?;
+                let validated = guard.check(parts.uri.path(), bytes.clone()).await?;
                 Ok::<_, super::Rejection>((bytes, validated))
             }
             .await;

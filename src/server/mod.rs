@@ -24,6 +24,21 @@
 //! | JSON that is not a valid `RunAgentInput`, or not JSON | `422 Unprocessable Entity` | the CLI's `--format json` document |
 //! | a `Content-Type` other than JSON (`application/json`, `application/*+json`) | `415 Unsupported Media Type` | `{"tool", "version", "error"}` |
 //! | a body over the limit ([`Guard::with_body_limit`], and axum's `DefaultBodyLimit`) | `413 Payload Too Large` | `{"tool", "version", "error"}` |
+//! | a `Content-Encoding` other than `identity` (the guard checks bytes as sent; decompress before it) | `415 Unsupported Media Type` | `{"tool", "version", "error"}` |
+//! | a body not received within [`Guard::with_body_timeout`] (10 s) | `408 Request Timeout` | `{"tool", "version", "error"}` |
+//! | a check not done within [`Guard::with_check_timeout`] (2 s), or no room to start it | `503 Service Unavailable` | `{"tool", "version", "error", "rule": "check-timed-out"}` |
+//!
+//! # What a request can cost
+//!
+//! A guard sits on the path of every request, so no request may take it
+//! down. Every check is linear in the body and bounded (see the README's
+//! "Hostile input"); on top of that, a body larger than a few kilobytes is
+//! checked on tokio's blocking pool, never on the executor's threads, at
+//! most [`Guard::with_check_concurrency`] at a time (by default half the
+//! cores, so that the executor keeps one), within a time budget past which
+//! the request is answered `503`; a document reports at most 100 findings.
+//! The body is read within a deadline. Servers should also bound how long
+//! a client may take to send its headers: `examples/server.rs` shows how.
 //!
 //! The 422 document is the one `agui-lint check --format json` prints, with
 //! the request's path as the document's `path`: each finding has its `rule`,
@@ -95,8 +110,9 @@ mod layer;
 mod reject;
 
 use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
-use axum::http::header::{HeaderMap, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::{HeaderMap, HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE};
 use bytes::Bytes;
 use http_body::Body;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
@@ -111,6 +127,23 @@ pub use reject::Rejection;
 /// The largest body a [`Guard`] reads unless told otherwise: 2 MiB, axum's
 /// own default.
 pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// How long a [`Guard`] waits for a body unless told otherwise.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a [`Guard`] lets a check take unless told otherwise; past it
+/// the request is answered `503`. Every check is linear in its body, so a
+/// 2 MiB body takes well under this; the budget is for a machine that is
+/// itself overloaded.
+pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The most findings a document reports in a guard's answer unless told
+/// otherwise ([`crate::Limits::max_findings`]).
+pub const DEFAULT_MAX_FINDINGS: usize = 100;
+
+/// Bodies up to this size are checked on the executor's thread: their
+/// check costs microseconds, less than handing it over.
+const INLINE_CHECK_BYTES: usize = 16 * 1024;
 
 /// The response header that carries the findings that did not block the
 /// request, under [`Warnings::Header`]: a JSON array of diagnostics, in the
@@ -160,6 +193,17 @@ pub struct Guard {
     validator: Result<Arc<Validator>, Arc<str>>,
     body_limit: usize,
     warnings: Warnings,
+    body_timeout: Duration,
+    check_timeout: Duration,
+    /// The checks that may run off the executor at once.
+    checks: Arc<tokio::sync::Semaphore>,
+}
+
+/// How many checks run off the executor at once unless told otherwise:
+/// half the cores, at least one, so that a burst of large bodies leaves
+/// the executor a core to answer other requests with.
+fn default_check_concurrency() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 impl std::fmt::Debug for Guard {
@@ -168,6 +212,8 @@ impl std::fmt::Debug for Guard {
             .field("ready", &self.validator.is_ok())
             .field("body_limit", &self.body_limit)
             .field("warnings", &self.warnings)
+            .field("body_timeout", &self.body_timeout)
+            .field("check_timeout", &self.check_timeout)
             .finish()
     }
 }
@@ -175,9 +221,18 @@ impl std::fmt::Debug for Guard {
 /// The validator of [`Guard::shared`], built on first use.
 static SHARED: LazyLock<Result<Arc<Validator>, Arc<str>>> = LazyLock::new(|| {
     Validator::new()
-        .map(Arc::new)
+        .map(|validator| Arc::new(with_guard_findings(validator)))
         .map_err(|e| Arc::from(e.to_string()))
 });
+
+/// `validator` reporting at most [`DEFAULT_MAX_FINDINGS`] a document,
+/// unless its settings already keep fewer.
+fn with_guard_findings(validator: Validator) -> Validator {
+    let settings = validator.settings().clone();
+    let limits = settings.limits();
+    let findings = limits.max_findings.min(DEFAULT_MAX_FINDINGS);
+    validator.with_settings(settings.with_limits(limits.with_max_findings(findings)))
+}
 
 impl Guard {
     /// A guard checking with `validator` (its settings decide which rules
@@ -187,11 +242,22 @@ impl Guard {
     }
 
     /// A guard checking with a validator the application shares otherwise.
+    /// Its documents report at most [`DEFAULT_MAX_FINDINGS`] findings
+    /// (fewer if its settings say so; [`Guard::with_max_findings`] says
+    /// otherwise).
     pub fn from_shared(validator: Arc<Validator>) -> Self {
+        let validator = Arc::new(with_guard_findings((*validator).clone()));
+        Guard::with_validator(Ok(validator))
+    }
+
+    fn with_validator(validator: Result<Arc<Validator>, Arc<str>>) -> Self {
         Guard {
-            validator: Ok(validator),
+            validator,
             body_limit: DEFAULT_BODY_LIMIT,
             warnings: Warnings::default(),
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            check_timeout: DEFAULT_CHECK_TIMEOUT,
+            checks: Arc::new(tokio::sync::Semaphore::new(default_check_concurrency())),
         }
     }
 
@@ -200,11 +266,56 @@ impl Guard {
     /// validator fail to build, which the crate's tests rule out, requests
     /// are answered `500` with the reason rather than let through.
     pub fn shared() -> Self {
+        static CHECKS: LazyLock<Arc<tokio::sync::Semaphore>> =
+            LazyLock::new(|| Arc::new(tokio::sync::Semaphore::new(default_check_concurrency())));
         Guard {
-            validator: SHARED.clone(),
-            body_limit: DEFAULT_BODY_LIMIT,
-            warnings: Warnings::default(),
+            checks: CHECKS.clone(),
+            ..Guard::with_validator(SHARED.clone())
         }
+    }
+
+    /// Waits at most `timeout` for a request's body; a client that has not
+    /// sent it by then is answered `408` (a slow client cannot hold a
+    /// connection open). The default is [`DEFAULT_BODY_TIMEOUT`].
+    #[must_use]
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// Lets a check take at most `timeout` (waiting for room to start it
+    /// included); past it the request is answered `503` with the rule
+    /// `check-timed-out`. The default is [`DEFAULT_CHECK_TIMEOUT`].
+    #[must_use]
+    pub fn with_check_timeout(mut self, timeout: Duration) -> Self {
+        self.check_timeout = timeout;
+        self
+    }
+
+    /// Runs at most `checks` checks of large bodies at once, off the
+    /// executor (by default half the cores, at least one). Guards cloned
+    /// from this one share the bound.
+    #[must_use]
+    pub fn with_check_concurrency(mut self, checks: usize) -> Self {
+        self.checks = Arc::new(tokio::sync::Semaphore::new(checks.max(1)));
+        self
+    }
+
+    /// Reports at most `findings` findings a document (the rest are
+    /// counted in one `too-many-findings`); the default is
+    /// [`DEFAULT_MAX_FINDINGS`].
+    #[must_use]
+    pub fn with_max_findings(mut self, findings: usize) -> Self {
+        if let Ok(validator) = &self.validator {
+            let settings = validator.settings().clone();
+            let limits = settings.limits().with_max_findings(findings);
+            self.validator = Ok(Arc::new(
+                (**validator)
+                    .clone()
+                    .with_settings(settings.with_limits(limits)),
+            ));
+        }
+        self
     }
 
     /// Reads at most `bytes` of a body; a larger one is answered `413`. The
@@ -255,10 +366,42 @@ impl Guard {
         GuardLayer::new(self.clone())
     }
 
+    /// Checks a request's body as [`Guard::check_body`] does, without
+    /// holding the executor: a body larger than a few kilobytes is checked
+    /// on tokio's blocking pool, at most [`Guard::with_check_concurrency`]
+    /// at a time, within [`Guard::with_check_timeout`] (past which the
+    /// answer is `503`, while the check runs to its end, bounded as every
+    /// check is, still holding its place).
+    pub async fn check(&self, path: &str, body: Bytes) -> Result<Validated, Rejection> {
+        if body.len() <= INLINE_CHECK_BYTES {
+            return self.check_body(path, &body);
+        }
+        let timeout = self.check_timeout;
+        let checks = self.checks.clone();
+        let guard = self.clone();
+        let path = path.to_string();
+        let checked = tokio::time::timeout(timeout, async move {
+            let permit = checks
+                .acquire_owned()
+                .await
+                .map_err(|_| Rejection::TimedOut { timeout })?;
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                guard.check_body(&path, &body)
+            })
+            .await
+            .map_err(|e| Rejection::Unavailable(format!("the check failed: {e}")))?
+        })
+        .await;
+        checked.unwrap_or(Err(Rejection::TimedOut { timeout }))
+    }
+
     /// Checks a request's body: the typed input and the findings that do
     /// not block it, or the rejection to answer with. `path` names the
     /// document in a 422 answer. The content type and size are checked by
-    /// [`Guard::check_headers`] and while reading the body.
+    /// [`Guard::check_headers`] and while reading the body. This runs on
+    /// the calling thread; [`Guard::check`] keeps large bodies off an
+    /// async executor.
     pub fn check_body(&self, path: &str, body: &[u8]) -> Result<Validated, Rejection> {
         let validator = self
             .validator
@@ -274,15 +417,29 @@ impl Guard {
         Ok(Validated { input, findings })
     }
 
-    /// Checks a request's headers: a JSON content type, and a declared
-    /// length within the limit (so that an oversized body is refused before
-    /// it is read).
+    /// Checks a request's headers: a JSON content type, no content
+    /// encoding (the guard checks the bytes as sent, and does not expand a
+    /// compressed body whose size it cannot bound beforehand), and a
+    /// declared length within the limit (so that an oversized body is
+    /// refused before it is read).
     pub fn check_headers(&self, headers: &HeaderMap) -> Result<(), Rejection> {
         let content_type = headers.get(CONTENT_TYPE);
         if !content_type.is_some_and(is_json) {
             return Err(Rejection::UnsupportedMediaType {
                 found: content_type.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
             });
+        }
+        for encoding in headers.get_all(CONTENT_ENCODING) {
+            let text = String::from_utf8_lossy(encoding.as_bytes());
+            let encoded = text
+                .split(',')
+                .map(str::trim)
+                .any(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"));
+            if encoded {
+                return Err(Rejection::UnsupportedEncoding {
+                    encoding: text.into_owned(),
+                });
+            }
         }
         let declared = headers
             .get(CONTENT_LENGTH)
@@ -298,13 +455,19 @@ impl Guard {
         Ok(())
     }
 
-    /// Reads `body` whole, within the limit.
+    /// Reads `body` whole, within the limit and within the body timeout.
     pub async fn read_body<B>(&self, body: B) -> Result<Bytes, Rejection>
     where
         B: Body,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        match Limited::new(body, self.body_limit).collect().await {
+        let read = Limited::new(body, self.body_limit).collect();
+        let Ok(read) = tokio::time::timeout(self.body_timeout, read).await else {
+            return Err(Rejection::BodyTimeout {
+                timeout: self.body_timeout,
+            });
+        };
+        match read {
             Ok(collected) => Ok(collected.to_bytes()),
             Err(error) if is_length_limit(&*error) => Err(Rejection::PayloadTooLarge {
                 limit: self.body_limit,

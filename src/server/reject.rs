@@ -33,6 +33,23 @@ pub enum Rejection {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// `415 Unsupported Media Type`: the body has a `Content-Encoding`
+    /// the guard does not check through.
+    UnsupportedEncoding {
+        /// The encoding sent.
+        encoding: String,
+    },
+    /// `408 Request Timeout`: the body did not arrive in time.
+    BodyTimeout {
+        /// How long the guard waited.
+        timeout: std::time::Duration,
+    },
+    /// `503 Service Unavailable`: the check did not finish (or start) in
+    /// time; the rule `check-timed-out`.
+    TimedOut {
+        /// The check's budget.
+        timeout: std::time::Duration,
+    },
     /// `400 Bad Request`: the body could not be read to its end.
     UnreadableBody(String),
     /// `500 Internal Server Error`: there is no validator to check with.
@@ -44,7 +61,11 @@ impl Rejection {
     pub fn status(&self) -> StatusCode {
         match self {
             Rejection::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Rejection::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Rejection::UnsupportedMediaType { .. } | Rejection::UnsupportedEncoding { .. } => {
+                StatusCode::UNSUPPORTED_MEDIA_TYPE
+            }
+            Rejection::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            Rejection::TimedOut { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Rejection::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Rejection::UnreadableBody(_) => StatusCode::BAD_REQUEST,
             Rejection::Unavailable(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -63,6 +84,15 @@ impl Rejection {
     pub fn body(&self) -> String {
         match self {
             Rejection::Invalid { path, report } => render::document_json(path, None, report),
+            Rejection::TimedOut { .. } => {
+                let error = serde_json::json!({
+                    "tool": "agui-lint",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "error": self.to_string(),
+                    "rule": "check-timed-out",
+                });
+                format!("{error}\n")
+            }
             other => {
                 let error = serde_json::json!({
                     "tool": "agui-lint",
@@ -107,8 +137,22 @@ impl fmt::Display for Rejection {
                 write!(f, "the body must be JSON (Content-Type: application/json)")
             }
             Rejection::PayloadTooLarge { limit } => {
-                write!(f, "the body is over the limit of {limit} bytes")
+                write!(f, "the body is over the limit of {}", crate::text::size(*limit as u64))
             }
+            Rejection::UnsupportedEncoding { encoding } => write!(
+                f,
+                "the body is sent with Content-Encoding '{encoding}'; agui-lint checks bodies as sent, so decompress them before the guard"
+            ),
+            Rejection::BodyTimeout { timeout } => write!(
+                f,
+                "the body did not arrive within {} s",
+                timeout.as_secs_f64()
+            ),
+            Rejection::TimedOut { timeout } => write!(
+                f,
+                "the request could not be checked within {} s; try again",
+                timeout.as_secs_f64()
+            ),
             Rejection::UnreadableBody(reason) => write!(f, "the body could not be read: {reason}"),
             Rejection::Unavailable(reason) => {
                 write!(f, "agui-lint cannot check requests: {reason}")

@@ -1,0 +1,628 @@
+//! Time linear in the input and memory bounded, for every input family: each
+//! family is generated in code at size n and 4n, checked, and held to
+//!
+//! - **time**: the check of 4n takes less than [`MAX_TIME_RATIO`] times the
+//!   check of n (linear is 4, quadratic 16; the best of a few runs each, so
+//!   a busy moment of the machine does not decide);
+//! - **memory**: the peak of bytes allocated while checking (a counting
+//!   allocator, not the process's RSS) grows at most linearly, and for
+//!   streams (whose memory is what is open, never the stream's length) not
+//!   at all.
+//!
+//! The families are the ways in which a request or a capture has been made
+//! to cost more than its size (issue 25): findings in one document, repeated
+//! keys, schemas that fan out, state that doubles, HAR responses, plus the
+//! ones that held. A quadratic loop anywhere on their path fails here.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use agui_lint::check::{check_reader, Checked};
+use agui_lint::input::Layout as SourceLayout;
+use agui_lint::{Kind, Limits, Settings, Validator};
+use serde_json::json;
+
+/// Counts the bytes allocated and the most allocated at once.
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        // SAFETY: forwarded as received.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwarded as received.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                - layout.size();
+            // The old and the new block are both held while copying.
+            PEAK.fetch_max(now + layout.size(), Ordering::Relaxed);
+        } else {
+            CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        // SAFETY: forwarded as received.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One measurement at a time: the counts are the process's.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Linear is 4; quadratic 16.
+const MAX_TIME_RATIO: f64 = 6.0;
+
+/// Above this much extra memory for 4n over n, a stream's memory is taken
+/// to grow with its length.
+const STREAM_MEMORY_SLACK: usize = 256 * 1024;
+
+/// How a family's memory may grow from n to 4n.
+#[derive(Clone, Copy)]
+enum Memory {
+    /// At most linearly (a document is held whole).
+    Linear,
+    /// Not at all (a stream holds what is open).
+    Flat,
+}
+
+/// The time and peak extra memory of `check` on `input`: the best of a few
+/// runs.
+fn measure(input: &[u8], check: &dyn Fn(&[u8])) -> (Duration, usize) {
+    let mut best = Duration::MAX;
+    let mut peak = usize::MAX;
+    for _ in 0..3 {
+        let base = CURRENT.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let started = Instant::now();
+        check(input);
+        best = best.min(started.elapsed());
+        peak = peak.min(PEAK.load(Ordering::Relaxed).saturating_sub(base));
+    }
+    (best, peak)
+}
+
+/// Checks `family` at `n` and `4n` and holds it to linear time and to
+/// `memory`.
+fn family(
+    name: &str,
+    n: usize,
+    memory: Memory,
+    make: impl Fn(usize) -> Vec<u8>,
+    check: impl Fn(&[u8]),
+) {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let small = make(n);
+    let large = make(4 * n);
+    // Warm up: compiled schemas, caches.
+    check(&small);
+    let (time_n, memory_n) = measure(&small, &check);
+    let (time_4n, memory_4n) = measure(&large, &check);
+    let ratio = time_4n.as_secs_f64() / time_n.as_secs_f64().max(1e-6);
+    eprintln!(
+        "{name}: {} → {} bytes: {time_n:?} → {time_4n:?} ({ratio:.1}×), peak {memory_n} → {memory_4n} bytes",
+        small.len(),
+        large.len()
+    );
+    assert!(
+        ratio < MAX_TIME_RATIO,
+        "{name}: 4n took {ratio:.1}× the time of n ({time_n:?} → {time_4n:?})"
+    );
+    match memory {
+        Memory::Linear => assert!(
+            memory_4n <= 6 * memory_n.max(large.len() / 4),
+            "{name}: peak memory {memory_n} → {memory_4n} bytes for 4× the input"
+        ),
+        Memory::Flat => assert!(
+            memory_4n <= memory_n + STREAM_MEMORY_SLACK,
+            "{name}: a stream's peak memory grew {memory_n} → {memory_4n} bytes with its length"
+        ),
+    }
+}
+
+fn validator() -> Validator {
+    Validator::new().expect("validator")
+}
+
+/// A RunAgentInput with `messages` (JSON text) and `tools` (JSON text).
+fn input(messages: &str, tools: &str, extra: &str) -> Vec<u8> {
+    format!(
+        r#"{{"threadId":"t","runId":"r","state":{{}},"messages":[{messages}],"tools":[{tools}],"context":[],"forwardedProps":{{}}{extra}}}"#
+    )
+    .into_bytes()
+}
+
+fn repeat(item: &str, n: usize) -> String {
+    vec![item; n].join(",")
+}
+
+fn check_input(validator: &Validator) -> impl Fn(&[u8]) + '_ {
+    move |bytes| {
+        let report = validator.validate(Kind::RunAgentInput, bytes);
+        std::hint::black_box(report);
+    }
+}
+
+#[test]
+fn findings_in_one_document() {
+    let validator = validator();
+    family(
+        "messages sharing one id",
+        4000,
+        Memory::Linear,
+        |n| {
+            input(
+                &repeat(r#"{"id":"m","role":"user","content":"hi"}"#, n),
+                "",
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+    family(
+        "unknown top-level keys",
+        4000,
+        Memory::Linear,
+        |n| {
+            input(
+                "",
+                "",
+                &(0..n).map(|i| format!(r#","k{i}":0"#)).collect::<String>(),
+            )
+        },
+        check_input(&validator),
+    );
+    family(
+        "misspelt roles",
+        1000,
+        Memory::Linear,
+        |n| {
+            input(
+                &(0..n)
+                    .map(|i| format!(r#"{{"id":"m{i}","role":"assitant","content":"hi"}}"#))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                "",
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+    family(
+        "empty ids and contents",
+        4000,
+        Memory::Linear,
+        |n| {
+            input(
+                &repeat(r#"{"id":"","role":"user","content":""}"#, n),
+                "",
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+}
+
+#[test]
+fn repeated_keys() {
+    let validator = validator();
+    family(
+        "a key repeated in state",
+        20_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":{{{}}},"messages":[]}}"#,
+                repeat(r#""a":0"#, n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
+    family(
+        "a top-level key repeated",
+        20_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","messages":[]{}}}"#,
+                r#","forwardedProps":{}"#.repeat(n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
+    // The same with the full limit of findings reported: locating them
+    // must not read the object once per finding.
+    let all = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_findings(usize::MAX)),
+    );
+    family(
+        "a key repeated, every finding reported",
+        5_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":{{{}}},"messages":[]}}"#,
+                repeat(r#""a":0"#, n)
+            )
+            .into_bytes()
+        },
+        check_input(&all),
+    );
+}
+
+#[test]
+fn numbers_and_strings() {
+    let validator = validator();
+    family(
+        "numbers beyond a double",
+        5_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":[{}],"messages":[]}}"#,
+                repeat("1e400", n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
+    family(
+        "integers beyond 2^53",
+        5_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":[{}],"messages":[]}}"#,
+                repeat("9007199254740993", n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
+    family(
+        "unpaired surrogates",
+        5_000,
+        Memory::Linear,
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":[{}],"messages":[]}}"#,
+                repeat(r#""\ud800""#, n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
+    family(
+        "one long message",
+        500_000,
+        Memory::Linear,
+        |n| {
+            input(
+                &format!(
+                    r#"{{"id":"m","role":"user","content":"{}"}}"#,
+                    "x".repeat(n)
+                ),
+                "",
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+}
+
+#[test]
+fn tools_and_calls() {
+    let validator = validator();
+    let tool = |i: usize| {
+        format!(
+            r#"{{"name":"t{i}","description":"d","parameters":{{"type":"object","properties":{{"q":{{"type":"string"}}}},"required":["q"]}}}}"#
+        )
+    };
+    let call = |i: usize, tool: usize| {
+        format!(
+            r#"{{"id":"m{i}","role":"assistant","toolCalls":[{{"id":"c{i}","type":"function","function":{{"name":"t{tool}","arguments":"{{\"x\":1}}"}}}}]}}"#
+        )
+    };
+    family(
+        "many tools and calls naming them",
+        500,
+        Memory::Linear,
+        |n| {
+            input(
+                &(0..n).map(|i| call(i, i)).collect::<Vec<_>>().join(","),
+                &(0..n).map(tool).collect::<Vec<_>>().join(","),
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+    family(
+        "calls naming no tool",
+        2000,
+        Memory::Linear,
+        |n| {
+            input(
+                &(0..n).map(|i| call(i, n + i)).collect::<Vec<_>>().join(","),
+                &(0..n).map(tool).collect::<Vec<_>>().join(","),
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+    // A schema whose alternatives descend into the same member: each level
+    // of the arguments doubles a validator's work; the budget stops it.
+    let doubling = r##"{"name":"f","description":"d","parameters":{"type":"object","properties":{"x":{"$ref":"#/$defs/n"}},"$defs":{"n":{"anyOf":[{"properties":{"x":{"$ref":"#/$defs/n"}}},{"properties":{"x":{"$ref":"#/$defs/n"}}}]}}}}"##;
+    family(
+        "calls whose arguments fan out",
+        200,
+        Memory::Linear,
+        |n| {
+            let mut arguments = String::from("{}");
+            for _ in 0..20 {
+                arguments = format!(r#"{{"x":{arguments}}}"#);
+            }
+            let arguments = serde_json::to_string(&arguments).expect("a string");
+            input(
+                &(0..n)
+                    .map(|i| {
+                        format!(
+                            r#"{{"id":"m{i}","role":"assistant","toolCalls":[{{"id":"c{i}","type":"function","function":{{"name":"f","arguments":{arguments}}}}}]}}"#
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(","),
+                doubling,
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+    // Fan-out through references, in the schema itself.
+    family(
+        "a schema whose references fan out",
+        10,
+        Memory::Linear,
+        |n| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                let next = format!("#/$defs/a{}", i + 1);
+                defs.insert(
+                    format!("a{i}"),
+                    json!({"oneOf": [{"$ref": next}, {"$ref": next}]}),
+                );
+            }
+            defs.insert(format!("a{n}"), json!({"type": "string"}));
+            let tool = json!({"name": "f", "description": "d", "parameters": {
+                "type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/a0"}}}});
+            input(
+                r#"{"id":"m","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":5}"}}]}"#,
+                &tool.to_string(),
+                "",
+            )
+        },
+        check_input(&validator),
+    );
+}
+
+/// Checks `bytes` as a capture of `layout` through the CLI's reader.
+fn check_capture(validator: &Validator, layout: SourceLayout) -> impl Fn(&[u8]) + '_ {
+    move |bytes| {
+        let mut findings = 0usize;
+        check_reader(
+            validator,
+            "capture",
+            layout,
+            bytes,
+            None,
+            &mut |c: Checked| {
+                findings += c.report.diagnostics().len();
+            },
+        )
+        .expect("read from memory");
+        std::hint::black_box(findings);
+    }
+}
+
+fn lines(events: impl Iterator<Item = serde_json::Value>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for event in events {
+        out.extend(serde_json::to_vec(&event).expect("JSON"));
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn event_streams() {
+    let validator = validator();
+    let run = |events: Vec<serde_json::Value>| {
+        let mut all = vec![json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})];
+        all.extend(events);
+        all
+    };
+    family(
+        "text content",
+        40_000,
+        Memory::Flat,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
+            ]);
+            events.extend(
+                (0..n).map(
+                    |_| json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}),
+                ),
+            );
+            lines(events.into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "many runs",
+        10_000,
+        Memory::Flat,
+        |n| {
+            lines((0..n).flat_map(|i| {
+                [
+                    json!({"type": "RUN_STARTED", "threadId": "t", "runId": format!("r{i}"), "protocolVersion": "1.1"}),
+                    json!({"type": "TOOL_CALL_START", "toolCallId": format!("c{i}"), "toolCallName": "f"}),
+                    json!({"type": "TOOL_CALL_END", "toolCallId": format!("c{i}")}),
+                    json!({"type": "RUN_FINISHED", "threadId": "t", "runId": format!("r{i}")}),
+                ]
+            }))
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "tool calls never ended",
+        2000,
+        Memory::Linear,
+        |n| {
+            lines(run((0..n)
+                .map(|i| json!({"type": "TOOL_CALL_START", "toolCallId": format!("c{i}"), "toolCallName": "f"}))
+                .collect())
+            .into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "deltas copying the root",
+        20,
+        Memory::Flat,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": "x".repeat(16)}}),
+            ]);
+            events.extend((0..n).map(|k| json!({"type": "STATE_DELTA", "delta": [{"op": "copy", "from": "", "path": format!("/c{k}")}]})));
+            lines(events.into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    // The work is what grows here (each delta copies 20,000 values): its
+    // memory is the snapshot and the batch of records being read.
+    family(
+        "deltas copying a large value back and forth",
+        200,
+        Memory::Linear,
+        |n| {
+            let big: Vec<u32> = (0..20_000).collect();
+            let mut events = run(vec![
+                json!({"type": "STATE_SNAPSHOT", "snapshot": {"big": big}}),
+            ]);
+            events.extend((0..n).map(|_| {
+                json!({"type": "STATE_DELTA", "delta": [
+                {"op": "copy", "from": "/big", "path": "/copy"},
+                {"op": "remove", "path": "/copy"}]})
+            }));
+            lines(events.into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "insertions at the front of an array",
+        2000,
+        Memory::Linear,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "STATE_SNAPSHOT", "snapshot": {"items": []}}),
+            ]);
+            events.extend((0..n).map(|i| json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/0", "value": i}]})));
+            lines(events.into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "activities of their own",
+        1000,
+        Memory::Linear,
+        |n| {
+            lines(run((0..n)
+                .map(|i| json!({"type": "ACTIVITY_SNAPSHOT", "messageId": format!("a{i}"), "activityType": "plan", "content": {"step": i}}))
+                .collect())
+            .into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    family(
+        "server-sent events",
+        20_000,
+        Memory::Flat,
+        |n| {
+            let mut out = String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n");
+            for _ in 0..n {
+                out.push_str("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\n");
+                out.push_str("data: \"messageId\":\"m\",\"delta\":\"x\"}\n\n");
+            }
+            out.into_bytes()
+        },
+        check_capture(&validator, SourceLayout::Sse),
+    );
+}
+
+/// A HAR of `entries`, each a request and its SSE response of `events`
+/// text events, plain or base64.
+fn har(entries: usize, events: usize, base64: bool) -> Vec<u8> {
+    use base64::Engine as _;
+    let request = r#"{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{}}"#;
+    let mut sse = String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n");
+    for _ in 0..events {
+        sse.push_str("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"x\\u00e9\"}\n\n");
+    }
+    sse.push_str("data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    let content = if base64 {
+        json!({"mimeType": "text/event-stream", "encoding": "base64",
+               "text": base64::engine::general_purpose::STANDARD.encode(&sse)})
+    } else {
+        json!({"mimeType": "text/event-stream", "text": sse})
+    };
+    let entry = json!({
+        "request": {"method": "POST", "url": "http://127.0.0.1/agent",
+                    "postData": {"mimeType": "application/json", "text": request}},
+        "response": {"status": 200, "content": content}});
+    serde_json::to_vec(&json!({"log": {"version": "1.2", "entries": vec![entry; entries]}}))
+        .expect("JSON")
+}
+
+#[test]
+fn har_archives() {
+    let validator = validator();
+    family(
+        "a HAR response of many events",
+        4000,
+        Memory::Linear,
+        |n| har(1, n, false),
+        check_capture(&validator, SourceLayout::Har),
+    );
+    family(
+        "a base64 HAR response of many events",
+        2000,
+        Memory::Linear,
+        |n| har(1, n, true),
+        check_capture(&validator, SourceLayout::Har),
+    );
+    family(
+        "a HAR of many entries",
+        500,
+        Memory::Linear,
+        |n| har(n, 2, false),
+        check_capture(&validator, SourceLayout::Har),
+    );
+}
