@@ -137,6 +137,18 @@ impl EventStream {
         self.sequence.expect_version(declared);
     }
 
+    /// Pairs the stream with the `RunAgentInput` it answers (a parsed
+    /// request): the version it declared judges a run that declares none,
+    /// and is the one `RUN_STARTED` must declare; the tool calls its
+    /// messages made may be answered by `TOOL_CALL_RESULT`s; its state is
+    /// the baseline of `STATE_DELTA`s when `RUN_STARTED` echoes no input.
+    pub fn answer(&mut self, input: &Value) {
+        if let Some(declared) = input.get("protocolVersion").and_then(Value::as_str) {
+            self.assume_protocol(Protocol::from_declaration(declared).judged_as());
+        }
+        self.sequence.answer(input);
+    }
+
     /// How the stream's latest 1.x run finished: the interrupts the next
     /// request on its thread answers.
     pub(crate) fn interrupted(&self) -> Option<&Interrupted> {

@@ -19,7 +19,7 @@ use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
 use crate::lines::Lines;
 use crate::rules::Interrupted;
-use crate::{rules, Diagnostic, EventStream, Kind, Location, Protocol};
+use crate::{rules, Diagnostic, EventStream, Kind, Location};
 
 /// The HAR file being read, for placing findings in it: its text,
 /// indexed once, and the last line asked for (every event of a minified
@@ -249,12 +249,10 @@ impl File<'_> {
         };
         let place = archive.body(response);
         let mut stream = EventStream::new();
-        // The response answers in the version its request declared
-        // (`spec/1.1/basic/versioning.mdx`, "Version negotiation").
-        if let Some(declared) = input.get("protocolVersion").and_then(Value::as_str) {
-            stream.assume_protocol(Protocol::from_declaration(declared).judged_as());
-            stream.expect_version(declared);
-        }
+        // The response answers its request: in the version it declared
+        // (`spec/1.1/basic/versioning.mdx`, "Version negotiation"), with
+        // the calls and the state its messages and state carried.
+        stream.answer(&input);
         let mut pending = Pending::default();
         for event in SseReader::new(response.bytes.as_slice()) {
             // Reading from memory cannot fail.

@@ -102,6 +102,8 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("run-started-other-thread", SINCE_1_0),
     ("run-id-reused", SINCE_1_0),
     ("protocol-version-mismatch", SINCE_1_0),
+    ("protocol-version-missing", SINCE_1_0),
+    ("snapshot-contradicts-stream", SINCE_1_0),
     ("chunk-contradicts-opener", SINCE_1_0),
     ("chunk-continuation-ambiguous", SINCE_1_0),
     ("continuation-owner-mismatch", SINCE_1_0),

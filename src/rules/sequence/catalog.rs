@@ -304,9 +304,17 @@ That the `delta`s of a tool call's `TOOL_CALL_ARGS` (or `TOOL_CALL_CHUNK`)
 events, concatenated in order, parse as JSON when the call ends. A call
 with no argument chunks at all is accepted.
 
+An error before 1.0; in AG-UI 1.0 and 1.1 a **warning**: the protocol
+carries argument text "and does not validate it", and text that does not
+parse is "not a protocol violation" (`spec/1.1/events/tool-calls.mdx`,
+`TOOL_CALL_ARGS` and `TOOL_CALL_END`). It is still worth knowing: the tool
+runs with arguments its caller cannot read.
+
 ## Why it matters
 Clients parse the concatenation to run the tool; text that is not JSON
-fails there, after the stream has been shown as fine.
+fails there, after the stream has been shown as fine. (ag-ui-langgraph
+drops the first chunk of a call's arguments, so its deltas join to
+`"values": [1, 2, 3]}`.)
 
 ## Invalid
 ```json

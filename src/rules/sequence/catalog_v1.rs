@@ -22,17 +22,17 @@ re-homing the stream: its messages and state belong to the first thread.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
- {"type": "RUN_STARTED", "threadId": "t2", "runId": "r2"},
+ {"type": "RUN_STARTED", "threadId": "t2", "runId": "r2", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t2", "runId": "r2"}]
 ```
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
- {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2"},
+ {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2"}]
 ```
 "#,
@@ -55,17 +55,17 @@ warning.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
- {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
 ```
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
- {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2"},
+ {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2"}]
 ```
 "#,
@@ -103,6 +103,88 @@ version it speaks and warns: what the newer version adds is stripped.
 "#,
 };
 
+pub(super) const PROTOCOL_VERSION_MISSING: Rule = Rule {
+    name: "protocol-version-missing",
+    severity: Severity::Warning,
+    summary: "A 1.x run's RUN_STARTED declares no protocolVersion, though its request did or the run uses what only 1.x has",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/versioning.mdx`, "Version negotiation"): "an
+implementation of this version MUST send its declaration" on
+`RUN_STARTED.protocolVersion`. Absence means a peer from before the
+protocol carried a version, so it is reported only where the stream says
+otherwise: the request the run answers declared a version (in a HAR, the
+request of the same entry), or the run uses something only 1.x has (a
+`RUN_FINISHED` outcome or usage, subagent events, `subagentRunId`).
+Where nothing tells, nothing is reported.
+
+## Why it matters
+A consumer that sees no declaration must treat the producer as one that
+predates versioning. An adapter built on a 1.x SDK that declares nothing
+(ag-ui-langgraph 0.0.47 answers every `"1.0"` request so) keeps its
+consumers from noticing a downgrade.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "success"}}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "success"}}]
+```
+"#,
+};
+
+pub(super) const SNAPSHOT_CONTRADICTS_STREAM: Rule = Rule {
+    name: "snapshot-contradicts-stream",
+    severity: Severity::Warning,
+    summary: "A MESSAGES_SNAPSHOT says otherwise than the run streamed about the same message or tool call",
+    docs: r#"## What it checks
+AG-UI 1.x: a `MESSAGES_SNAPSHOT` replaces a consumer's copy of each message
+by id (`spec/1.1/events/state.mdx`, "MESSAGES_SNAPSHOT"). Reported when a
+snapshot entry contradicts what the same run streamed for that id and
+closed: another role (`TEXT_MESSAGE_START`), other text
+(`TEXT_MESSAGE_CONTENT`), another tool name or other arguments
+(`TOOL_CALL_START`, `TOOL_CALL_ARGS`; arguments compared as JSON where both
+parse, none streamed being the same as `{}`), or another tool result
+(`TOOL_CALL_RESULT`). A snapshot that completes a message still streaming,
+or restates what an earlier run streamed, is history superseded (a
+snapshot "MAY restate the message wholesale", `events/text-messages.mdx`),
+and is not reported. A run keeps at most 4 MiB of streamed text for the
+comparison; what does not fit is not compared.
+
+## Why it matters
+A client that builds the conversation from the events and one that takes
+the snapshot now hold different conversations. ag-ui-langgraph 0.0.47
+streams a backend tool call with no `TOOL_CALL_ARGS` while its own
+snapshot carries the arguments: a client applying the events calls the
+tool with none.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "m1"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "toolCalls": [
+   {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "m1"},
+ {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"city\":\"Berlin\"}"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "toolCalls": [
+   {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
 pub(super) const CHUNK_CONTRADICTS_OPENER: Rule = Rule {
     name: "chunk-contradicts-opener",
     severity: Severity::Error,
@@ -120,7 +202,7 @@ reject the stream rather than choose.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "Hel"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "user", "delta": "lo"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
@@ -128,7 +210,7 @@ reject the stream rather than choose.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "Hel"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "lo"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
@@ -153,7 +235,7 @@ stream could put one agent's words in another's message.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "subagentRunId": "s1", "delta": "a"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m2", "subagentRunId": "s2", "delta": "b"},
  {"type": "TEXT_MESSAGE_CHUNK", "delta": "c"},
@@ -162,7 +244,7 @@ stream could put one agent's words in another's message.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "subagentRunId": "s1", "delta": "a"},
  {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m2", "subagentRunId": "s2", "delta": "b"},
  {"type": "TEXT_MESSAGE_CHUNK", "subagentRunId": "s1", "delta": "c"},
@@ -187,7 +269,7 @@ to another producer's message, which nobody can detect afterwards.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
  {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s2"},
  {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
@@ -196,7 +278,7 @@ to another producer's message, which nobody can detect afterwards.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
  {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s1"},
  {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
@@ -219,7 +301,7 @@ before it were grouped under an invocation it did not know yet.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": "s1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
@@ -228,7 +310,7 @@ before it were grouped under an invocation it did not know yet.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
  {"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": "s1"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
@@ -253,7 +335,7 @@ that already reported its end.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
@@ -263,7 +345,7 @@ that already reported its end.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s2", "name": "researcher"},
@@ -288,7 +370,7 @@ it nowhere in the tree.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s2", "name": "helper", "parentSubagentRunId": "s1"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s2"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
@@ -296,7 +378,7 @@ it nowhere in the tree.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
  {"type": "SUBAGENT_STARTED", "subagentRunId": "s2", "name": "helper", "parentSubagentRunId": "s1"},
  {"type": "SUBAGENT_FINISHED", "subagentRunId": "s2"},
@@ -321,14 +403,14 @@ rejects the outcome.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "interrupt",
   "interrupts": [{"id": "i1", "reason": "approval"}, {"id": "i1", "reason": "approval"}]}}]
 ```
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "interrupt",
   "interrupts": [{"id": "i1", "reason": "approval"}, {"id": "i2", "reason": "approval"}]}}]
 ```
@@ -351,7 +433,7 @@ on, an answer that already exists.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
  {"type": "TOOL_CALL_END", "toolCallId": "c1"},
  {"type": "TOOL_CALL_RESULT", "messageId": "t1m", "toolCallId": "c1", "content": "ok"},
@@ -361,7 +443,7 @@ on, an answer that already exists.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "confirm"},
  {"type": "TOOL_CALL_END", "toolCallId": "c1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
@@ -444,7 +526,7 @@ activity it was meant to update never shows the change.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "replace", "path": "/found", "value": 3}]},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
@@ -452,7 +534,7 @@ activity it was meant to update never shows the change.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "replace", "path": "/found", "value": 3}]},
@@ -476,7 +558,7 @@ and consumer now disagree about the activity until its next snapshot.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "remove", "path": "/results"}]},
@@ -485,7 +567,7 @@ and consumer now disagree about the activity until its next snapshot.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "add", "path": "/results", "value": []}]},
@@ -509,7 +591,7 @@ activity message no schema accepts.
 
 ## Invalid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "replace", "path": "", "value": [1, 2]}]},
@@ -518,7 +600,7 @@ activity message no schema accepts.
 
 ## Valid
 ```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
  {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
  {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
   "patch": [{"op": "replace", "path": "", "value": {"found": 2}}]},

@@ -16,6 +16,15 @@ use super::{check_arguments, owner_name, EventPlace, Here, RelatedPlace};
 use crate::diagnostic::Diagnostic;
 use crate::findings::Findings;
 
+/// What a chunk did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Chunked {
+    /// Opened the item of this id.
+    Opened(String),
+    /// Continued the open item of this id.
+    Continued(String),
+}
+
 /// The three chunked families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ChunkKind {
@@ -154,13 +163,13 @@ impl Chunks {
     }
 
     /// A chunk of `kind`: continues an open item or opens one. Hands back
-    /// the id of a tool call it opened.
+    /// which item, and whether it opened it.
     pub(super) fn chunk(
         &mut self,
         kind: ChunkKind,
         at: &Here<'_>,
         out: &mut impl Findings,
-    ) -> Option<String> {
+    ) -> Option<Chunked> {
         let k = kind.index();
         let tag = at.owner().map(str::to_string);
         let id = at.str(kind.id_key());
@@ -250,6 +259,7 @@ impl Chunks {
                     item.arguments.push_str(delta);
                     item.has_arguments = true;
                 }
+                return Some(Chunked::Continued(item.id.clone()));
             }
             return None;
         }
@@ -317,7 +327,7 @@ impl Chunks {
             item.has_arguments = true;
         }
         lane.open[k] = Some(item);
-        (kind == ChunkKind::Tool).then(|| id.to_string())
+        Some(Chunked::Opened(id.to_string()))
     }
 
     /// Ends the stream or the run: every open item closes, tool calls

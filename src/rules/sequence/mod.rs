@@ -30,6 +30,7 @@ mod catalog_v1;
 mod chunks;
 mod outcome;
 mod patch;
+mod streamed;
 mod view;
 
 pub(crate) use outcome::check_resume;
@@ -68,6 +69,8 @@ pub(super) const RULES: &[Rule] = &[
     RUN_STARTED_OTHER_THREAD,
     RUN_ID_REUSED,
     PROTOCOL_VERSION_MISMATCH,
+    PROTOCOL_VERSION_MISSING,
+    SNAPSHOT_CONTRADICTS_STREAM,
     CHUNK_CONTRADICTS_OPENER,
     CHUNK_CONTINUATION_AMBIGUOUS,
     OWNER_MISMATCH,
@@ -259,6 +262,15 @@ pub struct Sequence {
     activities: activity::Activities,
     /// The version the request of a captured exchange declared.
     requested: Option<String>,
+    /// What the request the stream answers tells: the tool calls its
+    /// messages made and the state it carried (a run's baseline when its
+    /// `RUN_STARTED` echoes no input).
+    request: Option<Request>,
+    /// 1.x, this run: where its `RUN_STARTED` was, while it declared no
+    /// version and nothing has yet shown that it should have.
+    undeclared: Option<EventPlace>,
+    /// 1.x, this run: what it streamed for each message and tool call.
+    streamed: streamed::Streamed,
     /// How the latest 1.x run finished, for the next request's resume.
     interrupted: Option<Interrupted>,
 }
@@ -294,8 +306,40 @@ impl Sequence {
             answered: HashSet::default(),
             activities: activity::Activities::default(),
             requested: None,
+            request: None,
+            undeclared: None,
+            streamed: streamed::Streamed::default(),
             interrupted: None,
         }
+    }
+
+    /// Pairs the stream with the `RunAgentInput` it answers: the tool calls
+    /// its messages made are calls a result may answer, its state is the
+    /// baseline of a run whose `RUN_STARTED` echoes no input, and its
+    /// `protocolVersion` is what `RUN_STARTED` must declare.
+    pub fn answer(&mut self, input: &Value) {
+        if let Some(declared) = input.get("protocolVersion").and_then(Value::as_str) {
+            self.expect_version(declared);
+        }
+        let mut calls: HashSet<String> = HashSet::default();
+        for id in input
+            .get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|c| c.get("id").and_then(Value::as_str))
+        {
+            calls.insert(id.to_string());
+        }
+        // Before 1.0 the calls a stream started are never forgotten.
+        self.started_calls.extend(calls.iter().cloned());
+        self.request = Some(Request {
+            calls,
+            state: input.get("state").filter(|s| !s.is_null()).cloned(),
+        });
     }
 
     /// Holds the state and the activity contents to `bytes` in all (see
@@ -338,16 +382,36 @@ impl Sequence {
             event,
             place,
             owner: event.str("subagentRunId"),
+            protocol,
         };
         if v1 {
             self.close_chunks(kind, &at, out);
         }
         self.check_run(kind, &at, out);
         if v1 {
+            self.uses_1x(kind, &at, out);
             self.attribution(kind, &at, out);
             if let Some(chunk) = chunks::ChunkKind::of(kind) {
-                if let Some(id) = self.chunks.chunk(chunk, &at, out) {
-                    self.started_calls.insert(id);
+                let chunked = self.chunks.chunk(chunk, &at, out);
+                let delta = at.str("delta").unwrap_or_default();
+                match (chunk, chunked) {
+                    (chunks::ChunkKind::Tool, Some(chunks::Chunked::Opened(id))) => {
+                        self.streamed
+                            .call_started(&id, at.str("toolCallName"), place);
+                        self.streamed.call_delta(&id, delta);
+                        self.started_calls.insert(id);
+                    }
+                    (chunks::ChunkKind::Tool, Some(chunks::Chunked::Continued(id))) => {
+                        self.streamed.call_delta(&id, delta);
+                    }
+                    (chunks::ChunkKind::Text, Some(chunks::Chunked::Opened(id))) => {
+                        self.streamed.message_started(&id, at.str("role"), place);
+                        self.streamed.message_delta(&id, delta);
+                    }
+                    (chunks::ChunkKind::Text, Some(chunks::Chunked::Continued(id))) => {
+                        self.streamed.message_delta(&id, delta);
+                    }
+                    _ => {}
                 }
                 self.last = Some(place.clone());
                 return;
@@ -359,6 +423,7 @@ impl Sequence {
                 "ACTIVITY_DELTA" => self.activities.delta(&at, &mut self.budget, out),
                 "MESSAGES_SNAPSHOT" => {
                     if let Some(messages) = event.get("messages") {
+                        self.streamed.compare(&messages, &at, out);
                         self.activities
                             .restate(&messages, &mut self.budget, &at, out);
                     }
@@ -366,9 +431,45 @@ impl Sequence {
                 "TOOL_CALL_RESULT" => {
                     if let Some(id) = at.str("toolCallId") {
                         self.answered.insert(id.to_string());
+                        if let (Some(message), Some(content)) =
+                            (at.str("messageId"), event.get("content"))
+                        {
+                            self.streamed.result(message, id, &content, place);
+                        }
                     }
                 }
-                "TOOL_CALL_START" => self.tool_call_owner(&at, out),
+                "TOOL_CALL_START" => {
+                    self.tool_call_owner(&at, out);
+                    if let Some(id) = at.str("toolCallId") {
+                        self.streamed
+                            .call_started(id, at.str("toolCallName"), place);
+                    }
+                }
+                "TOOL_CALL_ARGS" => {
+                    if let (Some(id), Some(delta)) = (at.str("toolCallId"), at.str("delta")) {
+                        self.streamed.call_delta(id, delta);
+                    }
+                }
+                "TOOL_CALL_END" => {
+                    if let Some(id) = at.str("toolCallId") {
+                        self.streamed.call_ended(id);
+                    }
+                }
+                "TEXT_MESSAGE_START" => {
+                    if let Some(id) = at.str("messageId") {
+                        self.streamed.message_started(id, at.str("role"), place);
+                    }
+                }
+                "TEXT_MESSAGE_CONTENT" => {
+                    if let (Some(id), Some(delta)) = (at.str("messageId"), at.str("delta")) {
+                        self.streamed.message_delta(id, delta);
+                    }
+                }
+                "TEXT_MESSAGE_END" => {
+                    if let Some(id) = at.str("messageId") {
+                        self.streamed.message_ended(id);
+                    }
+                }
                 _ => {}
             }
         }
@@ -433,6 +534,7 @@ impl Sequence {
             event: EventView::Value(&Value::Null),
             place: &last,
             owner: None,
+            protocol: self.protocol,
         };
         self.close_tool_chunk(&at, out);
         self.chunks.finish(&at, out);
@@ -573,8 +675,13 @@ impl Sequence {
 
     fn start_run(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         self.clear_open();
+        self.undeclared = None;
+        self.streamed.clear();
         if self.protocol.is_1x() {
             self.started_calls.clear();
+            if let Some(request) = &self.request {
+                self.started_calls.extend(request.calls.iter().cloned());
+            }
             self.run_ids_and_thread(at, out);
         }
         self.run = Run::Active {
@@ -582,14 +689,22 @@ impl Sequence {
             run_id: at.str("runId").map(str::to_string),
             start: at.place.clone(),
         };
-        // The run's input carries the state the run starts from.
-        if let Some(input) = at.event.get("input") {
-            if let Some(state) = input.get("state") {
-                self.set_state(Some(state.clone()), "/input/state", at, out);
+        // The run's input carries the state the run starts from: the one
+        // its RUN_STARTED echoes, else the request's (`spec/1.1/basic/
+        // patterns/snapshots.mdx`, "Deltas": the state has a baseline from
+        // the input).
+        let input = at.event.get("input");
+        match input.as_deref().and_then(|input| input.get("state")) {
+            Some(state) => self.set_state(Some(state.clone()), "/input/state", at, out),
+            None => {
+                let requested = self.request.as_ref().and_then(|r| r.state.clone());
+                if requested.is_some() {
+                    self.set_state(requested, "", at, out);
+                }
             }
-            if let Some(messages) = input.get("messages") {
-                self.remember_calls(messages);
-            }
+        }
+        if let Some(messages) = input.as_deref().and_then(|input| input.get("messages")) {
+            self.remember_calls(messages);
         }
     }
 
@@ -699,10 +814,22 @@ impl Sequence {
                 self.run_ids.insert(run.to_string());
             }
         }
-        if let (Some(requested), Some((pointer, declared))) = (
-            &self.requested,
-            crate::rules::version::declared_by_run_started(at.event),
-        ) {
+        let declaration = crate::rules::version::declared_by_run_started(at.event);
+        if declaration.is_none() {
+            match &self.requested {
+                Some(requested) => out.add(&PROTOCOL_VERSION_MISSING, |rule| {
+                    at.finding(
+                        rule,
+                        "",
+                        format!("RUN_STARTED declares no protocolVersion, though its request declared '{requested}'"),
+                    )
+                    .with_help("an implementation of AG-UI 1.x must declare the version it speaks on RUN_STARTED (spec/1.1/basic/versioning.mdx, \"Version negotiation\")")
+                }),
+                // Reported if the run shows it is 1.x.
+                None => self.undeclared = Some(at.place.clone()),
+            }
+        }
+        if let (Some(requested), Some((pointer, declared))) = (&self.requested, declaration) {
             if requested != declared {
                 out.push(
                     at.finding(
@@ -1130,6 +1257,41 @@ impl Sequence {
         }
     }
 
+    /// 1.x: reports, once a run, a run that declared no version using what
+    /// only 1.x has.
+    fn uses_1x(&mut self, kind: &str, at: &Here<'_>, out: &mut impl Findings) {
+        if self.undeclared.is_none() {
+            return;
+        }
+        let what = if kind.starts_with("SUBAGENT_") {
+            Some(kind.to_string())
+        } else if at.event.get("subagentRunId").is_some() {
+            Some(format!("{kind}.subagentRunId"))
+        } else if matches!(kind, "RUN_FINISHED" | "RUN_ERROR") {
+            ["outcome", "usage"]
+                .into_iter()
+                .find(|key| at.event.get(key).is_some())
+                .map(|key| format!("{kind}.{key}"))
+        } else {
+            None
+        };
+        let Some(what) = what else {
+            return;
+        };
+        let Some(start) = self.undeclared.take() else {
+            return;
+        };
+        out.add(&PROTOCOL_VERSION_MISSING, |rule| {
+            at.finding(
+                rule,
+                "",
+                format!("RUN_STARTED declared no protocolVersion, though this run uses {what}, which only AG-UI 1.x has"),
+            )
+            .with_help("an implementation of AG-UI 1.x must declare the version it speaks on RUN_STARTED (spec/1.1/basic/versioning.mdx, \"Version negotiation\")")
+            .with_related_place(&start, "the run started here")
+        });
+    }
+
     /// The state is no longer known: its memory is given back.
     fn forget_state(&mut self) {
         self.state = None;
@@ -1255,6 +1417,15 @@ impl Sequence {
     }
 }
 
+/// What the request a stream answers tells it (see [`Sequence::answer`]).
+#[derive(Debug)]
+struct Request {
+    /// The ids of the tool calls its messages made.
+    calls: HashSet<String>,
+    /// Its state, when it carried one.
+    state: Option<Value>,
+}
+
 /// The message of a `state-over-budget` finding on `operation`, which
 /// went over `bound` of a budget of `limit` bytes.
 fn over_budget(operation: usize, bound: patch::Over, limit: u64) -> String {
@@ -1350,9 +1521,18 @@ fn check_arguments(
         return;
     }
     if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(arguments) {
-        out.push(
+        // AG-UI 1.x carries argument text "and does not validate it": text
+        // that does not parse is "not a protocol violation"
+        // (`spec/1.1/events/tool-calls.mdx`, "TOOL_CALL_ARGS" and
+        // "TOOL_CALL_END"); before 1.0 clients parse it to run the tool.
+        let severity = if at.protocol.is_1x() {
+            crate::diagnostic::Severity::Warning
+        } else {
+            TOOL_CALL_ARGS_NOT_JSON.severity
+        };
+        out.add_as(&TOOL_CALL_ARGS_NOT_JSON, severity, |rule| {
             at.finding(
-                &TOOL_CALL_ARGS_NOT_JSON,
+                rule,
                 "",
                 format!("the arguments of tool call '{id}' are not JSON: {error}"),
             )
@@ -1360,8 +1540,8 @@ fn check_arguments(
                 "the argument deltas concatenate to {}",
                 crate::text::excerpt(arguments)
             ))
-            .with_related_place(start, format!("{start_type} here")),
-        );
+            .with_related_place(start, format!("{start_type} here"))
+        });
     }
 }
 
@@ -1371,6 +1551,8 @@ struct Here<'a> {
     place: &'a EventPlace,
     /// The event's `subagentRunId`, which most rules ask for: read once.
     owner: Option<&'a str>,
+    /// The version judging the event.
+    protocol: Protocol,
 }
 
 impl<'a> Here<'a> {
@@ -1471,7 +1653,7 @@ mod tests {
     #[test]
     fn a_clean_run_reports_nothing() {
         let events = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
             {"type": "STEP_STARTED", "stepName": "s"},
             {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
             {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi"},
@@ -1486,7 +1668,7 @@ mod tests {
             {"type": "STATE_DELTA", "delta": [{"op": "test", "path": "/n", "value": 2}]},
             {"type": "STEP_FINISHED", "stepName": "s"},
             {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
             {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m3", "delta": "a"},
             {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
             {"type": "TOOL_CALL_CHUNK", "toolCallId": "c2", "toolCallName": "f", "delta": "{"},
@@ -1508,17 +1690,17 @@ mod tests {
         );
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "RUN_ERROR", "message": "x"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}
             ])),
             ["event-after-run-error"]
         );
         assert_eq!(
             rules_fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r2"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
                 {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
             ])),
             [
@@ -1534,7 +1716,7 @@ mod tests {
         );
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
                 {"type": "CUSTOM", "name": "n", "value": 1},
                 {"type": "CUSTOM", "name": "n", "value": 2}
@@ -1542,7 +1724,9 @@ mod tests {
             ["event-after-run-finished"]
         );
         assert_eq!(
-            fired(json!([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])),
+            fired(
+                json!([{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}])
+            ),
             ["stream-truncated"]
         );
     }
@@ -1551,7 +1735,7 @@ mod tests {
     fn open_and_close() {
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "TEXT_MESSAGE_END", "messageId": "m"},
                 {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
                 {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
@@ -1571,7 +1755,7 @@ mod tests {
         );
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "REASONING_START", "messageId": "p"},
                 {"type": "STEP_STARTED", "stepName": "s"}
             ])),
@@ -1583,7 +1767,7 @@ mod tests {
     fn tool_calls_and_chunks() {
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
                 {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"a\""},
                 {"type": "TOOL_CALL_END", "toolCallId": "c"},
@@ -1607,7 +1791,7 @@ mod tests {
     fn results_for_calls_of_a_messages_snapshot_are_known() {
         assert_eq!(
             fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "assistant",
                     "toolCalls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]},
                 {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "c", "content": ""},
@@ -1621,7 +1805,7 @@ mod tests {
     fn state_deltas() {
         assert_eq!(
             rules_fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                 {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
                 {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
                 {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
@@ -1661,14 +1845,14 @@ mod tests {
     #[test]
     fn runs_after_run_error_begin_anew_in_1x() {
         let events = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "protocolVersion": "1.1"},
             {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{\"a\":"},
             {"type": "RUN_ERROR", "message": "x"},
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
             {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{}"},
             {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2"},
             {"type": "RUN_ERROR", "message": "late"},
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r3"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r3", "protocolVersion": "1.1"},
             {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
         ]);
         assert_eq!(
@@ -1685,7 +1869,7 @@ mod tests {
     #[test]
     fn chunk_streams_close_on_custom_not_on_raw() {
         let closed = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
             {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
             {"type": "CUSTOM", "name": "n", "value": 1},
             {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
@@ -1696,7 +1880,7 @@ mod tests {
             [("first-chunk-without-id".to_string(), "/3".to_string())]
         );
         let open = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
             {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
             {"type": "RAW", "event": {}},
             {"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "x", "content": {}},
@@ -1714,7 +1898,7 @@ mod tests {
             fired_at(
                 Protocol::V1_1,
                 json!([
-                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                     {"type": "SUBAGENT_FINISHED", "subagentRunId": "x"},
                     {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
                     {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
@@ -1735,7 +1919,7 @@ mod tests {
             fired_at(
                 Protocol::V1_1,
                 json!([
-                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
                     {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant", "subagentRunId": "s"},
                     {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "subagentRunId": "x"},
                     {"type": "TOOL_CALL_START", "toolCallId": "d", "toolCallName": "f", "parentMessageId": "m"},
@@ -1818,7 +2002,7 @@ mod tests {
             location: Some(Location { line: 1, column: 1 }),
         };
         sequence.event(
-            &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            &json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}),
             Protocol::V0,
             &first,
             &mut out,

@@ -1,0 +1,464 @@
+//! What a 1.x run streamed for each message, tool call and tool result, to
+//! hold a later `MESSAGES_SNAPSHOT` of the same run to it
+//! (`snapshot-contradicts-stream`).
+//!
+//! A `MESSAGES_SNAPSHOT` replaces a consumer's copy of each message by id
+//! (`spec/1.1/events/state.mdx`, "MESSAGES_SNAPSHOT"), and "MAY restate the
+//! message wholesale" (`events/text-messages.mdx`, "TEXT_MESSAGE_END"): a
+//! snapshot that completes a message still streaming, or restates what an
+//! earlier run streamed, is history superseded. What is reported is a
+//! snapshot of the same run saying otherwise about what the run itself
+//! streamed and closed: another role or tool name, other text, other
+//! arguments (compared as JSON where both parse), another result. A client
+//! that built the conversation from the events and one that took the
+//! snapshot then disagree.
+//!
+//! Memory is bounded: text is held as its length and a digest fed piece by
+//! piece, so a long message costs what a short one does. Arguments are
+//! also kept as text, within [`MAX_KEPT`] a run, because they are compared
+//! as JSON (spacing and key order aside), which a digest cannot do; past
+//! the bound, arguments whose bytes differ are not compared.
+
+use foldhash::HashMap;
+use serde_json::Value;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3Default};
+
+use super::catalog_v1::SNAPSHOT_CONTRADICTS_STREAM;
+use super::{EventPlace, Here, RelatedPlace};
+use crate::findings::Findings;
+
+/// The most argument text, and structured tool results, a run keeps for
+/// comparing as JSON.
+const MAX_KEPT: usize = 1 << 20;
+
+/// The digest of text still streaming, or of text complete.
+enum Digest {
+    Streaming(Box<Xxh3Default>),
+    Complete(u64),
+}
+
+impl std::fmt::Debug for Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Digest::Streaming(digest) => write!(f, "Streaming({:016x})", digest.digest()),
+            Digest::Complete(digest) => write!(f, "Complete({digest:016x})"),
+        }
+    }
+}
+
+/// Text streamed in pieces, as far as it is known.
+#[derive(Debug)]
+struct Text {
+    /// Its length in bytes and characters.
+    bytes: usize,
+    chars: usize,
+    /// `None` once a piece arrived after the text was complete: what the
+    /// stream holds is then no longer one text.
+    digest: Option<Digest>,
+    /// The text itself, where it is kept.
+    kept: Option<String>,
+}
+
+impl Text {
+    fn new(keep: bool) -> Text {
+        Text {
+            bytes: 0,
+            chars: 0,
+            digest: Some(Digest::Streaming(Box::new(Xxh3Default::new()))),
+            kept: keep.then(String::new),
+        }
+    }
+
+    /// Appends `piece`, keeping the text while `budget` (the run's bytes
+    /// kept so far) allows.
+    fn append(&mut self, piece: &str, budget: &mut usize) {
+        match &mut self.digest {
+            Some(Digest::Streaming(digest)) => digest.update(piece.as_bytes()),
+            _ => {
+                self.digest = None;
+                self.kept = None;
+                return;
+            }
+        }
+        self.bytes += piece.len();
+        self.chars += piece.chars().count();
+        if let Some(kept) = &mut self.kept {
+            if *budget + piece.len() > MAX_KEPT {
+                *budget -= kept.len();
+                self.kept = None;
+            } else {
+                *budget += piece.len();
+                kept.push_str(piece);
+            }
+        }
+    }
+
+    /// The text is complete: its digest is all that is needed of it.
+    fn complete(&mut self) {
+        if let Some(Digest::Streaming(digest)) = &self.digest {
+            self.digest = Some(Digest::Complete(digest.digest()));
+        }
+    }
+
+    /// Whether `said` is this text, byte for byte; `None` when the text is
+    /// not known.
+    fn is(&self, said: &str) -> Option<bool> {
+        let digest = match self.digest.as_ref()? {
+            Digest::Streaming(digest) => digest.digest(),
+            Digest::Complete(digest) => *digest,
+        };
+        Some(said.len() == self.bytes && xxh3_64(said.as_bytes()) == digest)
+    }
+
+    /// Whether `said` begins with this text; `None` when the text is not
+    /// known.
+    fn begins(&self, said: &str) -> Option<bool> {
+        match said.get(..self.bytes) {
+            Some(head) => self.is(head),
+            None => self.digest.as_ref().map(|_| false),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Message {
+    role: Option<String>,
+    text: Text,
+    ended: bool,
+    start: EventPlace,
+}
+
+#[derive(Debug)]
+struct Call {
+    name: Option<String>,
+    arguments: Text,
+    ended: bool,
+    start: EventPlace,
+}
+
+#[derive(Debug)]
+struct ToolResult {
+    call: String,
+    content: Content,
+    place: EventPlace,
+}
+
+/// A tool result's content: text by its digest, anything else as it was,
+/// since JSON values are equal whatever the order of their members.
+#[derive(Debug)]
+enum Content {
+    Text(u64),
+    Structured(Value),
+}
+
+impl Content {
+    fn is(&self, said: &Value) -> bool {
+        match (self, said) {
+            (Content::Text(digest), Value::String(text)) => xxh3_64(text.as_bytes()) == *digest,
+            (Content::Structured(content), said) => content == said,
+            _ => false,
+        }
+    }
+}
+
+/// What the current run streamed.
+#[derive(Debug, Default)]
+pub(super) struct Streamed {
+    messages: HashMap<String, Message>,
+    calls: HashMap<String, Call>,
+    results: HashMap<String, ToolResult>,
+    /// Bytes of argument text and structured results kept.
+    kept: usize,
+}
+
+impl Streamed {
+    /// A run starts: what the last one streamed is history.
+    pub(super) fn clear(&mut self) {
+        *self = Streamed::default();
+    }
+
+    /// `TEXT_MESSAGE_START`, or the first chunk of a message.
+    pub(super) fn message_started(&mut self, id: &str, role: Option<&str>, at: &EventPlace) {
+        self.messages
+            .entry(id.to_string())
+            .or_insert_with(|| Message {
+                role: Some(role.unwrap_or("assistant").to_string()),
+                text: Text::new(false),
+                ended: false,
+                start: at.clone(),
+            })
+            .ended = false;
+    }
+
+    /// A piece of a message's text.
+    pub(super) fn message_delta(&mut self, id: &str, delta: &str) {
+        if let Some(message) = self.messages.get_mut(id) {
+            message.text.append(delta, &mut self.kept);
+        }
+    }
+
+    /// `TEXT_MESSAGE_END`.
+    pub(super) fn message_ended(&mut self, id: &str) {
+        if let Some(message) = self.messages.get_mut(id) {
+            message.ended = true;
+            message.text.complete();
+        }
+    }
+
+    /// `TOOL_CALL_START`, or the first chunk of a call.
+    pub(super) fn call_started(&mut self, id: &str, name: Option<&str>, at: &EventPlace) {
+        self.calls
+            .entry(id.to_string())
+            .or_insert_with(|| Call {
+                name: name.map(str::to_string),
+                arguments: Text::new(true),
+                ended: false,
+                start: at.clone(),
+            })
+            .ended = false;
+    }
+
+    /// A piece of a call's arguments.
+    pub(super) fn call_delta(&mut self, id: &str, delta: &str) {
+        if let Some(call) = self.calls.get_mut(id) {
+            call.arguments.append(delta, &mut self.kept);
+        }
+    }
+
+    /// `TOOL_CALL_END`.
+    pub(super) fn call_ended(&mut self, id: &str) {
+        if let Some(call) = self.calls.get_mut(id) {
+            call.ended = true;
+            call.arguments.complete();
+        }
+    }
+
+    /// `TOOL_CALL_RESULT`: the tool message `message` with `content`
+    /// answering `call`.
+    pub(super) fn result(&mut self, message: &str, call: &str, content: &Value, at: &EventPlace) {
+        let content = match content {
+            Value::String(text) => Content::Text(xxh3_64(text.as_bytes())),
+            structured => {
+                let room = MAX_KEPT.saturating_sub(self.kept);
+                let (size, whole) = super::patch::size_of(structured, room as u64);
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                if !whole || size > room {
+                    return;
+                }
+                self.kept += size;
+                Content::Structured(structured.clone())
+            }
+        };
+        self.results.insert(
+            message.to_string(),
+            ToolResult {
+                call: call.to_string(),
+                content,
+                place: at.clone(),
+            },
+        );
+    }
+
+    /// Holds `messages`, a `MESSAGES_SNAPSHOT`'s, to what the run streamed.
+    pub(super) fn compare(&self, messages: &Value, at: &Here<'_>, out: &mut impl Findings) {
+        if self.messages.is_empty() && self.calls.is_empty() && self.results.is_empty() {
+            return;
+        }
+        for (index, message) in messages.as_array().into_iter().flatten().enumerate() {
+            let here = format!("/messages/{index}");
+            let Some(id) = message.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let role = message.get("role").and_then(Value::as_str);
+            if let Some(streamed) = self.messages.get(id) {
+                self.compare_message(message, streamed, role, &here, at, out);
+            }
+            if role == Some("tool") {
+                if let Some(result) = self.results.get(id) {
+                    compare_result(message, result, &here, at, out);
+                }
+            }
+            for (position, call) in message
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let Some(streamed) = call
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .and_then(|id| self.calls.get(id))
+                else {
+                    continue;
+                };
+                compare_call(
+                    call,
+                    streamed,
+                    &format!("{here}/toolCalls/{position}"),
+                    at,
+                    out,
+                );
+            }
+        }
+    }
+
+    fn compare_message(
+        &self,
+        message: &Value,
+        streamed: &Message,
+        role: Option<&str>,
+        here: &str,
+        at: &Here<'_>,
+        out: &mut impl Findings,
+    ) {
+        if let (Some(said), Some(was)) = (role, &streamed.role) {
+            if said != was {
+                report(at, out, &format!("{here}/role"), format!("the snapshot gives message '{}' role '{said}', the stream streamed it as '{was}'", id_of(message)), &streamed.start);
+                return;
+            }
+        }
+        let Some(content) = message.get("content").and_then(Value::as_str) else {
+            return;
+        };
+        let text = &streamed.text;
+        let agrees = if streamed.ended {
+            text.is(content)
+        } else {
+            // A message still streaming may be completed by the snapshot.
+            text.begins(content)
+        };
+        if agrees == Some(false) {
+            report(
+                at,
+                out,
+                &format!("{here}/content"),
+                format!(
+                    "the snapshot's content of message '{}' ({} characters) is not the text the run streamed for it ({} characters)",
+                    id_of(message),
+                    content.chars().count(),
+                    text.chars
+                ),
+                &streamed.start,
+            );
+        }
+    }
+}
+
+fn id_of(message: &Value) -> &str {
+    message
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn compare_call(call: &Value, streamed: &Call, here: &str, at: &Here<'_>, out: &mut impl Findings) {
+    let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+    let function = call.get("function");
+    let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
+    if let (Some(said), Some(was)) = (name, &streamed.name) {
+        if said != was {
+            report(
+                at,
+                out,
+                &format!("{here}/function/name"),
+                format!("the snapshot names tool call '{id}' '{said}', the stream '{was}'"),
+                &streamed.start,
+            );
+            return;
+        }
+    }
+    let Some(said) = function
+        .and_then(|f| f.get("arguments"))
+        .and_then(Value::as_str)
+    else {
+        return;
+    };
+    let was = &streamed.arguments;
+    let agrees = match (&was.kept, streamed.ended) {
+        (Some(kept), true) => Some(same_arguments(said, kept)),
+        (Some(kept), false) => Some(said.starts_with(kept.as_str())),
+        // Without the text, only the same bytes are known to agree.
+        (None, true) => was.is(said).filter(|same| *same),
+        (None, false) => was.begins(said),
+    };
+    if agrees == Some(false) {
+        let streamed_text = match &was.kept {
+            Some(kept) if kept.is_empty() => "no arguments (no TOOL_CALL_ARGS)".to_string(),
+            Some(kept) => format!("arguments '{}'", crate::text::excerpt(kept)),
+            None => format!("{} bytes of arguments that do not begin it", was.bytes),
+        };
+        report(
+            at,
+            out,
+            &format!("{here}/function/arguments"),
+            format!(
+                "the snapshot gives tool call '{id}' the arguments '{}', the run streamed {streamed_text}",
+                crate::text::excerpt(said)
+            ),
+            &streamed.start,
+        );
+    }
+}
+
+/// Whether `said` and `was`, argument texts, mean the same: equal as JSON
+/// where both parse (spacing and key order aside), else as text; no
+/// arguments streamed is the same as an empty object.
+fn same_arguments(said: &str, was: &str) -> bool {
+    if said == was {
+        return true;
+    }
+    let parse = |text: &str| serde_json::from_str::<Value>(text).ok();
+    match (parse(said), parse(was)) {
+        (Some(a), Some(b)) => a == b,
+        (Some(Value::Object(members)), None) if was.trim().is_empty() => members.is_empty(),
+        _ => false,
+    }
+}
+
+fn compare_result(
+    message: &Value,
+    result: &ToolResult,
+    here: &str,
+    at: &Here<'_>,
+    out: &mut impl Findings,
+) {
+    let id = id_of(message);
+    if let Some(call) = message.get("toolCallId").and_then(Value::as_str) {
+        if call != result.call {
+            report(
+                at,
+                out,
+                &format!("{here}/toolCallId"),
+                format!("the snapshot's tool message '{id}' answers tool call '{call}', the stream's TOOL_CALL_RESULT '{}'", result.call),
+                &result.place,
+            );
+            return;
+        }
+    }
+    if let Some(content) = message.get("content") {
+        if !result.content.is(content) {
+            report(
+                at,
+                out,
+                &format!("{here}/content"),
+                format!("the snapshot's content of tool message '{id}' is not the TOOL_CALL_RESULT the run streamed for it"),
+                &result.place,
+            );
+        }
+    }
+}
+
+fn report(
+    at: &Here<'_>,
+    out: &mut impl Findings,
+    pointer: &str,
+    message: String,
+    streamed: &EventPlace,
+) {
+    out.add(&SNAPSHOT_CONTRADICTS_STREAM, |rule| {
+        at.finding(rule, pointer, message)
+            .with_help("a client that built the conversation from the events now holds something else than one that took the snapshot; stream what the snapshot says, or snapshot what was streamed")
+            .with_related_place(streamed, "what the stream said began here")
+    });
+}
