@@ -8,13 +8,13 @@
 //!
 //! let validator = Validator::new()?;
 //! let body = br#"{"threadId":"t","runId":"r","state":{},"messages":[
-//!     {"id":"m","role":"assitant","content":"hi"}],
+//!     {"id":"m","role":"user","content":42}],
 //!     "tools":[],"context":[],"forwardedProps":{}}"#;
 //! let report = validator.validate(Kind::RunAgentInput, body);
 //! assert!(!report.is_valid());
 //! let finding = &report.diagnostics()[0];
-//! assert_eq!(finding.rule, "invalid-value");
-//! assert_eq!(finding.pointer, "/messages/0/role");
+//! assert_eq!(finding.rule, "wrong-type");
+//! assert_eq!(finding.pointer, "/messages/0/content");
 //! # Ok::<(), agui_lint::BuildError>(())
 //! ```
 #![forbid(unsafe_code)]

@@ -349,6 +349,7 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
                 serde_json::json!({
                     "name": r.name,
                     "severity": r.severity,
+                    "severityIn1x": r.severity_in(Protocol::V1_1),
                     "protocols": r.protocols().iter().map(|p| p.as_str()).collect::<Vec<_>>(),
                     "summary": r.summary,
                     "docs": r.docs,
@@ -377,7 +378,7 @@ fn show_rules(args: RuleArgs) -> Result<ExitCode, String> {
         print(&format!(
             "# {}\n\nDefault severity: {}\nProtocol versions: {}\n\n{}.\n\n{}",
             rule.name,
-            rule.severity,
+            rule.severity_text(),
             rule.protocols_text(),
             rule.summary,
             rule.docs

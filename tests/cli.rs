@@ -102,6 +102,8 @@ fn role_typo_is_exactly_one_located_invalid_value() {
         "check",
         "--format",
         "json",
+        "--protocol",
+        "0",
         "fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json",
     ]);
     assert_eq!(output.status.code(), Some(1));
@@ -126,6 +128,28 @@ fn role_typo_is_exactly_one_located_invalid_value() {
         report["summary"],
         serde_json::json!({"documents": 1, "valid": 0, "errors": 1, "warnings": 0, "infos": 0})
     );
+}
+
+/// In 1.x a role no schema of the version names is unrecognised material,
+/// stripped with a warning: the same typo is a warning, and exits 0.
+#[test]
+fn role_typo_is_a_warning_in_1_x() {
+    for version in ["1.0", "1.1"] {
+        let output = agui_lint(&[
+            "check",
+            "--format",
+            "json",
+            "--protocol",
+            version,
+            "fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{version}");
+        let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+        let d = &report["documents"][0]["diagnostics"][0];
+        assert_eq!(d["rule"], "invalid-value", "{version}");
+        assert_eq!(d["severity"], "warning", "{version}");
+        assert_eq!(d["pointer"], "/messages/0/role", "{version}");
+    }
 }
 
 #[test]
@@ -319,7 +343,7 @@ fn pre_commit_hook_entry_runs_on_the_files_pre_commit_passes() {
     let mut args: Vec<&str> = words.collect();
     // pre-commit appends the staged file names.
     args.push("fixtures/0/message/valid/assistant-text.json");
-    args.push("fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json");
+    args.push("fixtures/1.1/run-agent-input/invalid/wrong-type-metadata-string.json");
     let output = agui_lint(&args);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(stdout(&output).contains("2 documents checked"));

@@ -30,10 +30,13 @@ impl Run {
     }
 }
 
-const ROLE_TYPO: &str = r#"{
+/// A tool message with its call id in snake_case: the camelCase key is
+/// missing (an error), the snake_case one unknown (a warning).
+const SNAKE_CASE: &str = r#"{
   "id": "m1",
-  "role": "assitant",
-  "content": "hello"
+  "role": "tool",
+  "content": "18C",
+  "tool_call_id": "c1"
 }
 "#;
 
@@ -62,7 +65,7 @@ impl Workspace {
             "payloads/valid.json",
             r#"{"id":"m1","role":"user","content":"hi"}"#,
         );
-        ws.write("payloads/role-typo.json", ROLE_TYPO);
+        ws.write("payloads/snake-case.json", SNAKE_CASE);
         ws.write("payloads/capture.jsonl", CAPTURE);
         ws.write("payloads/notes.json", "these are notes, not JSON\n");
         ws.write("payloads/README.md", "# not checked\n");
@@ -155,11 +158,11 @@ fn human_format_in_colour_when_asked() {
     let run = snapshot!(
         ws,
         "human_color",
-        &["check", "payloads/role-typo.json", "--color", "always"]
+        &["check", "payloads/snake-case.json", "--color", "always"]
     );
     assert!(run.stdout.contains("\u{1b}[31m"), "{}", run.stdout);
     // Piped output is plain by default, and NO_COLOR never matters then.
-    let plain = ws.run(&["check", "payloads/role-typo.json"]);
+    let plain = ws.run(&["check", "payloads/snake-case.json"]);
     assert!(!plain.stdout.contains('\u{1b}'));
 }
 
@@ -252,7 +255,7 @@ fn exit_codes_follow_errors_warnings_strict_and_exit_zero() {
         "warning.json",
         r#"{"id":"m1","role":"user","content":"hi","timestamp":1}"#,
     );
-    ws.write("error.json", ROLE_TYPO);
+    ws.write("error.json", SNAKE_CASE);
     snapshot!(ws, "exit_clean", &["check", "clean.json"]);
     let quiet = snapshot!(ws, "exit_clean_quiet", &["check", "clean.json", "--quiet"]);
     assert_eq!((quiet.code, quiet.stdout.as_str()), (Some(0), ""));
@@ -281,7 +284,7 @@ fn exit_codes_follow_errors_warnings_strict_and_exit_zero() {
 #[test]
 fn exit_2_when_the_tool_cannot_do_its_job() {
     let ws = Workspace::new();
-    ws.write("error.json", ROLE_TYPO);
+    ws.write("error.json", SNAKE_CASE);
     let missing = snapshot!(ws, "exit_missing_path", &["check", "no-such.json"]);
     assert_eq!(missing.code, Some(2));
     let glob = snapshot!(ws, "exit_bad_glob", &["check", ".", "--include", "a["]);
@@ -359,7 +362,7 @@ fn a_mixed_directory_reports_every_document() {
         ("payloads/capture.jsonl", Some(4), false),
         ("payloads/capture.jsonl", Some(5), true),
         ("payloads/notes.json", None, false),
-        ("payloads/role-typo.json", None, false),
+        ("payloads/snake-case.json", None, false),
         ("payloads/valid.json", None, true),
     ];
     let expected: Vec<(String, Option<u64>, bool)> = expected
@@ -452,7 +455,7 @@ fn include_and_exclude_shape_the_walk() {
         paths,
         [
             "\"payloads/extra.txt\"",
-            "\"payloads/role-typo.json\"",
+            "\"payloads/snake-case.json\"",
             "\"payloads/valid.json\""
         ]
     );
@@ -463,7 +466,7 @@ fn output_order_is_the_same_whatever_the_thread_count() {
     let ws = Workspace::new();
     for i in 0..120 {
         let text = if i % 7 == 0 {
-            ROLE_TYPO.to_string()
+            SNAKE_CASE.to_string()
         } else {
             format!(r#"{{"id":"m{i}","role":"user","content":"hi","extra{i}":1}}"#)
         };
@@ -519,7 +522,7 @@ fn every_subcommand_help_shows_an_example_and_completions_are_generated() {
 fn a_missing_path_is_reported_and_every_other_path_is_still_checked() {
     let ws = Workspace::new();
     ws.write("good.json", r#"{"id":"m1","role":"user","content":"hi"}"#);
-    ws.write("dir/error.json", ROLE_TYPO);
+    ws.write("dir/error.json", SNAKE_CASE);
     let run = snapshot!(
         ws,
         "missing_path_and_others",
@@ -531,7 +534,7 @@ fn a_missing_path_is_reported_and_every_other_path_is_still_checked() {
         .contains("nope.json: error: no such file or directory"));
     assert!(run
         .stdout
-        .contains("dir/error.json:3:11: error[invalid-value]"));
+        .contains("dir/error.json:1:1: error[missing-field]"));
     assert!(run.stdout.contains("2 documents checked"), "{}", run.stdout);
     // Every format reports it; exit 2 wins over 1 and over --exit-zero.
     let json = ws.run(&["check", "good.json", "nope.json", "--format", "json"]);

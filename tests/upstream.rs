@@ -5,9 +5,10 @@
 //!   upstream's `schema.json` does, over one document per name of
 //!   upstream's fixture manifest and every event of upstream's conformance
 //!   streams. The validator agrees too: an upstream-valid document gets no
-//!   shape finding, an upstream-invalid one an error or an `unknown-field`
-//!   warning (the one deliberate difference: receivers strip an unknown key
-//!   with a warning, so it is not an error here; counted as a rejection).
+//!   shape finding, an upstream-invalid one an error or a warning of a
+//!   shape rule (the deliberate difference: receivers strip an unknown key,
+//!   an unrecognised value or a retired shape with a warning, so it is not
+//!   an error here; counted as a rejection).
 //! - 1.0: the same field sets, required sets and enums as the JSON Schemas
 //!   exported from the zod validators of the 1.0.0 TypeScript SDK.
 
@@ -111,15 +112,18 @@ fn validator(protocol: Protocol) -> Validator {
 }
 
 /// Whether agui-lint's validator rejects the shape of `document` as
-/// `kind`: an error of a shape rule, or an `unknown-field` warning. (The
-/// semantic rules judge more than shape: a tool whose `parameters` is a
-/// string fits both schemas and is still not a JSON Schema.)
+/// `kind`: a finding of a shape rule, an error or a warning. A warning
+/// is what a 1.x receiver strips (an unknown key, an unrecognised value,
+/// a retired shape), which upstream's schema rejects as not of this
+/// version. (The semantic rules judge more than shape: a tool whose
+/// `parameters` is a string fits both schemas and is still not a JSON
+/// Schema.)
 fn validator_rejects(validator: &Validator, kind: Kind, document: &Value) -> (bool, String) {
     let report = validator.validate(kind, document.to_string().as_bytes());
-    let rejected = report.diagnostics().iter().any(|d| {
-        SHAPE_RULES.contains(&d.rule.as_str())
-            && (d.severity == Severity::Error || d.rule == "unknown-field")
-    });
+    let rejected = report
+        .diagnostics()
+        .iter()
+        .any(|d| SHAPE_RULES.contains(&d.rule.as_str()) && d.severity >= Severity::Warning);
     let findings = report
         .diagnostics()
         .iter()

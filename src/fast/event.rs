@@ -373,10 +373,10 @@ pub(super) mod tests {
         for patch in patches {
             let text = format!(r#"{{"type":"STATE_DELTA","delta":{patch}}}"#);
             let value: Value = serde_json::from_str(&text).expect("JSON");
-            let expected = format!("{:?}", EventView::Value(&value).patch("delta"));
+            let expected = format!("{:?}", EventView::Value(&value).patch("delta", true));
             if let Some(event) = shapes.read(text.as_bytes()) {
                 read_from_text += 1;
-                let got = format!("{:?}", EventView::Read(&event).patch("delta"));
+                let got = format!("{:?}", EventView::Read(&event).patch("delta", true));
                 assert_eq!(got, expected, "{patch}");
             };
         }

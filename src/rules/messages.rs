@@ -259,6 +259,13 @@ const TOOL_ARGUMENTS_NOT_JSON: Rule = Rule {
     docs: r#"## What it checks
 That `function.arguments`, a string, holds a JSON text.
 
+An error before 1.0; in AG-UI 1.0 and 1.1 a **warning**: the schema keeps
+`FunctionCall.arguments` "as written because a model can emit arguments
+that are not valid JSON", and what to do with text that does not parse "is
+the application's decision, not a protocol violation"
+(`spec/1.1/events/tool-calls.mdx`, `TOOL_CALL_END`). The same text
+streamed as `TOOL_CALL_ARGS` is `tool-call-args-not-json`, judged alike.
+
 ## Why it matters
 The arguments are parsed before the tool runs; text that is not JSON
 makes the call fail (a frequent result of truncated model output).
@@ -587,15 +594,19 @@ fn check_arguments(
     let text = conversation.calls.get(index)?.arguments?;
     let parsed = serde_json::from_str::<Value>(text);
     match &parsed {
-        Err(error) => out.add(&TOOL_ARGUMENTS_NOT_JSON, |rule| {
-            rule.diagnostic(
+        Err(error) => out.add_as(
+            &TOOL_ARGUMENTS_NOT_JSON,
+            TOOL_ARGUMENTS_NOT_JSON.severity_in(conversation.protocol),
+            |rule| {
+                rule.diagnostic(
                 arguments_at(conversation, index),
                 format!("arguments are not JSON: {}", strip_position(error)),
             )
             .with_help(
                 "'arguments' is a JSON-encoded object, such as \"{\\\"city\\\": \\\"Lisbon\\\"}\"",
             )
-        }),
+            },
+        ),
         Ok(Value::Object(_)) => {}
         Ok(other) => out.add(&TOOL_ARGUMENTS_NOT_OBJECT, |rule| {
             rule.diagnostic(

@@ -66,6 +66,25 @@ impl Rule {
         names.join(", ")
     }
 
+    /// The severity of this rule's findings in a document of `protocol`,
+    /// unless configured otherwise: its default, or what `SEVERITIES_1X`
+    /// gives it in 1.x, where the prose tolerates what it reports.
+    pub fn severity_in(&self, protocol: Protocol) -> Severity {
+        match SEVERITIES_1X.iter().find(|(name, _)| *name == self.name) {
+            Some((_, severity)) if protocol.is_1x() => *severity,
+            _ => self.severity,
+        }
+    }
+
+    /// The severity as `rule` shows it: `error`, or `error (warning in
+    /// 1.0, 1.1)` for a rule whose severity differs in 1.x.
+    pub fn severity_text(&self) -> String {
+        match SEVERITIES_1X.iter().find(|(name, _)| *name == self.name) {
+            Some((_, severity)) => format!("{} ({severity} in 1.0, 1.1)", self.severity),
+            None => self.severity.to_string(),
+        }
+    }
+
     /// A finding of this rule at `pointer`, with its default severity.
     pub fn diagnostic(&self, pointer: impl Into<String>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.name, self.severity, pointer, message)
@@ -119,6 +138,18 @@ const SCOPES: &[(&str, &[Protocol])] = &[
     ("resume-unknown-interrupt", SINCE_1_0),
     ("unknown-event-type", SINCE_1_0),
     ("encrypted-value-type-without-value", SINCE_1_1),
+];
+
+/// The rules whose findings are less serious in 1.x than before 1.0, with
+/// their 1.x severity: what a 1.x receiver strips, drops or tolerates
+/// (`spec/1.1/basic/processing.mdx`, "The rule"), which the pre-1.0 SDKs
+/// rejected. A rule's docs say which of its findings this covers.
+const SEVERITIES_1X: &[(&str, Severity)] = &[
+    // Unrecognised values of closed sets are stripped, not fatal.
+    ("invalid-value", Severity::Warning),
+    // Argument text is carried, not validated (`events/tool-calls.mdx`).
+    ("tool-call-args-not-json", Severity::Warning),
+    ("tool-arguments-not-json", Severity::Warning),
 ];
 
 /// Every registered rule, family by family, in documentation order.

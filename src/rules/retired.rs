@@ -11,7 +11,7 @@ pub(super) const RULES: &[Rule] = &[RETIRED_SHAPE, RETIRED_EVENT];
 
 pub(super) const RETIRED_SHAPE: Rule = Rule {
     name: "retired-shape",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "A 1.x document uses a shape that 1.0 retired",
     docs: r#"## What it checks
 Shapes of the pre-1.0 protocol that AG-UI 1.0 retired, met in a document
@@ -29,7 +29,9 @@ In a pre-1.0 document these are judged by the pre-1.0 reference instead.
 A 1.x receiver judges against the current protocol, where a retired shape
 is simply unrecognised: the part is dropped and `subAgents` is not read, so
 the media or the subagent list never arrives
-(`spec/1.1/basic/versioning.mdx`). The normative 1.1 schema rejects them.
+(`spec/1.1/basic/versioning.mdx`). The normative 1.1 schema rejects them;
+a warning, as `retired-event` is, because a receiver strips or translates
+what it does not recognise rather than failing the run.
 An SDK upgraded to 1.0 no longer sends them; a producer or client still
 sending them was built against the pre-1.0 SDKs.
 

@@ -392,11 +392,24 @@ pub(super) const INVALID_VALUE: Rule = Rule {
     summary: "A value is not one of those the protocol allows",
     docs: r#"## What it checks
 That values restricted to a fixed set are in it: a message's `role`, a
-content part's or source's `type`, a tool call's `type` (`"function"`). The
-finding lists the allowed values and suggests the closest one.
+content part's or source's `type`, a tool call's `type` (`"function"`), a
+run's outcome, a patch operation's `op`. The finding lists the allowed
+values and suggests the closest one.
+
+An error before 1.0. In AG-UI 1.0 and 1.1 a value the version does not
+know at all (no schema of the version names it) is a **warning**: it is
+unrecognised material, a union member "added after this consumer
+shipped", which a receiver strips with a warning and "MUST NOT abort the
+run" for (`spec/1.1/basic/processing.mdx`, "The rule"); in a required
+place the object holding it is removed whole, so a message with an
+unknown role never arrives. A value the version does know, where it is not
+allowed (a `TEXT_MESSAGE_START` with role `tool`), or a value of another
+type, is a malformed known value and stays an error.
 
 ## Why it matters
-An unknown role or type makes the whole object unreadable to both SDKs.
+An unknown role or type makes the whole object unreadable to the pre-1.0
+SDKs, and in 1.x it is dropped: what it carried never reaches the
+application.
 
 ## Invalid
 ```json

@@ -5,6 +5,7 @@
 mod compiled;
 mod generate;
 mod refine;
+mod vocabulary;
 
 pub use compiled::BuildError;
 pub(crate) use compiled::Schemas;

@@ -121,11 +121,11 @@ impl Refiner<'_> {
                 out.push(self.wrong_type(at, kind, parent));
             }
             ValidationErrorKind::Constant { expected_value } => {
-                out.push(self.invalid_value(at, std::slice::from_ref(expected_value.as_ref())));
+                self.invalid_value(at, std::slice::from_ref(expected_value.as_ref()), out);
             }
             ValidationErrorKind::Enum { options } => {
                 let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
-                out.push(self.invalid_value(at, options));
+                self.invalid_value(at, options, out);
             }
             ValidationErrorKind::OneOfNotValid { context } => {
                 self.refine_one_of(error, context, out);
@@ -222,7 +222,7 @@ impl Refiner<'_> {
             .cloned()
             .collect();
         if tag_key.is_none() && !consts.is_empty() && consts.len() == branches.len() {
-            out.push(self.invalid_value(at, &consts));
+            self.invalid_value(at, &consts, out);
             return;
         }
         let (Some(tag_key), Some(instance)) = (tag_key, self.instance_at(at)) else {
@@ -303,7 +303,8 @@ impl Refiner<'_> {
                             out.push(retired);
                             return;
                         }
-                        out.add(&Named("invalid-value"), |_| {
+                        let severity = self.invalid_value_severity(object.get(tag_key));
+                        out.add_as(&Named("invalid-value"), severity, |_| {
                         let pointer = pointer::push(at, tag_key);
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
@@ -523,8 +524,35 @@ impl Refiner<'_> {
         )
     }
 
-    fn invalid_value(&self, at: &str, allowed: &[Value]) -> Diagnostic {
+    /// The severity of an `invalid-value` for `found`: in 1.x a string no
+    /// schema of the version names is unrecognised material, which a
+    /// receiver strips with a warning (`spec/1.1/basic/processing.mdx`,
+    /// "The rule"); a value the version knows, where it is not allowed, or
+    /// a value of another type, is a malformed known value, and fatal.
+    fn invalid_value_severity(&self, found: Option<&Value>) -> Severity {
+        match found {
+            Some(Value::String(value))
+                if self.protocol.is_1x()
+                    && !super::vocabulary::recognises(self.protocol, value) =>
+            {
+                Severity::Warning
+            }
+            _ => Severity::Error,
+        }
+    }
+
+    /// Reports the value at `at` as not among `allowed`, with the
+    /// severity [`Self::invalid_value_severity`] gives it (added as such, so
+    /// that it is not reset to the rule's default).
+    fn invalid_value(&self, at: &str, allowed: &[Value], out: &mut impl Findings) {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
+        let severity = self.invalid_value_severity(Some(instance));
+        out.add_as(&Named("invalid-value"), severity, |_| {
+            self.invalid_value_finding(at, instance, allowed)
+        });
+    }
+
+    fn invalid_value_finding(&self, at: &str, instance: &Value, allowed: &[Value]) -> Diagnostic {
         let names: Vec<String> = allowed
             .iter()
             .map(|v| match v {

@@ -99,7 +99,7 @@ impl Activities {
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
     pub(super) fn delta(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
-        let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch")) else {
+        let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch", true)) else {
             return;
         };
         let Some(slot) = self.content.get_mut(id) else {

@@ -491,6 +491,14 @@ Patch operation: an `op` among `add`, `remove`, `replace`, `move`, `copy`
 and `test`, a `path` that is a JSON Pointer, a `from` for `move` and
 `copy`, a `value` for `add`, `replace` and `test`.
 
+In AG-UI 1.x an operation whose `op` names something RFC 6902 does not
+define is not malformed but unrecognised: a consumer drops it from the
+patch, with a warning, and applies the rest
+(`spec/1.1/basic/patterns/snapshots.mdx`, "When a patch does not apply").
+That operation is the schema's `invalid-value` warning there, not this
+rule's; a malformed operation (no `path`, a `value` missing) is this
+error in every version.
+
 ## Why it matters
 Clients apply the patch with a JSON Patch library, which rejects the whole
 delta; the client's state silently stops following the agent's.
@@ -498,7 +506,7 @@ delta; the client's state silently stops following the agent's.
 ## Invalid
 ```json
 [{"type": "STATE_SNAPSHOT", "snapshot": {"count": 1}},
- {"type": "STATE_DELTA", "delta": [{"op": "set", "path": "/count", "value": 2}]}]
+ {"type": "STATE_DELTA", "delta": [{"op": "replace", "value": 2}]}]
 ```
 
 ## Valid

@@ -578,12 +578,14 @@ and consumer now disagree about the activity until its next snapshot.
 
 pub(super) const ACTIVITY_CONTENT_NOT_OBJECT: Rule = Rule {
     name: "activity-content-not-object",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "An ACTIVITY_DELTA patch makes the activity's content something other than an object",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/activity.mdx`): the patched content must still
 be an object; a producer must not send a patch (a root replacement, say)
-whose application makes it anything else.
+whose application makes it anything else. A warning: the duty is the
+producer's, and "a consumer is not required to detect the violation", so
+a conforming consumer need not fail the run for it.
 
 ## Why it matters
 Activity content is an object by schema: the consumer now holds an

@@ -1334,7 +1334,7 @@ impl Sequence {
     }
 
     fn state_delta(&mut self, at: &Here<'_>, out: &mut impl Findings) {
-        let Some(patch) = at.event.patch("delta") else {
+        let Some(patch) = at.event.patch("delta", at.protocol.is_1x()) else {
             return;
         };
         let patch = match patch {
@@ -1525,11 +1525,7 @@ fn check_arguments(
         // that does not parse is "not a protocol violation"
         // (`spec/1.1/events/tool-calls.mdx`, "TOOL_CALL_ARGS" and
         // "TOOL_CALL_END"); before 1.0 clients parse it to run the tool.
-        let severity = if at.protocol.is_1x() {
-            crate::diagnostic::Severity::Warning
-        } else {
-            TOOL_CALL_ARGS_NOT_JSON.severity
-        };
+        let severity = TOOL_CALL_ARGS_NOT_JSON.severity_in(at.protocol);
         out.add_as(&TOOL_CALL_ARGS_NOT_JSON, severity, |rule| {
             at.finding(
                 rule,

@@ -45,14 +45,18 @@ impl<'a> EventView<'a> {
 pub(crate) type Patch = Result<Vec<PatchOperation>, (usize, serde_json::Error)>;
 
 impl EventView<'_> {
-    /// The member `key` read as a JSON Patch, when it is an array.
+    /// The member `key` read as a JSON Patch, when it is an array; with
+    /// `drop_unknown` (1.x), without the operations whose `op` is a name
+    /// RFC 6902 does not define, which a 1.x consumer drops from the patch
+    /// (`spec/1.1/basic/patterns/snapshots.mdx`, "When a patch does not
+    /// apply"; the schema's `invalid-value` names them).
     ///
     /// A read event's patch is read from its text at once, without a
     /// `Value` first: a state delta is among the largest events a stream
     /// carries, and it is read on the one thread that sequences them. A
     /// text that is not a patch is read again through a `Value`, which
     /// tells which operation is not one.
-    pub(crate) fn patch(self, key: &str) -> Option<Patch> {
+    pub(crate) fn patch(self, key: &str, drop_unknown: bool) -> Option<Patch> {
         if let EventView::Read(event) = self {
             if let Some(Ok(patch)) = event.text(key).map(serde_json::from_str) {
                 return Some(Ok(patch));
@@ -64,10 +68,19 @@ impl EventView<'_> {
             operations
                 .iter()
                 .enumerate()
+                .filter(|(_, op)| !(drop_unknown && has_unknown_op(op)))
                 .map(|(i, op)| serde_json::from_value(op.clone()).map_err(|e| (i, e)))
                 .collect(),
         )
     }
+}
+
+/// Whether `operation` names an `op` RFC 6902 does not define.
+fn has_unknown_op(operation: &Value) -> bool {
+    operation
+        .get("op")
+        .and_then(Value::as_str)
+        .is_some_and(|op| !["add", "remove", "replace", "move", "copy", "test"].contains(&op))
 }
 
 impl<'a> From<&'a Value> for EventView<'a> {
