@@ -4,19 +4,26 @@
 //!
 //! What a finding says about the document is in its `message`, its `help`
 //! and its related notes' messages; the rule, the severity, the pointer and
-//! the line and column are kept as they are. Masking rewrites those texts:
+//! the line and column are kept as they are. Masking rewrites those texts,
+//! keeping what says where a finding is and what to fix (keys, the
+//! protocol's words, positions) and masking the document's values:
 //!
-//! 1. Everything from the first quote mark (`'`, `"` or `` ` ``) to the last
-//!    one becomes `'***'`; with a single quote mark, everything from it to
-//!    the end. Messages quote the document's keys and values, and a value
-//!    may itself hold quote marks, so pairing marks up one by one could
-//!    leave part of a value in the clear; the widest span cannot. The
-//!    protocol's own words quoted in between (`did you mean 'assistant'?`)
-//!    are masked with it.
-//! 2. Every number outside that span becomes `***`: a word that starts with
-//!    a digit, or with `-` or `+` and a digit (`42`, `-1.5e3`, `0xe9`), as
-//!    findings name numbers from the document unquoted (`found number 42`).
-//!    Words that merely contain digits (`UTF-8`, `base64`) are kept.
+//! 1. Messages quote keys and values alike (`'...'`, `"..."`, `` `...` ``).
+//!    When every quoted word is a key or a value the protocol itself
+//!    defines (`missing required key 'threadId'`, `did you mean
+//!    'assistant'?`), a key of the finding's pointers (`unknown key
+//!    'colour'` at `/colour`), or a spelling of such a word (`found
+//!    'thread_id'; the key is spelled 'threadId'`), the text is kept.
+//!    Otherwise everything from the first quote mark to the last becomes
+//!    `'***'` (with a single quote mark, everything from it to the end): a
+//!    value may itself hold quote marks, so pairing marks up one by one
+//!    could leave part of a value in the clear; the widest span cannot.
+//! 2. Every number becomes `***` (a word that starts with a digit, or with
+//!    `-` or `+` and a digit: `42`, `-1.5e3`, `0xe9`), as findings name
+//!    numbers from the document unquoted (`found number 42`), except a
+//!    position: the number after `event`, `record`, `entry`, `line`,
+//!    `column`, `character`, `operation`, `index` or `item`. Words that
+//!    merely contain digits (`UTF-8`, `base64`) are kept.
 //! 3. The few messages that carry a document's text without quotes (the
 //!    `type` of an event out of place, the streamed arguments of a tool
 //!    call) have that text replaced by `'***'`.
@@ -40,7 +47,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::check::{Checked, Context, Outcome};
-use crate::Diagnostic;
+use crate::{schema, suggest, Diagnostic};
 
 /// What a masked value reads as.
 pub const MASK: &str = "***";
@@ -61,13 +68,37 @@ const UNQUOTED: [(&str, &str); 4] = [
     ("the argument deltas concatenate to ", ""),
 ];
 
+/// The words after which a number is a position in the input (an event's
+/// index, a line), not a value of the document.
+const POSITIONS: [&str; 9] = [
+    "event",
+    "record",
+    "entry",
+    "line",
+    "column",
+    "character",
+    "operation",
+    "index",
+    "item",
+];
+
 /// `text` with the document's values masked (see the module's rules).
 pub fn text(text: &str) -> String {
+    masked(text, &[])
+}
+
+/// `text` masked, keeping quoted words that are among `keys` (the keys of
+/// the finding's pointers) as well as the protocol's own.
+fn masked(text: &str, keys: &[String]) -> String {
     let text = unquoted(text);
-    let first = text.find(QUOTES);
-    let last = text.rfind(QUOTES);
+    let marks = quote_marks(&text);
+    let first = marks.first().map(|&(at, _)| at);
+    let last = marks.last().map(|&(at, _)| at);
     let mut out = String::with_capacity(text.len());
     match (first, last) {
+        (Some(first), Some(last)) if last > first && quotes_only_keys(&text, &marks, keys) => {
+            out.push_str(&numbers(&text));
+        }
         (Some(first), Some(last)) => {
             out.push_str(&numbers(&text[..first]));
             out.push('\'');
@@ -87,13 +118,70 @@ pub fn text(text: &str) -> String {
 /// related notes (see [`text`]). The rule, severity, pointers and locations
 /// are kept.
 pub fn diagnostic(diagnostic: &mut Diagnostic) {
-    diagnostic.message = text(&diagnostic.message);
+    let mut keys = pointer_keys(&diagnostic.pointer);
+    for related in &diagnostic.related {
+        keys.extend(pointer_keys(&related.pointer));
+    }
+    diagnostic.message = masked(&diagnostic.message, &keys);
     if let Some(help) = &mut diagnostic.help {
-        *help = text(help);
+        *help = masked(help, &keys);
     }
     for related in &mut diagnostic.related {
-        related.message = text(&related.message);
+        related.message = masked(&related.message, &keys);
     }
+}
+
+/// The keys (and indices) a JSON pointer names, unescaped.
+fn pointer_keys(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|key| key.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// Where `text` has quote marks, and which: `'` between two letters or
+/// digits is an apostrophe in the rule's own words (`the consumer's`), not
+/// a mark. Messages set a quoted value off with a space or punctuation, so
+/// a value's own marks are never taken for apostrophes.
+fn quote_marks(text: &str) -> Vec<(usize, char)> {
+    let mut marks = Vec::new();
+    let mut before: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let after = chars.peek().map(|&(_, c)| c);
+        let apostrophe = c == '\''
+            && before.is_some_and(char::is_alphanumeric)
+            && after.is_some_and(char::is_alphanumeric);
+        if QUOTES.contains(&c) && !apostrophe {
+            marks.push((at, c));
+        }
+        before = Some(c);
+    }
+    marks
+}
+
+/// Whether every quoted word of `text` (its `marks` paired in order, each
+/// with the next mark of its kind) is one masking keeps: a protocol word,
+/// one of `keys`, or a spelling of a protocol word quoted beside it.
+fn quotes_only_keys(text: &str, marks: &[(usize, char)], keys: &[String]) -> bool {
+    let mut quoted = Vec::new();
+    let mut rest = marks;
+    while let Some((&(open, mark), after)) = rest.split_first() {
+        let Some(close) = after.iter().position(|&(_, c)| c == mark) else {
+            return false;
+        };
+        // Quote marks are ASCII: one byte each.
+        quoted.push(&text[open + 1..after[close].0]);
+        rest = &after[close + 1..];
+    }
+    let protocol = |word: &&str| schema::is_protocol_word(word);
+    let known: Vec<&str> = quoted.iter().copied().filter(protocol).collect();
+    quoted.iter().all(|word| {
+        protocol(word)
+            || keys.iter().any(|key| key == word)
+            || suggest::closest(word, known.iter().copied()).is_some()
+    })
 }
 
 /// `outcome` for a report that must not show document content: each
@@ -130,6 +218,10 @@ impl Documents {
         document.context = match document.context.take() {
             Some(Context::HarRequest(label)) => Some(Context::HarRequest(self.label(&label))),
             Some(Context::HarEvent(label, n)) => Some(Context::HarEvent(self.label(&label), n)),
+            Some(Context::HarBase64Event(label, n)) => {
+                Some(Context::HarBase64Event(self.label(&label), n))
+            }
+            Some(Context::HarResponse(label)) => Some(Context::HarResponse(self.label(&label))),
             other => other,
         };
         document
@@ -169,6 +261,12 @@ fn unquoted(text: &str) -> Cow<'_, str> {
             && text.starts_with(prefix)
             && text.ends_with(suffix)
         {
+            // An event type the protocol defines says nothing about the
+            // document; the rest is the document's text.
+            let inner = &text[prefix.len()..text.len() - suffix.len()];
+            if schema::is_protocol_word(inner) {
+                return Cow::Borrowed(text);
+            }
             return Cow::Owned(format!("{prefix}'{MASK}'{suffix}"));
         }
     }
@@ -183,6 +281,7 @@ fn numbers(text: &str) -> Cow<'_, str> {
     let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '+');
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
+    let mut previous = "";
     while let Some(start) = rest.find(is_word) {
         out.push_str(&rest[..start]);
         let word_and_after = &rest[start..];
@@ -191,7 +290,8 @@ fn numbers(text: &str) -> Cow<'_, str> {
             .unwrap_or(word_and_after.len());
         let word = &word_and_after[..end];
         let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
-        if digits.starts_with(|c: char| c.is_ascii_digit()) {
+        let position = POSITIONS.contains(&previous.to_ascii_lowercase().as_str());
+        if digits.starts_with(|c: char| c.is_ascii_digit()) && !position {
             // A sentence's full stop after a number is not part of it.
             let kept = word.len() - word.trim_end_matches('.').len();
             out.push_str(MASK);
@@ -199,6 +299,7 @@ fn numbers(text: &str) -> Cow<'_, str> {
         } else {
             out.push_str(word);
         }
+        previous = word;
         rest = &word_and_after[end..];
     }
     out.push_str(rest);
@@ -232,6 +333,70 @@ mod tests {
         assert_eq!(
             text(r#"parameters is not valid here: "secret..."#),
             "parameters is not valid here: '***'"
+        );
+    }
+
+    #[test]
+    fn keys_and_the_protocols_words_are_kept() {
+        assert_eq!(
+            text("missing required key 'threadId'"),
+            "missing required key 'threadId'"
+        );
+        assert_eq!(
+            text("found 'thread_id'; the key is spelled 'threadId'"),
+            "found 'thread_id'; the key is spelled 'threadId'"
+        );
+        assert_eq!(
+            text("did you mean 'assistant'?"),
+            "did you mean 'assistant'?"
+        );
+        assert_eq!(
+            text("a tool message must follow the assistant message whose 'toolCalls' has this id"),
+            "a tool message must follow the assistant message whose 'toolCalls' has this id"
+        );
+        // A key of the finding's own pointer says nothing the pointer does not.
+        assert_eq!(
+            masked("unknown key 'colour'", &["colour".into()]),
+            "unknown key 'colour'"
+        );
+        assert_eq!(masked("unknown key 'colour'", &[]), "unknown key '***'");
+        // One value among the keys masks the whole span.
+        assert_eq!(
+            text("key 'threadId' holds 'secret', not 'runId'"),
+            "key '***'"
+        );
+        // A value that starts and ends with protocol words is still masked
+        // unless every quoted piece of it is one.
+        assert_eq!(text("found 'user' a secret 'x'"), "found '***'");
+    }
+
+    #[test]
+    fn apostrophes_are_not_quote_marks() {
+        assert_eq!(
+            text("activity '42' skipped; the consumer's view is unchanged"),
+            "activity '***' skipped; the consumer's view is unchanged"
+        );
+        // A value's own apostrophe is inside its marks and masked with it.
+        assert_eq!(text("found 'it's mine'"), "found '***'");
+        assert_eq!(
+            text("TEXT_MESSAGE_CONTENT after RUN_ERROR"),
+            "TEXT_MESSAGE_CONTENT after RUN_ERROR"
+        );
+    }
+
+    #[test]
+    fn positions_are_kept() {
+        assert_eq!(
+            text("invalid JSON at line 3 column 14"),
+            "invalid JSON at line 3 column 14"
+        );
+        assert_eq!(
+            text("TOOL_CALL_END never came (event 12)"),
+            "TOOL_CALL_END never came (event 12)"
+        );
+        assert_eq!(
+            text("operation 2 does not apply: found number 7"),
+            "operation 2 does not apply: found number ***"
         );
     }
 

@@ -377,7 +377,7 @@ mod tests {
         settings.apply(&mut found);
         let d = &found[0];
         assert_eq!(d.message, "unknown role '***'");
-        assert_eq!(d.help.as_deref(), Some("did you mean '***'?"));
+        assert_eq!(d.help.as_deref(), Some("did you mean 'assistant'?"));
         assert_eq!(d.related[0].message, "tool call '***' made here");
         assert_eq!(
             (d.rule.as_str(), d.pointer.as_str(), d.location),

@@ -68,7 +68,7 @@ fn har_reports_the_broken_run_with_entry_url_and_position_and_nothing_for_the_cl
         .expect("the result's event");
     assert_eq!(
         result.place().as_deref(),
-        Some("entry 2 (POST https://agent.example/agent), response event 2")
+        Some("entry 2 (POST https://agent.example/agent), response event 2 (the response is base64: placed at its start)")
     );
 }
 

@@ -765,3 +765,174 @@ fn reports_name_the_version_that_judged_each_document() {
         human.stdout
     );
 }
+
+/// A HAR of two runs, one response in plain text and one in base64, each
+/// with a finding on a response event (unparsable arguments), one at the
+/// end of the stream (a message never ended), and a run whose response was
+/// not recorded. The request URL carries a token and the secret is in a
+/// value, so the masked transcripts show what masking keeps.
+fn capture_workspace() -> Workspace {
+    let ws = Workspace::new();
+    let input = serde_json::json!({
+        "threadId": "t1", "runId": "r1", "protocolVersion": "1.1", "state": {},
+        "messages": [{"id": "u1", "role": "user", "content": "sk_live_secret"}],
+        "tools": [], "context": [], "forwardedProps": {}
+    })
+    .to_string();
+    let events = [
+        serde_json::json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"}),
+        serde_json::json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "lookup"}),
+        serde_json::json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "\"pin\": 1234}"}),
+        serde_json::json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+        serde_json::json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+    ];
+    let sse: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    let base64 = {
+        use std::fmt::Write;
+        // A small base64 encoder keeps the test free of another dependency.
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in sse.as_bytes().chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    let _ = write!(
+                        out,
+                        "{}",
+                        ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char
+                    );
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    };
+    let entry = |content: Value| {
+        serde_json::json!({
+            "request": {"method": "POST", "url": "https://agent.example/agent?token=tok_secret",
+                "postData": {"mimeType": "application/json", "text": input}},
+            "response": {"status": 200, "content": content}
+        })
+    };
+    let har = serde_json::json!({"log": {"version": "1.2", "entries": [
+        entry(serde_json::json!({"mimeType": "text/event-stream", "text": sse})),
+        entry(serde_json::json!({"mimeType": "text/event-stream", "text": base64, "encoding": "base64"})),
+        entry(serde_json::json!({"mimeType": "text/event-stream", "size": 0})),
+    ]}});
+    ws.write(
+        "capture.har",
+        &serde_json::to_string_pretty(&har).expect("JSON"),
+    );
+    ws.write(
+        "pages.har",
+        r#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://app.example/"},
+  "response": {"content": {"mimeType": "text/html", "text": "<html></html>"}}}]}}"#,
+    );
+    ws
+}
+
+/// Every format names a capture finding's place (entry, method and URL,
+/// response event, and that a base64 body is placed at its start), masked
+/// or not; masking hides the URL's query and the document's values and
+/// keeps keys, rules, pointers, event numbers, lines and columns.
+#[test]
+fn every_format_keeps_a_capture_findings_place_masked_or_not() {
+    let ws = capture_workspace();
+    for masked in [false, true] {
+        for format in ["human", "github", "junit", "sarif", "json", "jsonl"] {
+            let mut args = vec!["check", "capture.har", "pages.har", "--format", format];
+            if masked {
+                args.push("--mask-values");
+            }
+            let run = ws.run(&args);
+            let mut shown = run.stdout.clone();
+            if format == "sarif" {
+                // Rule descriptors are tests/sarif.rs's concern.
+                let mut log: Value = serde_json::from_str(&shown).expect("SARIF is JSON");
+                log["runs"][0]["tool"]["driver"]["rules"] = Value::Null;
+                shown = serde_json::to_string_pretty(&log).expect("JSON");
+            }
+            for place in [
+                "entry 1 (POST ",
+                "response event 4",
+                "response event 5",
+                "entry 2 (POST ",
+                "(the response is base64: placed at its start)",
+                "entry 3 (POST ",
+            ] {
+                assert!(shown.contains(place), "{format}: no {place:?} in {shown}");
+            }
+            for rule in [
+                "tool-call-args-not-json",
+                "never-ended",
+                "response-not-captured",
+                "no-agui-traffic",
+            ] {
+                assert!(shown.contains(rule), "{format}: no {rule} in {shown}");
+            }
+            assert_eq!(shown.contains("tok_secret"), !masked, "{format}: {shown}");
+            assert_eq!(shown.contains("1234"), !masked, "{format}: {shown}");
+            assert_eq!(run.code, Some(1), "{format}");
+            let name = format!("capture_{format}{}", if masked { "_masked" } else { "" });
+            ws.redactions()
+                .bind(|| insta::assert_snapshot!(name, shown));
+        }
+    }
+}
+
+/// Masking keeps the keys a finding names, so a masked report still says
+/// what to fix; only the document's values go.
+#[test]
+fn masked_findings_name_keys_and_positions() {
+    let ws = Workspace::new();
+    ws.write(
+        "snake.json",
+        r#"{"thread_id": "t", "runId": "r", "state": {}, "tools": [], "context": [],
+ "forwardedProps": {}, "messages": [{"id": "m1", "role": "user", "content": 4242}]}
+"#,
+    );
+    let run = ws.run(&["check", "--mask-values", "snake.json"]);
+    assert!(
+        run.stdout.contains("missing required key 'threadId'"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("found 'thread_id'; the key is spelled 'threadId'"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("snake.json:1:2:"), "{}", run.stdout);
+    assert!(!run.stdout.contains("4242"), "{}", run.stdout);
+    ws.redactions()
+        .bind(|| insta::assert_snapshot!("masked_keys", run.transcript()));
+}
+
+/// Standard input closed is an I/O failure (exit 2), not an empty
+/// document; `< /dev/null` stays an empty one.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_stdin_exits_2() {
+    let binary = assert_cmd::cargo::cargo_bin!("agui-lint");
+    let closed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec '{}' check - <&-", binary.display()))
+        .output()
+        .expect("run through sh");
+    assert_eq!(closed.status.code(), Some(2), "{closed:?}");
+    assert!(String::from_utf8_lossy(&closed.stderr).contains("standard input is closed"));
+    let empty = std::process::Command::new(binary)
+        .args(["check", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(empty.status.code(), Some(1), "{empty:?}");
+    assert!(String::from_utf8_lossy(&empty.stdout).contains("invalid-json"));
+}

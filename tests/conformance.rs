@@ -182,6 +182,14 @@ const NOT_IN_ONE_STREAM: &[(&str, &str)] = &[
     ),
     ("empty-input", "a capture with no record has no stream"),
     (
+        "no-agui-traffic",
+        "an HTTP Archive without a run has no stream",
+    ),
+    (
+        "response-not-captured",
+        "an HTTP Archive's run without its events has no stream",
+    ),
+    (
         "unknown-protocol-version",
         "a declaration rule, not a sequence rule; upstream's own version streams show it",
     ),

@@ -866,3 +866,27 @@ fn a_guards_answer_reports_at_most_a_hundred_findings() {
     assert_eq!(found.len(), 101, "100 findings and the summary");
     assert!(found.iter().any(|f| f["rule"] == "too-many-findings"));
 }
+
+/// A masked guard's 422 still says what to fix: the keys it names stay,
+/// the request's values go.
+#[test]
+fn a_masked_422_names_the_missing_key() {
+    let validator = Validator::new()
+        .expect("validator")
+        .with_settings(Settings::default().mask_values(true));
+    let mut router = example::router(Guard::new(validator));
+    let body = r#"{"thread_id":"t","run_id":"r","state":{},"tools":[],"context":[],"forwardedProps":{},
+        "messages":[{"id":"m","role":"user","content":"sk_live_51HxSecret"},{"id":"m2","role":"tool","content":"x","tool_call_id":"call_secret"}]}"#;
+    let (status, _, answer) = runtime().block_on(call(&mut router, Body::from(body)));
+    assert_eq!(status, 422);
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    for named in [
+        "missing required key 'threadId'",
+        "found 'thread_id'; the key is spelled 'threadId'",
+        "missing required key 'toolCallId'",
+        "\"/messages/1/tool_call_id\"",
+    ] {
+        assert!(answer.contains(named), "no {named} in {answer}");
+    }
+    assert!(!answer.contains("call_secret"), "{answer}");
+}

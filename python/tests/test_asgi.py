@@ -202,6 +202,26 @@ def test_masked_values_stay_out_of_the_answer(bad_bodies):
     assert "call_nobody_made" not in response.text
 
 
+def test_a_masked_422_names_the_missing_key():
+    client = TestClient(middleware_app(Guard(agui_lint.Validator(mask_values=True))))
+    body = json.dumps(
+        {
+            "thread_id": "t",
+            "runId": "r",
+            "state": {},
+            "tools": [],
+            "context": [],
+            "forwardedProps": {},
+            "messages": [{"id": "m", "role": "user", "content": "sk_live_51HxSecret"}],
+        }
+    )
+    response = client.post("/agent", content=body, headers=JSON)
+    assert response.status_code == 422
+    assert "missing required key 'threadId'" in response.text
+    assert "found 'thread_id'; the key is spelled 'threadId'" in response.text
+    assert "sk_live_51HxSecret" not in response.text
+
+
 def test_the_middleware_guards_a_plain_starlette_app(chat_request, bad_bodies):
     async def agent(request: Request) -> JSONResponse:
         input_data = RunAgentInput.model_validate_json(await request.body())

@@ -22,6 +22,12 @@ pub enum Context {
     HarRequest(Arc<str>),
     /// The `n`-th event of a HAR entry's response.
     HarEvent(Arc<str>, usize),
+    /// The `n`-th event of a HAR entry's response held as base64: a
+    /// position inside the body has no place in the HAR file, so its
+    /// findings point at the start of the entry's response text.
+    HarBase64Event(Arc<str>, usize),
+    /// A HAR entry's response as a whole (one that was not recorded).
+    HarResponse(Arc<str>),
 }
 
 impl Context {
@@ -31,6 +37,7 @@ impl Context {
         match self {
             Context::Event(n) => Context::Event(n + k),
             Context::HarEvent(label, n) => Context::HarEvent(label.clone(), n + k),
+            Context::HarBase64Event(label, n) => Context::HarBase64Event(label.clone(), n + k),
             other => other.clone(),
         }
     }
@@ -43,6 +50,11 @@ impl fmt::Display for Context {
             Context::HarEntry(n) => write!(f, "entry {n}"),
             Context::HarRequest(label) => write!(f, "{label}, request body"),
             Context::HarEvent(label, n) => write!(f, "{label}, response event {n}"),
+            Context::HarBase64Event(label, n) => write!(
+                f,
+                "{label}, response event {n} (the response is base64: placed at its start)"
+            ),
+            Context::HarResponse(label) => write!(f, "{label}, response"),
         }
     }
 }

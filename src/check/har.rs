@@ -176,14 +176,76 @@ impl File<'_> {
         };
         // How the latest exchange's run ended, for the next request's resume.
         let mut previous = None;
+        let (mut entries_seen, mut runs, mut unreadable) = (0, 0, 0);
         for entry in entries {
+            entries_seen += 1;
             match entry {
-                Ok(entry) => self.har_entry(&archive, &entry, &mut previous, sink),
+                Ok(entry) => {
+                    runs += usize::from(self.har_entry(&archive, &entry, &mut previous, sink));
+                }
                 Err(error) => {
+                    unreadable += 1;
                     let record = entry_index(&error.pointer);
                     self.invalid_har(&archive, record, &error, sink);
                 }
             }
+        }
+        // An unreadable entry is reported already, and may have been a run.
+        if runs == 0 && unreadable == 0 {
+            self.no_agui_traffic(entries_seen, sink);
+        }
+    }
+
+    /// An archive none of whose entries is an AG-UI run is said to be so,
+    /// once, as an empty capture is.
+    fn no_agui_traffic(&self, entries: usize, sink: &mut dyn Sink) {
+        let message = match entries {
+            0 => "the archive holds no entry".to_string(),
+            1 => "the archive's one entry is not an AG-UI run".to_string(),
+            n => format!("none of the archive's {n} entries is an AG-UI run"),
+        };
+        let mut finding = Diagnostic::new(
+            "no-agui-traffic",
+            rules::default_severity("no-agui-traffic"),
+            "",
+            message,
+        )
+        .with_help("an AG-UI run is a request whose body is a RunAgentInput; record the exchange with the agent's endpoint (devtools: Save all as HAR with content)");
+        finding.location = Some(Location { line: 1, column: 1 });
+        let report = self.validator.report_of(vec![finding]);
+        if !report.diagnostics().is_empty() {
+            sink.document(self.checked(None, None, report));
+        }
+    }
+
+    /// A run's response whose events the archive does not hold (no
+    /// `content.text`, an empty one, or a body that is not text) is said to
+    /// be so, at the entry's response.
+    fn response_not_captured(
+        &self,
+        archive: &Archive<'_>,
+        entry: &HarEntry,
+        label: &Arc<str>,
+        why: &NotCaptured,
+        sink: &mut dyn Sink,
+    ) {
+        let mut finding = Diagnostic::new(
+            "response-not-captured",
+            rules::default_severity("response-not-captured"),
+            format!("{}/response", entry.pointer),
+            format!(
+                "the run's response {}: its events are not checked",
+                why.why()
+            ),
+        )
+        .with_help(why.help());
+        finding.location = Some(archive.location(entry.response_offset));
+        let report = self.validator.report_of(vec![finding]);
+        if !report.diagnostics().is_empty() {
+            let context = Context::HarResponse(label.clone());
+            let mut checked = self.checked(Some(entry.index), Some(context), report);
+            fill_source_lines(&mut checked, |line| archive.line(line));
+            sink.document(checked);
         }
     }
 
@@ -211,21 +273,23 @@ impl File<'_> {
         sink.document(checked);
     }
 
+    /// Checks one entry when it is an AG-UI run (its request body is a
+    /// RunAgentInput), and says whether it was.
     fn har_entry(
         &self,
         archive: &Archive<'_>,
         entry: &HarEntry,
         previous: &mut Option<Interrupted>,
         sink: &mut dyn Sink,
-    ) {
+    ) -> bool {
         let Some(request) = &entry.request_body else {
-            return;
+            return false;
         };
         let input = serde_json::from_slice::<Value>(&request.bytes)
             .ok()
             .filter(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
         let Some(input) = input else {
-            return;
+            return false;
         };
         let label: Arc<str> = Arc::from(format!(
             "entry {} ({} {})",
@@ -245,8 +309,13 @@ impl File<'_> {
         sink.document(checked);
 
         let Some(response) = &entry.response_body else {
-            return;
+            self.response_not_captured(archive, entry, &label, &NotCaptured::Missing, sink);
+            return true;
         };
+        if let Some(why) = NotCaptured::of(response) {
+            self.response_not_captured(archive, entry, &label, &why, sink);
+            return true;
+        }
         let place = archive.body(response);
         let mut stream = EventStream::new();
         // The response answers its request: in the version it declared
@@ -254,7 +323,9 @@ impl File<'_> {
         // the calls and the state its messages and state carried.
         stream.answer(&input);
         let mut pending = Pending::default();
+        let mut events = 0;
         for event in SseReader::new(response.bytes.as_slice()) {
+            events += 1;
             // Reading from memory cannot fail.
             let Ok(event) = event else { break };
             let origins = event.lines;
@@ -268,7 +339,11 @@ impl File<'_> {
                 Some(to_har(root_location(&event.data))),
             );
             report.relocate(|d| to_file_positions(d, to_har));
-            let context = Context::HarEvent(label.clone(), event.index);
+            let context = if response.base64 {
+                Context::HarBase64Event(label.clone(), event.index)
+            } else {
+                Context::HarEvent(label.clone(), event.index)
+            };
             let mut checked = self.checked(record, Some(context), report);
             fill_source_lines(&mut checked, |line| archive.line(line));
             // The end of the stream reports at the last event's start.
@@ -276,10 +351,89 @@ impl File<'_> {
             let text = Text::Fixed(start, archive.line(start));
             pending.push(checked, text, sink);
         }
+        if events == 0 {
+            self.response_not_captured(archive, entry, &label, &NotCaptured::NoEvents, sink);
+            return true;
+        }
         pending.finish(self.validator.finish_stream(&mut stream), sink, true);
         if let Some(interrupted) = stream.interrupted() {
             *previous = Some(interrupted.clone());
         }
+        true
+    }
+}
+
+/// Why a run's response has no events to check.
+enum NotCaptured {
+    /// No `content.text`.
+    Missing,
+    /// A body of whitespace only.
+    Empty,
+    /// A media type that carries no AG-UI events as text.
+    MediaType(String),
+    /// Bytes that are not UTF-8 text.
+    NotText,
+    /// Text without a single Server-Sent Event (an error page, a JSON
+    /// error body).
+    NoEvents,
+}
+
+impl NotCaptured {
+    /// Why, as the finding's message says it.
+    fn why(&self) -> String {
+        match self {
+            NotCaptured::Missing => "is not in the archive (no content.text)".into(),
+            NotCaptured::Empty => "is empty in the archive".into(),
+            NotCaptured::MediaType(essence) => {
+                format!("is {essence}, a media type not read as events")
+            }
+            NotCaptured::NotText => "is not UTF-8 text".into(),
+            NotCaptured::NoEvents => "holds no Server-Sent Event (no data: line)".into(),
+        }
+    }
+
+    /// What to do about it.
+    fn help(&self) -> &'static str {
+        match self {
+            NotCaptured::Missing | NotCaptured::Empty => {
+                "export the HAR with content (devtools: Save all as HAR with content) after the stream has ended, or capture the stream with a proxy"
+            }
+            NotCaptured::MediaType(_) | NotCaptured::NotText => {
+                "agui-lint reads a HAR response as Server-Sent Events (text/event-stream)"
+            }
+            NotCaptured::NoEvents => {
+                "the server answered the run without an event stream (an error page or body?); its status and body say why"
+            }
+        }
+    }
+
+    /// Why the body the archive holds is no event stream to check, if it
+    /// is not: empty, or of a media type that carries no AG-UI events as
+    /// text (a binary transport, an image). Text of any other type is read
+    /// as Server-Sent Events, as servers label their streams loosely.
+    fn of(response: &HarBody) -> Option<NotCaptured> {
+        if response.bytes.iter().all(u8::is_ascii_whitespace) {
+            return Some(NotCaptured::Empty);
+        }
+        let mime = response.mime_type.as_deref().unwrap_or("");
+        let essence = mime
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let textual = essence.is_empty()
+            || essence.starts_with("text/")
+            || essence.ends_with("json")
+            || essence.contains("ndjson")
+            || essence.contains("jsonl");
+        if !textual {
+            return Some(NotCaptured::MediaType(essence));
+        }
+        if std::str::from_utf8(&response.bytes).is_err() {
+            return Some(NotCaptured::NotText);
+        }
+        None
     }
 }
 

@@ -188,7 +188,7 @@ fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::Conte
 fn record_after(first: &Checked, k: usize) -> Option<usize> {
     match &first.context {
         // The events of one HAR response share their entry's record.
-        Some(super::Context::HarEvent(..)) => first.record,
+        Some(super::Context::HarEvent(..) | super::Context::HarBase64Event(..)) => first.record,
         _ => first.record.map(|r| r + k),
     }
 }

@@ -48,6 +48,10 @@ pub struct HarEntry {
     pub request_body: Option<HarBody>,
     /// `response.content.text`, when present.
     pub response_body: Option<HarBody>,
+    /// The byte offset of the entry's `response` (or of the entry, when it
+    /// has none) in the HAR text, when the entry was read from it
+    /// ([`read`]).
+    pub response_offset: Option<usize>,
 }
 
 /// Why a document is not a HAR archive we can read, or why one of its
@@ -163,6 +167,9 @@ impl Iterator for Entries<'_> {
         let mut read = entry(position, list.item(position, &value));
         match &mut read {
             Ok(entry) => {
+                let response = format!("{entry_pointer}/response");
+                entry.response_offset =
+                    node_offset(bytes, &entry_pointer, &response).map(|at| start + at);
                 for body in [&mut entry.request_body, &mut entry.response_body]
                     .into_iter()
                     .flatten()
@@ -229,6 +236,7 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
         url,
         request_body,
         response_body,
+        response_offset: None,
     })
 }
 

@@ -72,9 +72,37 @@ impl Source {
             ))),
             // Not locked: a capture is read on a thread of its own, and a
             // lock cannot move between threads.
-            Source::Stdin(_) => Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin()))),
+            Source::Stdin(_) => {
+                stdin_is_open()?;
+                Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())))
+            }
         }
     }
+}
+
+/// Fails when standard input was closed when agui-lint started. The
+/// standard library then puts `/dev/null` in its place, opened for reading
+/// and writing (`sanitize_standard_fds`), so it would read as an empty
+/// document instead of the I/O failure it is. A shell's `< /dev/null`
+/// opens it for reading only, and stays an empty input. Linux tells the
+/// two apart through `/proc`; elsewhere a closed input reads as empty.
+fn stdin_is_open() -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let target = std::fs::read_link("/proc/self/fd/0").ok();
+        let flags = std::fs::read_to_string("/proc/self/fdinfo/0").ok();
+        let read_write = flags.as_deref().and_then(|info| {
+            let octal = info.lines().find_map(|l| l.strip_prefix("flags:"))?.trim();
+            u32::from_str_radix(octal, 8).ok().map(|f| f & 0o3 == 0o2)
+        });
+        if target.as_deref() == Some(Path::new("/dev/null")) && read_write == Some(true) {
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "standard input is closed",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Read buffer size; also how much of an unnamed source is looked at to

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::io;
 
-use super::{related_text, Emit, Tally};
+use super::{related_text, where_text, Emit, Tally};
 use crate::check::{Checked, Failure};
 use crate::Severity;
 
@@ -30,11 +30,8 @@ impl Emit for Github {
             }
             properties.push(format!("title={}", escape_property(&d.rule)));
             let mut message = d.message.clone();
-            if !d.pointer.is_empty() {
-                let _ = write!(message, "\nat {}", d.pointer);
-                if let Some(place) = document.place() {
-                    let _ = write!(message, " in {place}");
-                }
+            if let Some(place) = where_text(document, d) {
+                let _ = write!(message, "\n{place}");
             }
             if let Some(help) = &d.help {
                 let _ = write!(message, "\nhelp: {help}");

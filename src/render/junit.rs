@@ -257,19 +257,22 @@ fn counts(document: &Checked) -> String {
         .join(", ")
 }
 
-/// One line per finding, `line:col: severity[rule] message (at pointer)`,
-/// and an indented `note:` line per related place.
+/// One line per finding, `line:col: severity[rule] message`, then indented
+/// lines for where it is (`at POINTER in PLACE`), its help and each related
+/// place.
 fn findings(document: &Checked) -> String {
     let mut text = String::new();
     for d in document.report.diagnostics() {
         if let Some(location) = d.location.map(|l| document.file_location(l)) {
             text.push_str(&format!("{}:{}: ", location.line, location.column));
         }
-        text.push_str(&format!("{}[{}] {}", d.severity, d.rule, d.message));
-        if !d.pointer.is_empty() {
-            text.push_str(&format!(" (at {})", d.pointer));
+        text.push_str(&format!("{}[{}] {}\n", d.severity, d.rule, d.message));
+        if let Some(place) = super::where_text(document, d) {
+            text.push_str(&format!("  {place}\n"));
         }
-        text.push('\n');
+        if let Some(help) = &d.help {
+            text.push_str(&format!("  help: {help}\n"));
+        }
         for related in &d.related {
             let position = document.related_file_location(related);
             text.push_str(&format!(

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use crate::check::{Checked, Failure, Outcome};
-use crate::{Location, Related, Report, Severity};
+use crate::{Diagnostic, Location, Related, Report, Severity};
 
 /// The output formats of `agui-lint check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,6 +391,27 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// Where a finding is, as the text formats name it: `at POINTER in PLACE`
+/// (`/` for the whole document), with the capture's place (the HAR entry
+/// and its method and URL, the response event, the record) whenever the
+/// document has one, so that a finding of a capture is found again from
+/// any format. `None` for a whole document that is a file of its own.
+pub(crate) fn where_text(document: &Checked, d: &Diagnostic) -> Option<String> {
+    let place = document.place();
+    if d.pointer.is_empty() && place.is_none() {
+        return None;
+    }
+    let pointer = if d.pointer.is_empty() {
+        "/"
+    } else {
+        &d.pointer
+    };
+    Some(match place {
+        Some(place) => format!("at {pointer} in {place}"),
+        None => format!("at {pointer}"),
+    })
+}
+
 /// A related place as every text format names it: its message, then ` at
 /// POINTER` when the pointer names a place inside the document or event,
 /// then `(line:column)` when its position is known. A place that is a whole
@@ -413,7 +434,6 @@ pub(crate) fn related_text(related: &Related, position: Option<Location>) -> Str
 mod tests {
     use super::*;
     use crate::check::Context;
-    use crate::Diagnostic;
 
     /// Record `n` of a capture at `path`, with two findings and the source
     /// line they point at.

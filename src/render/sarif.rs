@@ -14,10 +14,10 @@ use std::path::Path;
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde_json::json;
 use serde_sarif::sarif::{
-    ArtifactLocation, Invocation, Location as SarifLocation, Message, MultiformatMessageString,
-    Notification, PhysicalLocation, PropertyBag, Region, ReportingConfiguration,
-    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif as Sarif21, Tool,
-    ToolComponent,
+    ArtifactLocation, Invocation, Location as SarifLocation, LogicalLocation, Message,
+    MultiformatMessageString, Notification, PhysicalLocation, PropertyBag, Region,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif as Sarif21, Tool, ToolComponent,
 };
 
 use super::pieces::{Elements, Splice, Spool};
@@ -230,8 +230,21 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
         None => pointer_text(&d.pointer).to_string(),
     };
     let position = d.location.map(|l| document.file_location(l));
-    if let Some(location) = location(document, position, Some(pointer_message)) {
-        result.locations = Some(vec![location]);
+    // The capture's place (HAR entry with method and URL, response event,
+    // record) as a logical location too, so that it survives where there
+    // is no file to point at (standard input).
+    let logical = document.place().map(|place| {
+        let mut logical = LogicalLocation::builder().name(place.as_str()).build();
+        logical.kind = Some("element".to_string());
+        logical
+    });
+    let mut found_at = location(document, position, Some(pointer_message));
+    if let Some(logical) = logical {
+        let at = found_at.get_or_insert_with(|| SarifLocation::builder().build());
+        at.logical_locations = Some(vec![logical]);
+    }
+    if let Some(at) = found_at {
+        result.locations = Some(vec![at]);
     }
     let related: Vec<SarifLocation> = d
         .related

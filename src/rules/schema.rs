@@ -16,6 +16,8 @@ pub(super) const RULES: &[Rule] = &[
     CHECK_TIMED_OUT,
     NESTING_TOO_DEEP,
     INVALID_HAR,
+    NO_AGUI_TRAFFIC,
+    RESPONSE_NOT_CAPTURED,
     DUPLICATE_KEY,
     UNKNOWN_KIND,
     MISSING_FIELD,
@@ -281,6 +283,71 @@ unchecked.
   "response": {"content": {"mimeType": "text/event-stream", "text": "data: {}
 
 "}}}]}}
+```
+"#,
+};
+
+pub(super) const NO_AGUI_TRAFFIC: Rule = Rule {
+    name: "no-agui-traffic",
+    severity: Severity::Warning,
+    summary: "An HTTP Archive holds no AG-UI run",
+    docs: r#"## What it checks
+Whether a `.har` file holds at least one AG-UI run: an entry whose request
+body is a RunAgentInput. An archive without one is reported once, as an
+empty capture is (`empty-input`), so that a check over it does not pass by
+checking nothing.
+
+## Why it matters
+An archive saved from the wrong tab, filtered to other requests, or
+recorded before the agent was called has nothing of the agent's traffic in
+it; a CI step that reads it and says "0 documents checked" hides that.
+
+## Invalid
+```json
+{"log": {"entries": [{"request": {"method": "GET", "url": "https://app.example/"},
+  "response": {"content": {"mimeType": "text/html", "text": "<html></html>"}}}]}}
+```
+
+## Valid
+```json
+{"log": {"entries": [{"request": {"method": "POST", "url": "https://agent.example/run",
+  "postData": {"mimeType": "application/json", "text": "{\"threadId\": \"t1\", \"runId\": \"r1\", \"state\": {}, \"messages\": [], \"tools\": [], \"context\": [], \"forwardedProps\": {}}"}},
+  "response": {"content": {"mimeType": "text/event-stream", "text": "data: {\"type\": \"RUN_STARTED\", \"threadId\": \"t1\", \"runId\": \"r1\"}\n\ndata: {\"type\": \"RUN_FINISHED\", \"threadId\": \"t1\", \"runId\": \"r1\"}\n\n"}}}]}}
+```
+"#,
+};
+
+pub(super) const RESPONSE_NOT_CAPTURED: Rule = Rule {
+    name: "response-not-captured",
+    severity: Severity::Warning,
+    summary: "A run's response is not in the HTTP Archive as events",
+    docs: r#"## What it checks
+For each AG-UI run of a `.har` file (an entry whose request body is a
+RunAgentInput), that the archive holds its response as text the stream
+checker can read: `response.content.text` present, not empty, of a text
+media type (any `text/*` or JSON type is read as Server-Sent Events), UTF-8
+text (once decoded, for a base64 body), and holding at least one event. The
+request is checked either way; the finding says why the events were not.
+
+## Why it matters
+Browsers leave a streamed body out of a HAR when the export ran before the
+stream ended, or when it was saved without content; a response of another
+media type (a binary transport, an error page) carries no events to read.
+Without this finding the run's request would be checked and its stream,
+where most AG-UI bugs are, skipped without a word.
+
+## Invalid
+```json
+{"log": {"entries": [{"request": {"method": "POST", "url": "https://agent.example/run",
+  "postData": {"mimeType": "application/json", "text": "{\"threadId\": \"t1\", \"runId\": \"r1\", \"state\": {}, \"messages\": [], \"tools\": [], \"context\": [], \"forwardedProps\": {}}"}},
+  "response": {"content": {"mimeType": "text/event-stream", "size": 0}}}]}}
+```
+
+## Valid
+```json
+{"log": {"entries": [{"request": {"method": "POST", "url": "https://agent.example/run",
+  "postData": {"mimeType": "application/json", "text": "{\"threadId\": \"t1\", \"runId\": \"r1\", \"state\": {}, \"messages\": [], \"tools\": [], \"context\": [], \"forwardedProps\": {}}"}},
+  "response": {"content": {"mimeType": "text/event-stream", "text": "data: {\"type\": \"RUN_STARTED\", \"threadId\": \"t1\", \"runId\": \"r1\"}\n\ndata: {\"type\": \"RUN_FINISHED\", \"threadId\": \"t1\", \"runId\": \"r1\"}\n\n"}}}]}}
 ```
 "#,
 };

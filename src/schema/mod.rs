@@ -12,3 +12,4 @@ pub(crate) use compiled::Schemas;
 
 pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;
+pub(crate) use vocabulary::is_protocol_word;

@@ -22,18 +22,40 @@ pub(crate) fn recognises(protocol: Protocol, value: &str) -> bool {
         .contains(value)
 }
 
+/// Whether `word` is one of the protocol's own words in some version: a
+/// key its schemas define, or a value they name in an `enum` or a `const`.
+/// Such a word says nothing about a document, so masking keeps it
+/// ([`crate::mask`]).
+pub(crate) fn is_protocol_word(word: &str) -> bool {
+    static WORDS: OnceLock<HashSet<String>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            let mut words = HashSet::new();
+            for protocol in Protocol::ALL {
+                for kind in Kind::ALL {
+                    if let Some(schema) = super::generate(protocol, kind) {
+                        collect(&schema, &mut words, true);
+                    }
+                }
+            }
+            words
+        })
+        .contains(word)
+}
+
 fn vocabulary(protocol: Protocol) -> HashSet<String> {
     let mut names = HashSet::new();
     for kind in Kind::ALL {
         if let Some(schema) = super::generate(protocol, kind) {
-            collect(&schema, &mut names);
+            collect(&schema, &mut names, false);
         }
     }
     names
 }
 
-/// Adds the strings of every `enum` and `const` under `schema`.
-fn collect(schema: &Value, names: &mut HashSet<String>) {
+/// Adds the strings of every `enum` and `const` under `schema`, and with
+/// `keys` the names of every property (`properties`, `required`).
+fn collect(schema: &Value, names: &mut HashSet<String>, keys: bool) {
     let mut stack = vec![schema];
     while let Some(value) = stack.pop() {
         match value {
@@ -46,6 +68,18 @@ fn collect(schema: &Value, names: &mut HashSet<String>) {
                         ("enum", Value::Array(options)) => {
                             names.extend(
                                 options.iter().filter_map(Value::as_str).map(str::to_string),
+                            );
+                        }
+                        ("properties", Value::Object(properties)) if keys => {
+                            names.extend(properties.keys().cloned());
+                            stack.push(member);
+                        }
+                        ("required", Value::Array(required)) if keys => {
+                            names.extend(
+                                required
+                                    .iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_string),
                             );
                         }
                         _ => stack.push(member),
@@ -70,5 +104,22 @@ mod tests {
         assert!(recognises(Protocol::V1_1, "function"));
         assert!(!recognises(Protocol::V1_1, "assitant"));
         assert!(!recognises(Protocol::V1_1, "frobnicate"));
+    }
+
+    #[test]
+    fn protocol_words_are_keys_and_values_of_every_version() {
+        for word in [
+            "threadId",
+            "toolCalls",
+            "assistant",
+            "RUN_STARTED",
+            "outcome",
+        ] {
+            assert!(is_protocol_word(word), "{word}");
+        }
+        // A pre-1.0 key, gone in 1.x, is still the protocol's.
+        assert!(is_protocol_word("delta"));
+        assert!(!is_protocol_word("thread_id"));
+        assert!(!is_protocol_word("sk_live_7f3a"));
     }
 }
