@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use agui_lint::check::{check_reader, Checked};
 use agui_lint::input::Layout as SourceLayout;
-use agui_lint::{Kind, Limits, Settings, Validator};
+use agui_lint::{EventStream, Kind, Limits, Settings, Validator};
 use serde_json::json;
 
 /// Counts the bytes allocated and the most allocated at once.
@@ -441,6 +441,23 @@ fn check_capture(validator: &Validator, layout: SourceLayout) -> impl Fn(&[u8]) 
     }
 }
 
+/// Feeds each line of `bytes` to one event stream, as a server guard or
+/// the library's user does: the stream checker's own memory, without a
+/// reader's batches in flight.
+fn check_stream(validator: &Validator) -> impl Fn(&[u8]) + '_ {
+    move |bytes| {
+        let mut stream = EventStream::new();
+        let mut findings = 0usize;
+        for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let report =
+                validator.validate_in_stream(&mut stream, Some(Kind::Event), line, None, None);
+            findings += report.diagnostics().len();
+        }
+        findings += validator.finish_stream(&mut stream).len();
+        std::hint::black_box(findings);
+    }
+}
+
 fn lines(events: impl Iterator<Item = serde_json::Value>) -> Vec<u8> {
     let mut out = Vec::new();
     for event in events {
@@ -560,6 +577,43 @@ fn event_streams() {
             .into_iter())
         },
         check_capture(&validator, SourceLayout::JsonLines),
+    );
+    // A call that streams arguments for as long as the stream lasts: its
+    // text is held to the stream's state limit, then dropped and reported
+    // (what the run streamed is also kept, to 1 MiB, for comparing with a
+    // snapshot: n is past that).
+    let bounded = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_state_bytes(64 * 1024)),
+    );
+    let delta = "x".repeat(64);
+    family(
+        "arguments of a call never ended",
+        20_000,
+        Memory::Flat,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"}),
+            ]);
+            events.extend(
+                (0..n)
+                    .map(|_| json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": delta})),
+            );
+            lines(events.into_iter())
+        },
+        check_stream(&bounded),
+    );
+    family(
+        "arguments of a chunked call never ended",
+        20_000,
+        Memory::Flat,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f"}),
+            ]);
+            events.extend((0..n).map(|_| json!({"type": "TOOL_CALL_CHUNK", "delta": delta})));
+            lines(events.into_iter())
+        },
+        check_stream(&bounded),
     );
     family(
         "server-sent events",

@@ -5,7 +5,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use agui_lint::{Kind, Limits, Settings, Validator};
+use agui_lint::{EventStream, Kind, Limits, Settings, Validator};
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{json, Value};
 
@@ -375,4 +375,62 @@ fn findings_past_the_limit_are_counted_in_one_summary_as_serious_as_they_are() {
     );
     let report = quiet.validate(Kind::RunAgentInput, body.as_bytes());
     assert!(report.diagnostics().is_empty(), "{:?}", rules(&report));
+}
+
+/// A tool call whose arguments outgrow the stream's state limit has its
+/// text dropped and is reported once (`state-over-budget`), not checked as
+/// JSON; the text goes back to the budget when the call ends, so the next
+/// call is held and checked again.
+#[test]
+fn streamed_arguments_are_held_to_the_state_limit() {
+    let validator = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_state_bytes(1024)),
+    );
+    let mut stream = EventStream::new();
+    let mut events = vec![
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        json!({"type": "TOOL_CALL_START", "toolCallId": "big", "toolCallName": "f"}),
+    ];
+    events.extend(
+        (0..100).map(
+            |_| json!({"type": "TOOL_CALL_ARGS", "toolCallId": "big", "delta": "x".repeat(100)}),
+        ),
+    );
+    events.extend([
+        json!({"type": "TOOL_CALL_END", "toolCallId": "big"}),
+        json!({"type": "TOOL_CALL_START", "toolCallId": "small", "toolCallName": "f"}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": "small", "delta": "{\"a\": "}),
+        json!({"type": "TOOL_CALL_END", "toolCallId": "small"}),
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+    ]);
+    let mut found = Vec::new();
+    for event in &events {
+        let bytes = serde_json::to_vec(event).expect("JSON");
+        let report =
+            validator.validate_in_stream(&mut stream, Some(Kind::Event), &bytes, None, None);
+        found.extend(
+            report
+                .diagnostics()
+                .iter()
+                .map(|d| (d.rule.clone(), d.message.clone())),
+        );
+    }
+    found.extend(
+        validator
+            .finish_stream(&mut stream)
+            .into_iter()
+            .map(|d| (d.rule, d.message)),
+    );
+    let over: Vec<_> = found
+        .iter()
+        .filter(|(rule, _)| rule == "state-over-budget")
+        .collect();
+    assert_eq!(over.len(), 1, "{found:?}");
+    assert!(over[0].1.contains("tool call 'big'"), "{found:?}");
+    let not_json: Vec<_> = found
+        .iter()
+        .filter(|(rule, _)| rule == "tool-call-args-not-json")
+        .collect();
+    assert_eq!(not_json.len(), 1, "{found:?}");
+    assert!(not_json[0].1.contains("tool call 'small'"), "{found:?}");
 }

@@ -536,6 +536,11 @@ is reported and not applied, and the state (or the activity's content) is
 unknown until the next snapshot, so no later delta is reported against a
 state agui-lint did not build.
 
+The argument text of open tool calls, held until each call ends to check
+that it concatenates to JSON, is held to the same limit in all: the delta
+that would take it past is reported, that call's text is dropped and its
+arguments are not checked.
+
 ## Why it matters
 Twenty `copy` operations from the root double the state twenty times: a
 few hundred bytes of stream ask for a million times the state's size.

@@ -8,10 +8,13 @@
 //! kind the last item an event closed, to explain a continuation that
 //! comes too late.
 
+use std::sync::Arc;
+
 use foldhash::HashMap;
 
 use super::catalog::FIRST_CHUNK_WITHOUT_ID;
 use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};
+use super::held::{Arguments, Pool};
 use super::{check_arguments, owner_name, EventPlace, Here, RelatedPlace};
 use crate::diagnostic::Diagnostic;
 use crate::findings::Findings;
@@ -89,8 +92,7 @@ pub(super) struct ChunkItem {
     pub(super) start: EventPlace,
     /// The opener's established fields, in [`ChunkKind::established`] order.
     fields: Vec<Option<String>>,
-    pub(super) arguments: String,
-    pub(super) has_arguments: bool,
+    pub(super) arguments: Arguments,
 }
 
 /// The item an event closed, to explain a continuation after it.
@@ -108,12 +110,22 @@ struct Lane {
 }
 
 /// The chunk streams of one run, by owner lane (`None`: the parent agent).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Chunks {
     lanes: HashMap<Option<String>, Lane>,
+    /// Where the chunked calls' argument text is counted.
+    pool: Arc<Pool>,
 }
 
 impl Chunks {
+    /// No chunk stream open; chunked calls' arguments counted in `pool`.
+    pub(super) fn new(pool: &Arc<Pool>) -> Chunks {
+        Chunks {
+            lanes: HashMap::default(),
+            pool: pool.clone(),
+        }
+    }
+
     /// Whether any lane has a chunk stream open.
     fn any_open(&self) -> bool {
         self.lanes
@@ -256,8 +268,7 @@ impl Chunks {
             if let Some(item) = lane.open[k].as_mut() {
                 contradictions(kind, item, at, out);
                 if let Some(delta) = at.str("delta") {
-                    item.arguments.push_str(delta);
-                    item.has_arguments = true;
+                    item.arguments.push(&item.id, delta, at, out);
                 }
                 return Some(Chunked::Continued(item.id.clone()));
             }
@@ -319,12 +330,10 @@ impl Chunks {
             id: id.to_string(),
             start: at.place.clone(),
             fields,
-            arguments: String::new(),
-            has_arguments: false,
+            arguments: Arguments::new(&self.pool),
         };
         if let Some(delta) = at.str("delta") {
-            item.arguments.push_str(delta);
-            item.has_arguments = true;
+            item.arguments.push(id, delta, at, out);
         }
         lane.open[k] = Some(item);
         Some(Chunked::Opened(id.to_string()))
@@ -378,8 +387,7 @@ fn close_item(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut impl F
     if kind == ChunkKind::Tool {
         check_arguments(
             &item.id,
-            &item.arguments,
-            item.has_arguments,
+            item.arguments.text(),
             &item.start,
             "TOOL_CALL_CHUNK",
             at,

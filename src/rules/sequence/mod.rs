@@ -28,6 +28,7 @@ mod activity;
 mod catalog;
 mod catalog_v1;
 mod chunks;
+mod held;
 mod outcome;
 mod patch;
 mod streamed;
@@ -189,9 +190,7 @@ struct Open {
     /// The subagent the opener is attributed to (1.x).
     owner: Option<String>,
     /// Argument text of a tool call, concatenated so far.
-    arguments: String,
-    /// Whether any argument chunk arrived.
-    has_arguments: bool,
+    arguments: held::Arguments,
 }
 
 /// Where the stream's runs are.
@@ -245,6 +244,8 @@ pub struct Sequence {
     protocol: Protocol,
     /// 1.x: the chunk streams of the current run, by owner lane.
     chunks: chunks::Chunks,
+    /// What the open tool calls' argument text may hold, in all.
+    arguments: std::sync::Arc<held::Pool>,
     /// 1.x: the thread the stream's latest run named, and where.
     thread: Option<(String, EventPlace)>,
     /// 1.x: the run ids of the stream's runs so far (at most
@@ -284,6 +285,7 @@ impl Default for Sequence {
 impl Sequence {
     /// An empty stream.
     pub fn new() -> Self {
+        let arguments = held::Pool::new(crate::Limits::default().state_limit() as u64);
         Sequence {
             run: Run::Empty,
             open: Vec::new(),
@@ -298,7 +300,8 @@ impl Sequence {
             budget: patch::Budget::new(crate::Limits::default().state_limit() as u64),
             last: None,
             protocol: Protocol::NEWEST,
-            chunks: chunks::Chunks::default(),
+            chunks: chunks::Chunks::new(&arguments),
+            arguments,
             thread: None,
             run_ids: HashSet::default(),
             subagents_done: HashMap::default(),
@@ -346,6 +349,7 @@ impl Sequence {
     /// `state-over-budget`); set before the stream's first event.
     pub fn limit_state(&mut self, bytes: usize) {
         let bytes = bytes as u64;
+        self.arguments.set_limit(bytes);
         if self.budget.meter.limit != bytes {
             self.budget.meter = patch::Meter::new(bytes);
         }
@@ -1033,8 +1037,7 @@ impl Sequence {
             start: at.place.clone(),
             start_type: type_.to_string(),
             owner: at.owner().map(str::to_string),
-            arguments: String::new(),
-            has_arguments: false,
+            arguments: held::Arguments::new(&self.arguments),
         });
     }
 
@@ -1058,8 +1061,7 @@ impl Sequence {
                 }
                 if let (Some(open), Some(delta)) = (self.open.get_mut(i), at.str("delta")) {
                     if kind == Opened::ToolCall {
-                        open.arguments.push_str(delta);
-                        open.has_arguments = true;
+                        open.arguments.push(id, delta, at, out);
                     }
                 }
             }
@@ -1199,13 +1201,11 @@ impl Sequence {
                 start: at.place.clone(),
                 start_type: "TOOL_CALL_CHUNK".into(),
                 owner: None,
-                arguments: String::new(),
-                has_arguments: false,
+                arguments: held::Arguments::new(&self.arguments),
             });
         }
         if let (Some(call), Some(delta)) = (&mut self.tool_chunk, at.str("delta")) {
-            call.arguments.push_str(delta);
-            call.has_arguments = true;
+            call.arguments.push(&call.id, delta, at, out);
         }
     }
 
@@ -1497,8 +1497,7 @@ fn not_open(kind: Opened, key: &str, type_: &str, id: &str, at: &Here<'_>) -> Di
 fn check_open_arguments(call: &Open, at: &Here<'_>, out: &mut impl Findings) {
     check_arguments(
         &call.id,
-        &call.arguments,
-        call.has_arguments,
+        call.arguments.text(),
         &call.start,
         &call.start_type,
         at,
@@ -1507,19 +1506,19 @@ fn check_open_arguments(call: &Open, at: &Here<'_>, out: &mut impl Findings) {
 }
 
 /// The concatenated `arguments` of tool call `id`, opened at `start` by
-/// `start_type`, must be JSON when any argument text arrived.
+/// `start_type`, must be JSON when any argument text arrived (and was
+/// held: see [`held`]).
 fn check_arguments(
     id: &str,
-    arguments: &str,
-    has_arguments: bool,
+    arguments: Option<&str>,
     start: &EventPlace,
     start_type: &str,
     at: &Here<'_>,
     out: &mut impl Findings,
 ) {
-    if !has_arguments {
+    let Some(arguments) = arguments else {
         return;
-    }
+    };
     if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(arguments) {
         // AG-UI 1.x carries argument text "and does not validate it": text
         // that does not parse is "not a protocol violation"
