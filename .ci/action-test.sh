@@ -76,7 +76,7 @@ check 2 AGUI_LINT_PATHS=$'nope.json\n  fixtures/0/streams/valid\n' AGUI_LINT_PRO
 contains "$work/stdout" '::error file=nope.json,title=agui-lint::no such file or directory'
 
 # Another format.
-check 1 AGUI_LINT_PATHS="fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json" AGUI_LINT_FORMAT=json
+check 1 AGUI_LINT_PATHS="fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json" AGUI_LINT_PROTOCOL=0 AGUI_LINT_FORMAT=json
 contains "$work/stdout" '"rule": "invalid-value"'
 
 # The protocol input: the official 1.0 traffic is clean, even strict, as

@@ -829,13 +829,7 @@ impl Validator {
                 bounded: &mut bounded,
                 bound: out_bound(self.settings.limits().max_findings),
             };
-            schema::refine_errors(
-                &compiled.schema,
-                value,
-                protocol,
-                compiled.validator.iter_errors(value),
-                &mut noting,
-            );
+            compiled.check(value, protocol, &mut noting);
         }
         rules::check(
             kind,

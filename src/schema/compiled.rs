@@ -10,6 +10,8 @@ use jsonschema::Draft;
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::split::Split;
+use crate::findings::Findings;
 use crate::{Kind, Protocol};
 
 /// Why a [`crate::Validator`] could not be built: one of agui-lint's own
@@ -27,6 +29,23 @@ pub struct BuildError {
 pub(crate) struct CompiledSchema {
     pub(crate) schema: Value,
     pub(crate) validator: jsonschema::Validator,
+    /// How its documents' arrays are checked item by item, compiled when
+    /// a document first has findings.
+    split: OnceLock<Split>,
+}
+
+impl CompiledSchema {
+    /// The schema's findings on `value`, which it does not accept (see
+    /// [`Split`]).
+    pub(crate) fn check(&self, value: &Value, protocol: Protocol, out: &mut impl Findings) {
+        self.split.get_or_init(|| Split::of(&self.schema)).check(
+            &self.schema,
+            &self.validator,
+            value,
+            protocol,
+            out,
+        );
+    }
 }
 
 /// What compiling one kind's schema of one version gave: `None` where the
@@ -87,7 +106,13 @@ fn compile(protocol: Protocol, kind: Kind) -> Compiled {
         .with_draft(Draft::Draft202012)
         .offline()
         .build(&schema)
-        .map(|validator| Some(CompiledSchema { schema, validator }))
+        .map(|validator| {
+            Some(CompiledSchema {
+                schema,
+                validator,
+                split: OnceLock::new(),
+            })
+        })
         .map_err(|e| BuildError {
             protocol,
             kind,

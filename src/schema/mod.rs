@@ -5,6 +5,7 @@
 mod compiled;
 mod generate;
 mod refine;
+mod split;
 mod vocabulary;
 
 pub use compiled::BuildError;
