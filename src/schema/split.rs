@@ -8,7 +8,10 @@
 //! an events document) are checked one item at a time, with a validator of
 //! the item's schema, and the rest of the document with those arrays left
 //! empty. One item's errors are held at a time, and the findings past the
-//! document's limit are counted and never built, as everywhere.
+//! document's limit are counted and never built, as everywhere. An item
+//! of a discriminated union (a message by its `role`, an event by its
+//! `type`) is checked against the branch its tag names, whose errors are
+//! what the refiner reports of the whole union anyway.
 //!
 //! The verdicts are the same: these schemas put nothing on such an array
 //! but its items (no `minItems`, no `uniqueItems`, no `contains`), which
@@ -28,6 +31,76 @@ pub(crate) struct ItemSchema {
     /// it so that its references resolve.
     schema: Value,
     validator: jsonschema::Validator,
+    /// When the item is one of a discriminated union, the validator of
+    /// each branch, by its tag.
+    union: Option<Union>,
+}
+
+/// A discriminated union's branches, each compiled alone: an item is
+/// checked against the branch its tag names, which is what the findings
+/// of the whole union come down to (the refiner reports the selected
+/// branch's errors), without the errors of every other branch that the
+/// union's validator would gather first (a wrong type in an event cost
+/// 30 branches' errors).
+struct Union {
+    tag_key: String,
+    branches: foldhash::HashMap<String, jsonschema::Validator>,
+}
+
+impl Union {
+    /// The union `schema` (in `document`, at `path`) is, when it is one:
+    /// a `oneOf` with a discriminator whose every branch has a `const` tag.
+    fn of(schema: &Value, path: &str, document: &Value) -> Option<Union> {
+        let tag_key = schema.pointer("/discriminator/propertyName")?.as_str()?;
+        let options = schema.get("oneOf")?.as_array()?;
+        let mut branches = foldhash::HashMap::default();
+        for (k, branch) in options.iter().enumerate() {
+            let tag = branch
+                .pointer(&format!("/properties/{tag_key}/const"))?
+                .as_str()?;
+            let validator = compile(&with_definitions(
+                document,
+                [("$ref", Value::String(format!("#{path}/oneOf/{k}")))],
+            ))?;
+            branches.insert(tag.to_string(), validator);
+        }
+        Some(Union {
+            tag_key: tag_key.to_string(),
+            branches,
+        })
+    }
+
+    /// The validator of the branch `item` names, if it names one.
+    fn branch(&self, item: &Value) -> Option<&jsonschema::Validator> {
+        self.branches.get(item.get(&self.tag_key)?.as_str()?)
+    }
+}
+
+/// A schema of `members` with `document`'s dialect and definitions beside
+/// them, so that its references resolve as in the document.
+fn with_definitions(
+    document: &Value,
+    members: impl IntoIterator<Item = (&'static str, Value)>,
+) -> Value {
+    let mut schema = Map::new();
+    for key in ["$schema", "$defs", "definitions"] {
+        if let Some(value) = document.get(key) {
+            schema.insert(key.to_string(), value.clone());
+        }
+    }
+    for (key, value) in members {
+        schema.insert(key.to_string(), value);
+    }
+    Value::Object(schema)
+}
+
+/// `schema` compiled as agui-lint's own schemas are.
+fn compile(schema: &Value) -> Option<jsonschema::Validator> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .offline()
+        .build(schema)
+        .ok()
 }
 
 /// How one kind's documents are split: by the root properties that are
@@ -64,22 +137,22 @@ impl ItemSchema {
         let Value::Object(items) = array.get("items")? else {
             return None;
         };
-        let mut schema = Map::new();
-        for key in ["$schema", "$defs", "definitions"] {
-            if let Some(value) = document.get(key) {
-                schema.insert(key.to_string(), value.clone());
-            }
+        let mut schema = with_definitions(document, []);
+        if let Value::Object(members) = &mut schema {
+            members.extend(items.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
-        for (key, value) in items {
-            schema.insert(key.clone(), value.clone());
-        }
-        let schema = Value::Object(schema);
-        let validator = jsonschema::options()
-            .with_draft(Draft::Draft202012)
-            .offline()
-            .build(&schema)
-            .ok()?;
-        Some(ItemSchema { schema, validator })
+        let validator = compile(&schema)?;
+        // An item that is a reference to a union of the definitions.
+        let union = items
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|path| Union::of(document.pointer(path)?, path, document));
+        Some(ItemSchema {
+            schema,
+            validator,
+            union,
+        })
     }
 
     /// The findings of `item`, at `prefix` (its pointer in the document).
@@ -88,11 +161,19 @@ impl ItemSchema {
             return;
         }
         let mut at = Prefixed { inner: out, prefix };
+        // The branch the item's tag names, when it names one that rejects
+        // it (any other case is the whole union's to explain).
+        let validator = self
+            .union
+            .as_ref()
+            .and_then(|union| union.branch(item))
+            .filter(|branch| !branch.is_valid(item))
+            .unwrap_or(&self.validator);
         refine_errors(
             &self.schema,
             item,
             protocol,
-            self.validator.iter_errors(item),
+            validator.iter_errors(item),
             &mut at,
         );
     }
@@ -208,5 +289,116 @@ impl<F: Findings> Findings for Prefixed<'_, F> {
 
     fn push(&mut self, diagnostic: Diagnostic) {
         self.inner.push(moved(self.prefix, diagnostic));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::schema::Schemas;
+    use crate::Kind;
+
+    /// The findings of `value` as the whole schema's validator gives them,
+    /// and as the split check gives them, each sorted.
+    fn both(
+        compiled: &super::super::compiled::CompiledSchema,
+        value: &Value,
+        protocol: Protocol,
+    ) -> (Vec<String>, Vec<String>) {
+        let show = |found: Vec<Diagnostic>| {
+            let mut shown: Vec<String> = found
+                .iter()
+                .map(|d| format!("{} {} {} {:?}", d.pointer, d.rule, d.message, d.help))
+                .collect();
+            shown.sort();
+            shown
+        };
+        let mut whole = Vec::new();
+        refine_errors(
+            &compiled.schema,
+            value,
+            protocol,
+            compiled.validator.iter_errors(value),
+            &mut whole,
+        );
+        let mut split = Vec::new();
+        compiled.check(value, protocol, &mut split);
+        (show(whole), show(split))
+    }
+
+    /// On every invalid fixture of every version, as its version and as
+    /// the kind its folder names (or the one detected), the split check
+    /// finds what the whole schema's validator finds.
+    #[test]
+    fn the_split_check_finds_what_the_whole_schema_finds() {
+        let schemas = Schemas::new();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut compared = 0;
+        for entry in walkdir::WalkDir::new(&root) {
+            let path = entry.expect("walk").into_path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json")
+                || !path.components().any(|c| c.as_os_str() == "invalid")
+            {
+                continue;
+            }
+            let relative = path.strip_prefix(&root).expect("under fixtures");
+            let mut parts = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy());
+            let Some(Ok(protocol)) = parts.next().map(|v| v.parse::<Protocol>()) else {
+                continue;
+            };
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(value) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            let kind = parts
+                .next()
+                .and_then(|k| k.parse::<Kind>().ok())
+                .or_else(|| Kind::detect(&value).ok());
+            let Some(kind) = kind else { continue };
+            let Ok(Some(compiled)) = schemas.get(protocol, kind) else {
+                continue;
+            };
+            if compiled.validator.is_valid(&value) {
+                continue;
+            }
+            let (whole, split) = both(compiled, &value, protocol);
+            assert_eq!(whole, split, "{}", path.display());
+            compared += 1;
+        }
+        assert!(compared >= 80, "only {compared} fixtures compared");
+    }
+
+    #[test]
+    fn one_wrong_item_among_many_is_found_at_its_place() {
+        let schemas = Schemas::new();
+        let compiled = schemas
+            .get(Protocol::V1_1, Kind::Events)
+            .expect("compiles")
+            .expect("1.1 has events documents");
+        let mut events: Vec<Value> = (0..50)
+            .map(|_| serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}))
+            .collect();
+        events[37] =
+            serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": 5});
+        events[41] = serde_json::json!({"type": "NO_SUCH_EVENT"});
+        let value = Value::Array(events);
+        let (whole, split) = both(compiled, &value, Protocol::V1_1);
+        assert_eq!(whole, split);
+        assert!(
+            split.iter().any(|s| s.starts_with("/37/delta wrong-type")),
+            "{split:?}"
+        );
+        assert!(
+            split
+                .iter()
+                .any(|s| s.starts_with("/41/type unknown-event-type")),
+            "{split:?}"
+        );
     }
 }
