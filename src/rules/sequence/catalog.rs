@@ -66,7 +66,10 @@ pub(super) const EVENT_AFTER_RUN_ERROR: Rule = Rule {
     summary: "An event follows RUN_ERROR",
     docs: r#"## What it checks
 That nothing follows `RUN_ERROR`: "after a RunError event, no further
-processing will occur". Only the first event after it is reported.
+processing will occur". Since 1.0 a new run may: "a producer MUST NOT emit
+anything after `RUN_ERROR` except `RUN_STARTED`"
+(`spec/1.1/events/lifecycle.mdx`), so in 1.x only a `RUN_STARTED` may
+follow; before 1.0 nothing may. Only the first event after it is reported.
 
 ## Why it matters
 Clients tear the run down on `RUN_ERROR`; what follows is lost or, worse,

@@ -663,13 +663,18 @@ impl Sequence {
                 if !*reported {
                     *reported = true;
                     let end = end.clone();
+                    let help = if at.protocol.is_1x() {
+                        "RUN_ERROR ends the run: only a new run's RUN_STARTED may follow it"
+                    } else {
+                        "RUN_ERROR ends the run: nothing may follow it"
+                    };
                     out.push(
                         at.finding(
                             &EVENT_AFTER_RUN_ERROR,
                             "/type",
                             format!("{kind} after RUN_ERROR"),
                         )
-                        .with_help("RUN_ERROR ends the run: nothing may follow it")
+                        .with_help(help)
                         .with_related_place(&end, "the run ended with an error here"),
                     );
                 }
