@@ -21,9 +21,8 @@ use jsonschema::Draft;
 use serde_json::{Map, Value};
 
 use super::refine_errors;
-use crate::diagnostic::Diagnostic;
-use crate::findings::{Findings, RuleId};
-use crate::{Protocol, Severity};
+use crate::findings::{Findings, Prefixed};
+use crate::Protocol;
 
 /// The item schema of an array and its validator.
 pub(crate) struct ItemSchema {
@@ -260,43 +259,12 @@ impl Split {
     }
 }
 
-/// Findings of an item, moved to its place in the document.
-struct Prefixed<'a, F> {
-    inner: &'a mut F,
-    prefix: &'a str,
-}
-
-/// `diagnostic` of an item, with its pointers moved under `prefix`.
-fn moved(prefix: &str, mut diagnostic: Diagnostic) -> Diagnostic {
-    diagnostic.pointer.insert_str(0, prefix);
-    for related in &mut diagnostic.related {
-        related.pointer.insert_str(0, prefix);
-    }
-    diagnostic
-}
-
-impl<F: Findings> Findings for Prefixed<'_, F> {
-    fn add_as<R: RuleId>(
-        &mut self,
-        rule: &R,
-        severity: Severity,
-        make: impl FnOnce(&R) -> Diagnostic,
-    ) {
-        let prefix = self.prefix;
-        self.inner
-            .add_as(rule, severity, |rule| moved(prefix, make(rule)));
-    }
-
-    fn push(&mut self, diagnostic: Diagnostic) {
-        self.inner.push(moved(self.prefix, diagnostic));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::diagnostic::Diagnostic;
     use crate::schema::Schemas;
     use crate::Kind;
 
