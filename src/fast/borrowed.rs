@@ -30,6 +30,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Number;
 
+use crate::limits::{self, PARSER_DEPTH};
 use crate::rules::verdict::{is_interoperable, RESERVED_METADATA_KEY};
 
 /// A JSON string, borrowed from the input when it has no escapes.
@@ -245,8 +246,9 @@ object! {
         parent_run_id: Str<'a> = "parentRunId",
         /// `state`.
         state: Any = "state",
-        /// `messages`.
-        messages: Vec<Message<'a>> = "messages",
+        /// `messages`, as its source text: read one message at a time
+        /// ([`read_messages`]), so that they are never all held.
+        messages: &'a RawValue = "messages",
         /// `tools`.
         tools: Vec<Tool<'a>> = "tools",
         /// `context`.
@@ -424,5 +426,58 @@ impl<'de> Deserialize<'de> for Content<'de> {
             }
         }
         deserializer.deserialize_any(ContentVisitor)
+    }
+}
+
+/// Reads `messages`, the source text of a RunAgentInput's `messages`, as
+/// an array of messages, handing each in turn, with its index, to `each`,
+/// which says whether to go on. False when the text is not such an array
+/// (as the schema and parse layer see it) or `each` stopped.
+///
+/// The text is read on its own, as if it were a document, so its nesting
+/// is held here to what the parser allows it where it sits: two levels
+/// down, under the input object.
+pub(super) fn read_messages<'a>(
+    messages: &'a RawValue,
+    each: impl FnMut(usize, Message<'a>) -> bool,
+) -> bool {
+    /// Levels above the messages array: the input object.
+    const ABOVE: usize = 1;
+    let text = messages.get();
+    // Too deep takes at least that many opening brackets, each closed.
+    let could_be_too_deep = text.len() >= 2 * (PARSER_DEPTH - ABOVE);
+    if could_be_too_deep
+        && limits::nesting(text.as_bytes(), PARSER_DEPTH - ABOVE - 1)
+            .too_deep_at
+            .is_some()
+    {
+        return false;
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer
+        .deserialize_seq(EachMessage(each))
+        .and_then(|()| deserializer.end())
+        .is_ok()
+}
+
+/// Hands each message of an array to its function.
+struct EachMessage<F>(F);
+
+impl<'de, F: FnMut(usize, Message<'de>) -> bool> Visitor<'de> for EachMessage<F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        while let Some(message) = seq.next_element::<Message<'de>>()? {
+            if !(self.0)(index, message) {
+                return Err(de::Error::custom("a message the fast path does not take"));
+            }
+            index += 1;
+        }
+        Ok(())
     }
 }

@@ -11,26 +11,29 @@
 
 use std::sync::Arc;
 
-use super::borrowed::{Content, Message, Object, RunAgentInput, Str, Tool};
+use super::borrowed::{read_messages, Content, Message, Object, RunAgentInput, Str, Tool};
+use super::shape::message_fits;
 use crate::limits::PARSER_DEPTH;
 use crate::rules::content::{check_parts, check_user_content};
+use crate::rules::conversation::ConversationCheck;
 use crate::rules::tools::check_names;
 use crate::rules::verdict::{
     carries_parts, parameters_declare_nothing, verdict_by_text, ParametersVerdict,
 };
 use crate::rules::view::{self, Conversation, Emptiness, Findings, Marks, Parameters, RunIds};
-use crate::rules::{encrypted, messages, request};
 use crate::{Limits, Protocol};
 
 /// How deep a tool's `parameters` sits: the input object, its `tools`
 /// array and the tool object hold it.
 const PARAMETERS_DEPTH: usize = 3;
 
-/// Runs the semantic rules on `input`, whose shape already fits the
-/// schema of `protocol`, the version it is judged by, into `out`. False
-/// (and nothing reported) when a tool's `parameters` text holds what only
-/// the full path reports: a parse or schema finding, or nesting deeper than
-/// the parser reads.
+/// Runs the semantic rules on `input`, whose shape but for its messages
+/// already fits the schema of `protocol`, the version it is judged by,
+/// into `out`, reading its messages one at a time. False when what it
+/// holds is for the full path: a message that does not fit the schema, or
+/// a tool's `parameters` text with a parse or schema finding, or nesting
+/// deeper than the parser reads. What was reported into `out` by then is
+/// to be dropped: the full path reports it again.
 pub(super) fn judge(
     input: &RunAgentInput<'_>,
     protocol: Protocol,
@@ -38,15 +41,12 @@ pub(super) fn judge(
     out: &mut impl Findings,
 ) -> bool {
     // An absent list (1.x) means none, as on the full path.
-    let messages = input.messages.as_deref().unwrap_or_default();
     let tools = input.tools.as_deref().unwrap_or_default();
     let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
         return false;
     };
     let conversation = conversation(input, protocol, verdicts, limits);
-    messages::check(&conversation, out);
-    request::check(&conversation, out);
-    encrypted::check(&conversation, out);
+    let mut check = ConversationCheck::new(&conversation, out);
     let names: Vec<Option<&str>> = conversation
         .tools
         .iter()
@@ -54,8 +54,75 @@ pub(super) fn judge(
         .map(|t| t.name)
         .collect();
     check_names(&names, |index| conversation.tool_at(index), out);
-    check_content(messages, &conversation, out);
-    true
+    let Some(messages) = input.messages else {
+        return true;
+    };
+    let read = read_messages(messages, |index, message| {
+        if !message_fits(&message, protocol) {
+            return false;
+        }
+        let (read, calls, content) = turn(index, message);
+        check.message(index, &read, &calls, out);
+        if let Some(role) = read.role.as_deref() {
+            check_content(index, role, content.as_ref(), &conversation, out);
+        }
+        true
+    });
+    if read {
+        check.finish(out);
+    }
+    read
+}
+
+/// What the conversation rules read of `message`, message `index`, and
+/// its content for the content rules.
+fn turn(
+    index: usize,
+    message: Message<'_>,
+) -> (view::Message<'_>, Vec<view::Call<'_>>, Option<Content<'_>>) {
+    fn text(s: Option<Str<'_>>) -> Option<view::Text<'_>> {
+        s.map(|s| s.0)
+    }
+    let is_assistant = has_role(&message, "assistant");
+    let calls = if is_assistant {
+        message
+            .tool_calls
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(position, call)| {
+                let marks = marks(
+                    &call.metadata,
+                    &call.encrypted_value_type,
+                    &call.encrypted_value,
+                );
+                let (name, arguments) = match call.function {
+                    Some(function) => (text(function.name), text(function.arguments)),
+                    None => (None, None),
+                };
+                view::Call {
+                    made_in: Some((index, position)),
+                    id: text(call.id),
+                    name,
+                    arguments,
+                    marks,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let read = view::Message {
+        marks: marks(
+            &message.metadata,
+            &message.encrypted_value_type,
+            &message.encrypted_value,
+        ),
+        role: text(message.role),
+        id: text(message.id),
+        tool_call_id: text(message.tool_call_id),
+    };
+    (read, calls, message.content)
 }
 
 /// The verdict on each tool's `parameters` (the `tool-parameters-*` rules,
@@ -92,52 +159,45 @@ fn is_empty_object(text: &str) -> bool {
         .is_some_and(|inside| inside.bytes().all(|b| b.is_ascii_whitespace()))
 }
 
-/// The content rules on `messages`, which `conversation` is of:
-/// `content-empty` on user messages, the part rules on the messages whose
-/// parts they judge in its version.
+/// The content rules on `content`, of message `index` of `role`:
+/// `content-empty` on a user message, the part rules on a message whose
+/// parts they judge in the conversation's version.
 fn check_content(
-    messages: &[Message<'_>],
+    index: usize,
+    role: &str,
+    content: Option<&Content<'_>>,
     conversation: &Conversation<'_>,
     out: &mut impl Findings,
 ) {
-    let content_at = |index: usize| format!("{}/content", conversation.message_at(index));
-    let mut parts = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        let Some(role) = message.role.as_ref().map(Str::as_str) else {
-            continue;
-        };
-        if !carries_parts(conversation.protocol, role) {
-            continue;
-        }
-        let emptiness = match &message.content {
-            Some(Content::Text(text)) if text.as_str().is_empty() => Emptiness::EmptyText,
-            Some(Content::Parts(items)) if items.is_empty() => Emptiness::EmptyParts,
-            _ => Emptiness::NotEmpty,
-        };
-        if role == "user" {
-            check_user_content(emptiness, || content_at(index), out);
-        }
-        if let Some(Content::Parts(items)) = &message.content {
-            parts.extend(items.iter().enumerate().map(|(position, part)| {
-                let read = view::Part {
-                    kind: part.kind.as_ref().map(Str::as_str),
-                    source: part.source.as_ref().map(|source| view::Source {
-                        kind: source.kind.as_ref().map(Str::as_str),
-                        value: source.value.as_ref().map(Str::as_str),
-                        mime_type: source.mime_type.as_ref().map(Str::as_str),
-                    }),
-                };
-                (read, (index, position))
-            }));
-        }
+    if !carries_parts(conversation.protocol, role) {
+        return;
     }
-    let (parts, places): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+    let content_at = || format!("{}/content", conversation.message_at(index));
+    let emptiness = match content {
+        Some(Content::Text(text)) if text.as_str().is_empty() => Emptiness::EmptyText,
+        Some(Content::Parts(items)) if items.is_empty() => Emptiness::EmptyParts,
+        _ => Emptiness::NotEmpty,
+    };
+    if role == "user" {
+        check_user_content(emptiness, content_at, out);
+    }
+    let Some(Content::Parts(items)) = content else {
+        return;
+    };
+    let parts: Vec<view::Part<'_>> = items
+        .iter()
+        .map(|part| view::Part {
+            kind: part.kind.as_ref().map(Str::as_str),
+            source: part.source.as_ref().map(|source| view::Source {
+                kind: source.kind.as_ref().map(Str::as_str),
+                value: source.value.as_ref().map(Str::as_str),
+                mime_type: source.mime_type.as_ref().map(Str::as_str),
+            }),
+        })
+        .collect();
     check_parts(
         &parts,
-        |index| {
-            let (message, position) = places[index];
-            format!("{}/{position}", content_at(message))
-        },
+        |position| format!("{}/{position}", content_at()),
         out,
     );
 }
@@ -151,27 +211,6 @@ fn conversation<'r>(
     limits: Limits,
 ) -> Conversation<'r> {
     let text = |s: &'r Option<Str<'_>>| s.as_ref().map(Str::as_str);
-    let messages = input.messages.as_deref().unwrap_or_default();
-    let mut calls = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        if !has_role(message, "assistant") {
-            continue;
-        }
-        for (position, call) in message.tool_calls.iter().flatten().enumerate() {
-            let function = call.function.as_ref();
-            calls.push(view::Call {
-                made_in: Some((index, position)),
-                id: text(&call.id),
-                name: function.and_then(|f| text(&f.name)),
-                arguments: function.and_then(|f| text(&f.arguments)),
-                marks: marks(
-                    &call.metadata,
-                    &call.encrypted_value_type,
-                    &call.encrypted_value,
-                ),
-            });
-        }
-    }
     let tools = input.tools.as_deref().unwrap_or_default();
     Conversation {
         protocol,
@@ -180,22 +219,8 @@ fn conversation<'r>(
             run_id: text(&input.run_id),
             parent_run_id: text(&input.parent_run_id),
         }),
-        messages: messages
-            .iter()
-            .map(|message| view::Message {
-                role: text(&message.role),
-                id: text(&message.id),
-                tool_call_id: text(&message.tool_call_id),
-                marks: marks(
-                    &message.metadata,
-                    &message.encrypted_value_type,
-                    &message.encrypted_value,
-                ),
-            })
-            .collect(),
         message_places: view::list("/messages"),
         whole: true,
-        calls,
         tools: Some(
             tools
                 .iter()

@@ -55,9 +55,12 @@ use crate::{Limits, Protocol};
 /// Checks `bytes` as a RunAgentInput within `limits`, with `default`
 /// judging it unless it declares a version, when the fast path can: it
 /// reports into `out` what the full path would report, and returns the
-/// version it judged by. `None`, with nothing reported, sends the document
-/// to the full path: it is not well-formed, does not fit the schema, or
-/// holds something else only the full path reports.
+/// version it judged by. `None` sends the document to the full path: it is
+/// not well-formed, does not fit the schema, or holds something else only
+/// the full path reports. The messages are read one at a time, their
+/// findings reported as they are read, so a message that sends the
+/// document to the full path may come after findings were reported: with
+/// `None`, whatever `out` holds is to be dropped.
 pub(crate) fn judge_run_agent_input(
     bytes: &[u8],
     limits: Limits,

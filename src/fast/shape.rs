@@ -236,8 +236,10 @@ fn any_fits(slot: Option<&Any>, protocol: Protocol) -> bool {
     !(protocol.is_1x() && slot.is_some_and(|any| any.null))
 }
 
-/// Whether the whole input has the shape the schema of `protocol` asks
-/// for, given that every value it holds already has the right JSON type.
+/// Whether the input has the shape the schema of `protocol` asks for,
+/// given that every value it holds already has the right JSON type: all
+/// of it but its messages, which are read later, one at a time, and held
+/// to [`message_fits`] each.
 pub(super) fn fits(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
     let required = input.thread_id.is_some() && input.run_id.is_some();
     let top = if protocol.is_1x() {
@@ -257,11 +259,6 @@ pub(super) fn fits(input: &RunAgentInput<'_>, protocol: Protocol) -> bool {
     };
     required
         && top
-        && input
-            .messages
-            .iter()
-            .flatten()
-            .all(|m| message_fits(m, protocol))
         && input.tools.iter().flatten().all(|t| tool_fits(t, protocol))
         && input.context.iter().flatten().all(context_fits)
         && input.resume.iter().flatten().all(resume_fits)
@@ -290,7 +287,8 @@ fn resume_fits(entry: &ResumeEntry<'_>) -> bool {
         && any_fits(entry.payload.as_ref(), Protocol::NEWEST)
 }
 
-fn message_fits(message: &Message<'_>, protocol: Protocol) -> bool {
+/// Whether `message` has the shape the schema of `protocol` asks for.
+pub(super) fn message_fits(message: &Message<'_>, protocol: Protocol) -> bool {
     let Some(role) = &message.role else {
         return false;
     };
@@ -380,6 +378,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
+    use crate::fast::borrowed::read_messages;
     use crate::Kind;
 
     fn keys_of(schema: &Value, field: &str) -> BTreeSet<String> {
@@ -556,7 +555,12 @@ mod tests {
         for protocol in Protocol::ALL {
             let input = generated(protocol, Kind::RunAgentInput);
             check_object(&input, &every_key(Kind::RunAgentInput), &|text| {
-                reads(text, |i: &RunAgentInput<'_>| fits(i, protocol))
+                reads(text, |i: &RunAgentInput<'_>| {
+                    fits(i, protocol)
+                        && i.messages.is_none_or(|messages| {
+                            read_messages(messages, |_, m| message_fits(&m, protocol))
+                        })
+                })
             });
             let tool = generated(protocol, Kind::Tool);
             check_object(&tool, &every_key(Kind::Tool), &|text| {

@@ -2,7 +2,7 @@
 //! kind of artefact its `encryptedValue` is, so it needs one
 //! (`spec/1.1/changelog.mdx`).
 
-use super::view::{Conversation, Findings, Marks};
+use super::view::{Call, Conversation, Findings, Marks, Message};
 use super::Rule;
 use crate::diagnostic::{Severity, Target};
 
@@ -38,18 +38,24 @@ not get it back on the next turn.
 "#,
 };
 
-/// Runs this family's checks on `conversation`.
-pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
+/// Runs this family's checks on message `index` of `conversation`, which
+/// makes `calls` (or, with no message, on `calls` alone: the document is
+/// a call).
+pub(crate) fn check_message(
+    conversation: &Conversation<'_>,
+    message: Option<(usize, &Message<'_>)>,
+    calls: &[Call<'_>],
+    out: &mut impl Findings,
+) {
     // The key exists since 1.1; in an older document it is an unknown key.
     if conversation.protocol != crate::Protocol::V1_1 {
         return;
     }
-    let messages = conversation.messages.iter().enumerate();
-    for (index, message) in messages {
+    if let Some((index, message)) = message {
         check_marks(message.marks, || conversation.message_at(index), out);
     }
-    for (index, call) in conversation.calls.iter().enumerate() {
-        check_marks(call.marks, || conversation.call_at(index), out);
+    for call in calls {
+        check_marks(call.marks, || conversation.call_at(call.made_in), out);
     }
 }
 

@@ -11,8 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::tools::Compiled;
-use super::view::{Conversation, Findings, RunIds, Tool};
-use super::walk::repeats;
+use super::view::{Call, Conversation, Findings, Message, RunIds, Text, Tool};
 use super::Rule;
 use crate::diagnostic::Severity;
 
@@ -33,34 +32,16 @@ pub(super) const RULES: &[Rule] = &[
 ];
 
 /// Subschema applications a document's tool-call arguments may cost in
-/// all, before its length is counted in: `ARGUMENTS_BUDGET` plus
-/// `ARGUMENTS_BUDGET_PER_BYTE` for every byte of arguments.
+/// all, before their length is counted in: `ARGUMENTS_BUDGET` plus
+/// `ARGUMENTS_BUDGET_PER_BYTE` for every byte of arguments read so far
+/// (the calls are checked as they are read, so a call may spend what its
+/// own and the earlier calls' arguments brought, never a later call's).
 const ARGUMENTS_BUDGET: u64 = 1_000_000;
 /// See [`ARGUMENTS_BUDGET`].
 const ARGUMENTS_BUDGET_PER_BYTE: u64 = 16;
 /// Above this many applications a mismatch is reported without its
 /// details: collecting them allocates an error for each failed branch.
 const DETAILED_MISMATCH_BUDGET: u64 = 100_000;
-
-/// Runs this family's checks on `conversation`: the full path with every
-/// finding, the fast path only to learn whether there is one.
-pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
-    if let Some(run) = &conversation.run {
-        check_run_ids(run, out);
-    }
-    check_message_ids(conversation, out);
-    check_call_ids(conversation, out);
-    if conversation.whole {
-        check_results(conversation, out);
-    }
-    let arguments: Vec<Option<Value>> = (0..conversation.calls.len())
-        .map(|index| check_arguments(conversation, index, out))
-        .collect();
-    if let Some(tools) = &conversation.tools {
-        check_unknown_tools(conversation, tools, out);
-        check_against_parameters(conversation, &arguments, tools, out);
-    }
-}
 
 const DUPLICATE_MESSAGE_ID: Rule = Rule {
     name: "duplicate-message-id",
@@ -352,8 +333,8 @@ costs, counted on the arguments before they are checked: the number of
 subschema applications a validator makes (every branch of every `anyOf`,
 `oneOf` and reference, for every value of the arguments). A document's
 calls share a budget of 1,000,000 applications plus 16 for every byte of
-their arguments; a call that would go over it, and every call after it, is
-reported and not checked.
+their arguments, each call's bytes counted in as it is read; a call that
+would go over it, and every call after it, is reported and not checked.
 
 ## Why it matters
 A schema that is small and valid can still make a check exponential:
@@ -416,7 +397,8 @@ is a client tool, the client cannot run it.
 "#,
 };
 
-fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
+/// The run's own ids: checked once per RunAgentInput.
+pub(crate) fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
     for (key, id) in [("threadId", run.thread_id), ("runId", run.run_id)] {
         if id == Some("") {
             out.add(&EMPTY_ID, |rule| {
@@ -438,136 +420,267 @@ fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
     }
 }
 
-fn check_message_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
-    let at = |index: usize| format!("{}/id", conversation.message_at(index));
-    let ids = conversation
-        .messages
-        .iter()
-        .enumerate()
-        .filter_map(|(index, message)| Some((message.id?, index)));
-    for (text, index) in ids.clone() {
-        if text.is_empty() {
+/// This family's rules over a conversation fed one message at a time, in
+/// order: what they must remember across messages is kept by id (the
+/// first message and call of each id, the calls still unanswered, the
+/// results that came before any call of theirs), never the messages
+/// themselves, so that a conversation of a million messages costs its
+/// distinct ids and its findings.
+pub(crate) struct MessageRules<'c, 'a> {
+    conversation: &'c Conversation<'a>,
+    /// Message id -> the first message with it.
+    message_ids: HashMap<Text<'a>, usize>,
+    /// Call id -> where its first call is made.
+    call_ids: HashMap<Text<'a>, (usize, usize)>,
+    /// Call id -> the first tool message answering a call made before it.
+    answered: HashMap<Text<'a>, usize>,
+    /// Tool messages answering an id no earlier message made a call of:
+    /// judged at the end, when it is known whether a later one does.
+    early_results: Vec<(Text<'a>, usize)>,
+    unanswered: Unanswered<'a>,
+    arguments: Arguments<'c>,
+}
+
+impl<'c, 'a> MessageRules<'c, 'a> {
+    /// The rules over `conversation`, before its first message.
+    pub(crate) fn new(conversation: &'c Conversation<'a>) -> Self {
+        MessageRules {
+            conversation,
+            message_ids: HashMap::new(),
+            call_ids: HashMap::new(),
+            answered: HashMap::new(),
+            early_results: Vec::new(),
+            unanswered: Unanswered::default(),
+            arguments: Arguments::new(conversation.tools.as_deref()),
+        }
+    }
+
+    /// Message `index`, which makes `calls` (in order).
+    pub(crate) fn message(
+        &mut self,
+        index: usize,
+        message: &Message<'a>,
+        calls: &[Call<'a>],
+        out: &mut impl Findings,
+    ) {
+        self.check_message_id(index, message, out);
+        if self.conversation.whole {
+            if message.is("user") || message.is("assistant") {
+                self.unanswered.turn(index);
+            }
+            if message.is("tool") {
+                if let Some(id) = &message.tool_call_id {
+                    self.check_result(index, id, out);
+                }
+            }
+        }
+        for call in calls {
+            self.call(call, out);
+        }
+    }
+
+    /// A tool call: one made by the message just fed, or the document
+    /// itself.
+    pub(crate) fn call(&mut self, call: &Call<'a>, out: &mut impl Findings) {
+        let conversation = self.conversation;
+        if let Some(id) = &call.id {
+            let at = || format!("{}/id", conversation.call_at(call.made_in));
+            // An empty id is reported as such, not again as a repeat.
+            if id.is_empty() {
+                out.add(&EMPTY_ID, |rule| {
+                    rule.diagnostic(at(), "tool call 'id' is the empty string")
+                });
+                if let Some(made_in) = call.made_in {
+                    self.call_ids.entry(id.clone()).or_insert(made_in);
+                }
+            } else if let Some(made_in) = call.made_in {
+                match self.call_ids.get(id.as_ref()) {
+                    Some(&first) => out.add(&DUPLICATE_TOOL_CALL_ID, |rule| {
+                        rule.diagnostic(at(), format!("tool call id '{id}' is already used"))
+                            .with_related(
+                                format!("{}/id", conversation.call_at(Some(first))),
+                                "first tool call with this id",
+                            )
+                    }),
+                    None => {
+                        self.call_ids.insert(id.clone(), made_in);
+                    }
+                }
+            }
+            if conversation.whole {
+                if let Some(made_in) = call.made_in {
+                    self.unanswered.made(id, made_in);
+                }
+            }
+        }
+        self.arguments.check(conversation, call, out);
+    }
+
+    /// What only the end of the conversation tells: results whose call is
+    /// made after them, or never, and calls the conversation moved on
+    /// from without a result.
+    pub(crate) fn finish(self, out: &mut impl Findings) {
+        let conversation = self.conversation;
+        let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
+        for (id, index) in &self.early_results {
+            match self.call_ids.get(id.as_ref()) {
+                None => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
+                    rule
+                        .diagnostic(
+                            answer_at(*index),
+                            format!("tool message answers toolCallId '{id}', which no earlier assistant message made"),
+                        )
+                        .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id")
+                }),
+                Some(&call) => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
+                    rule
+                        .diagnostic(
+                            answer_at(*index),
+                            format!("tool message answers toolCallId '{id}', which is only made later"),
+                        )
+                        .with_related(conversation.call_at(Some(call)), "the call, after its result")
+                        .with_help("move the tool message after the assistant message that makes the call")
+                }),
+            }
+        }
+        self.unanswered.finish(conversation, out);
+    }
+
+    fn check_message_id(&mut self, index: usize, message: &Message<'a>, out: &mut impl Findings) {
+        let Some(id) = &message.id else {
+            return;
+        };
+        let conversation = self.conversation;
+        let at = |index: usize| format!("{}/id", conversation.message_at(index));
+        if id.is_empty() {
             out.add(&EMPTY_ID, |rule| {
                 rule.diagnostic(at(index), "message 'id' is the empty string")
             });
         }
-    }
-    for (text, index, earlier) in repeats(ids) {
-        out.add(&DUPLICATE_MESSAGE_ID, |rule| {
-            rule.diagnostic(at(index), format!("message id '{text}' is already used"))
-                .with_related(at(earlier), "first message with this id")
-        });
-    }
-}
-
-fn check_call_ids(conversation: &Conversation<'_>, out: &mut impl Findings) {
-    let at = |index: usize| format!("{}/id", conversation.call_at(index));
-    let ids = conversation
-        .calls
-        .iter()
-        .enumerate()
-        .filter_map(|(index, call)| Some((call.id?, index)));
-    // An empty id is reported as such, not again as a repeat.
-    let (empty, named): (Vec<_>, Vec<_>) = ids.partition(|(text, _)| text.is_empty());
-    for (_, index) in empty {
-        out.add(&EMPTY_ID, |rule| {
-            rule.diagnostic(at(index), "tool call 'id' is the empty string")
-        });
-    }
-    for (text, index, earlier) in repeats(named) {
-        out.add(&DUPLICATE_TOOL_CALL_ID, |rule| {
-            rule.diagnostic(at(index), format!("tool call id '{text}' is already used"))
-                .with_related(at(earlier), "first tool call with this id")
-        });
-    }
-}
-
-/// Tool results against the calls they answer, in conversation order.
-fn check_results(conversation: &Conversation<'_>, out: &mut impl Findings) {
-    // Each call id's first call: the index of its message and its own.
-    let mut call_at: HashMap<&str, (usize, usize)> = HashMap::new();
-    for (index, call) in conversation.calls.iter().enumerate() {
-        if let (Some(id), Some((message, _))) = (call.id, call.made_in) {
-            call_at.entry(id).or_insert((message, index));
-        }
-    }
-    let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
-    // Call id -> the first tool message answering it.
-    let mut answered: HashMap<&str, usize> = HashMap::new();
-    for (index, message) in conversation.messages.iter().enumerate() {
-        if !message.is("tool") {
-            continue;
-        }
-        let Some(id) = message.tool_call_id else {
-            continue;
-        };
-        match call_at.get(id) {
-            None => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
-                rule
-                    .diagnostic(
-                        answer_at(index),
-                        format!("tool message answers toolCallId '{id}', which no earlier assistant message made"),
-                    )
-                    .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id")
+        match self.message_ids.get(id.as_ref()) {
+            Some(&earlier) => out.add(&DUPLICATE_MESSAGE_ID, |rule| {
+                rule.diagnostic(at(index), format!("message id '{id}' is already used"))
+                    .with_related(at(earlier), "first message with this id")
             }),
-            Some(&(call_message, call)) if call_message > index => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
-                rule
-                    .diagnostic(
-                        answer_at(index),
-                        format!("tool message answers toolCallId '{id}', which is only made later"),
-                    )
-                    .with_related(conversation.call_at(call), "the call, after its result")
-                    .with_help("move the tool message after the assistant message that makes the call")
-            }),
-            Some(_) => match answered.get(id) {
-                Some(&first) => out.add(&DUPLICATE_TOOL_RESULT, |rule| {
-                    rule
-                        .diagnostic(answer_at(index), format!("tool call '{id}' is already answered"))
-                        .with_related(answer_at(first), "first result for this call")
-                }),
-                None => {
-                    answered.insert(id, index);
-                }
-            },
-        }
-    }
-    check_unanswered(conversation, out);
-}
-
-/// A call with no result, followed by a later user or assistant message.
-fn check_unanswered(conversation: &Conversation<'_>, out: &mut impl Findings) {
-    let messages = &conversation.messages;
-    // One pass each way rather than a scan of the later messages per call,
-    // which grows with the square of a long conversation: for each message,
-    // the first user or assistant message after it; for each call id, the
-    // last tool message answering it.
-    let mut next_turn: Vec<Option<usize>> = vec![None; messages.len()];
-    let mut upcoming = None;
-    for (index, message) in messages.iter().enumerate().rev() {
-        next_turn[index] = upcoming;
-        if message.is("user") || message.is("assistant") {
-            upcoming = Some(index);
-        }
-    }
-    let mut last_answer: HashMap<&str, usize> = HashMap::new();
-    for (index, message) in messages.iter().enumerate() {
-        if message.is("tool") {
-            if let Some(id) = message.tool_call_id {
-                last_answer.insert(id, index);
+            None => {
+                self.message_ids.insert(id.clone(), index);
             }
         }
     }
-    for (index, call) in conversation.calls.iter().enumerate() {
-        let (Some(id), Some((made_in, _))) = (call.id, call.made_in) else {
-            continue;
-        };
-        if last_answer.get(id).is_some_and(|&at| at > made_in) {
-            continue;
+
+    /// Tool message `index`, answering call `id`.
+    fn check_result(&mut self, index: usize, id: &Text<'a>, out: &mut impl Findings) {
+        self.unanswered.answered(id);
+        if !self.call_ids.contains_key(id.as_ref()) {
+            self.early_results.push((id.clone(), index));
+            return;
         }
-        if let Some(next) = next_turn.get(made_in).copied().flatten() {
+        let conversation = self.conversation;
+        let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
+        match self.answered.get(id.as_ref()) {
+            Some(&first) => out.add(&DUPLICATE_TOOL_RESULT, |rule| {
+                rule.diagnostic(
+                    answer_at(index),
+                    format!("tool call '{id}' is already answered"),
+                )
+                .with_related(answer_at(first), "first result for this call")
+            }),
+            None => {
+                self.answered.insert(id.clone(), index);
+            }
+        }
+    }
+}
+
+/// The calls no later tool message has answered yet, in the order they
+/// were made: each is reported at the end if a user or assistant message
+/// follows it (the conversation moved on) and no tool message after it
+/// answers it, however late.
+#[derive(Default)]
+struct Unanswered<'a> {
+    calls: Vec<Open<'a>>,
+    /// Call id -> the latest open call of that id, whose `earlier` chains
+    /// the others.
+    latest: HashMap<Text<'a>, usize>,
+    /// Calls from here on have no user or assistant message after them yet.
+    awaiting_turn: usize,
+    /// How many of `calls` are answered, to compact them when most are.
+    answered: usize,
+}
+
+/// A call not known to be answered.
+struct Open<'a> {
+    id: Text<'a>,
+    made_in: (usize, usize),
+    /// The first user or assistant message after it.
+    next_turn: Option<usize>,
+    /// The open call of the same id made before it.
+    earlier: Option<usize>,
+    answered: bool,
+}
+
+impl<'a> Unanswered<'a> {
+    /// A user or assistant message at `index`: the calls before it now
+    /// have a next turn.
+    fn turn(&mut self, index: usize) {
+        for open in &mut self.calls[self.awaiting_turn..] {
+            open.next_turn.get_or_insert(index);
+        }
+        self.awaiting_turn = self.calls.len();
+    }
+
+    /// A call of `id`, made where `made_in` says.
+    fn made(&mut self, id: &Text<'a>, made_in: (usize, usize)) {
+        let at = self.calls.len();
+        let earlier = self.latest.insert(id.clone(), at);
+        self.calls.push(Open {
+            id: id.clone(),
+            made_in,
+            next_turn: None,
+            earlier,
+            answered: false,
+        });
+    }
+
+    /// A tool message answering `id`: every call of it made so far is
+    /// answered.
+    fn answered(&mut self, id: &str) {
+        let mut next = self.latest.remove(id);
+        while let Some(at) = next {
+            let open = &mut self.calls[at];
+            open.answered = true;
+            self.answered += 1;
+            next = open.earlier;
+        }
+        // Keep the list to what is open, in linear time overall.
+        if self.answered > 64 && self.answered * 2 > self.calls.len() {
+            self.compact();
+        }
+    }
+
+    fn compact(&mut self) {
+        let awaiting = self.calls[self.awaiting_turn..]
+            .iter()
+            .filter(|open| !open.answered)
+            .count();
+        self.calls.retain(|open| !open.answered);
+        self.answered = 0;
+        self.latest.clear();
+        for (at, open) in self.calls.iter_mut().enumerate() {
+            open.earlier = self.latest.insert(open.id.clone(), at);
+        }
+        self.awaiting_turn = self.calls.len() - awaiting;
+    }
+
+    fn finish(self, conversation: &Conversation<'_>, out: &mut impl Findings) {
+        for open in self.calls.iter().filter(|open| !open.answered) {
+            let Some(next) = open.next_turn else {
+                continue;
+            };
+            let id = &open.id;
             out.add(&TOOL_CALL_WITHOUT_RESULT, |rule| {
                 rule.diagnostic(
-                    conversation.call_at(index),
+                    conversation.call_at(Some(open.made_in)),
                     format!("tool call '{id}' has no result before the conversation moves on"),
                 )
                 .with_related(
@@ -580,18 +693,131 @@ fn check_unanswered(conversation: &Conversation<'_>, out: &mut impl Findings) {
     }
 }
 
-/// The pointer of call `index`'s arguments.
-fn arguments_at(conversation: &Conversation<'_>, index: usize) -> String {
-    format!("{}/function/arguments", conversation.call_at(index))
+/// The pointer of the arguments of the call made where `made_in` says.
+fn arguments_at(conversation: &Conversation<'_>, made_in: Option<(usize, usize)>) -> String {
+    format!("{}/function/arguments", conversation.call_at(made_in))
 }
 
-/// The arguments of call `index`, parsed, with what is wrong with them.
-fn check_arguments(
+/// Each call's arguments, parsed, and against the `parameters` of the tool
+/// it names. A tool's schema is compiled once per document, however many
+/// calls name it. What each check costs is counted first, within a budget
+/// the document's calls share (see [`ARGUMENTS_BUDGET`]), which grows with
+/// the arguments read.
+struct Arguments<'c> {
+    /// The tools calls can name, when the document has such a list.
+    tools: Option<&'c [Tool<'c>]>,
+    /// Tool name -> the first tool of that name.
+    by_name: HashMap<&'c str, usize>,
+    /// Tool index -> its compiled `parameters`, once a call needed them.
+    compiled: HashMap<usize, Option<Arc<Compiled>>>,
+    budget: u64,
+    /// Whether the budget ran out: every later call goes unchecked.
+    spent: bool,
+}
+
+impl<'c> Arguments<'c> {
+    fn new(tools: Option<&'c [Tool<'c>]>) -> Self {
+        let mut by_name = HashMap::new();
+        for (index, tool) in tools.into_iter().flatten().enumerate() {
+            if let Some(name) = tool.name {
+                by_name.entry(name).or_insert(index);
+            }
+        }
+        Arguments {
+            tools,
+            by_name,
+            compiled: HashMap::new(),
+            budget: ARGUMENTS_BUDGET,
+            spent: false,
+        }
+    }
+
+    fn check(&mut self, conversation: &Conversation<'_>, call: &Call<'_>, out: &mut impl Findings) {
+        let parsed = call.arguments.as_deref().and_then(|text| {
+            self.budget = self
+                .budget
+                .saturating_add(ARGUMENTS_BUDGET_PER_BYTE.saturating_mul(text.len() as u64));
+            parse_arguments(conversation, call, text, out)
+        });
+        let Some(tools) = self.tools else {
+            return;
+        };
+        let Some(name) = call.name.as_deref() else {
+            return;
+        };
+        let Some(&tool) = self.by_name.get(name) else {
+            unknown_tool(conversation, call, name, tools, out);
+            return;
+        };
+        let Some(parsed) = parsed else {
+            return;
+        };
+        let entry = self
+            .compiled
+            .entry(tool)
+            .or_insert_with(|| tools[tool].parameters.compiled(conversation.schema_budget));
+        let Some(Some(checker)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
+            return;
+        };
+        let at = arguments_at(conversation, call.made_in);
+        let parameters = || format!("{}/parameters", conversation.tool_at(tool));
+        let cost = if self.spent {
+            None
+        } else {
+            checker.graph.cost(&parsed, self.budget)
+        };
+        let Some(cost) = cost else {
+            // The budget is spent: this call and every later one go
+            // unchecked.
+            self.spent = true;
+            out.add(&TOOL_ARGUMENTS_UNCHECKED, |rule| {
+                rule.diagnostic(
+                    at,
+                    format!("arguments were not checked against the parameters of tool '{name}': checking them would take more subschema applications than this document's budget"),
+                )
+                .with_help("the schema's references and unions fan out over these arguments; simplify the schema, or check these arguments elsewhere")
+                .with_related(parameters(), format!("the parameters of tool '{name}'"))
+            });
+            return;
+        };
+        self.budget -= cost;
+        // Most arguments are valid, and asking is much cheaper than
+        // collecting the errors.
+        if checker.validator.is_valid(&parsed) {
+            return;
+        }
+        if cost > DETAILED_MISMATCH_BUDGET {
+            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
+                rule.diagnostic(
+                    at,
+                    "arguments do not satisfy the parameters (what is wrong was not collected: the check applies too many subschemas to list their errors)",
+                )
+                .with_related(parameters(), format!("the parameters of tool '{name}'"))
+            });
+            return;
+        }
+        for error in checker.validator.iter_errors(&parsed) {
+            let inside = error.instance_path().as_str();
+            let place = if inside.is_empty() {
+                "arguments".to_string()
+            } else {
+                format!("arguments at '{inside}'")
+            };
+            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
+                rule.diagnostic(at.clone(), format!("{place}: {error}"))
+                    .with_related(parameters(), format!("the parameters of tool '{name}'"))
+            });
+        }
+    }
+}
+
+/// `text`, the arguments of `call`, parsed, with what is wrong with them.
+fn parse_arguments(
     conversation: &Conversation<'_>,
-    index: usize,
+    call: &Call<'_>,
+    text: &str,
     out: &mut impl Findings,
 ) -> Option<Value> {
-    let text = conversation.calls.get(index)?.arguments?;
     let parsed = serde_json::from_str::<Value>(text);
     match &parsed {
         Err(error) => out.add_as(
@@ -599,7 +825,7 @@ fn check_arguments(
             TOOL_ARGUMENTS_NOT_JSON.severity_in(conversation.protocol),
             |rule| {
                 rule.diagnostic(
-                arguments_at(conversation, index),
+                arguments_at(conversation, call.made_in),
                 format!("arguments are not JSON: {}", strip_position(error)),
             )
             .with_help(
@@ -610,7 +836,7 @@ fn check_arguments(
         Ok(Value::Object(_)) => {}
         Ok(other) => out.add(&TOOL_ARGUMENTS_NOT_OBJECT, |rule| {
             rule.diagnostic(
-                arguments_at(conversation, index),
+                arguments_at(conversation, call.made_in),
                 format!(
                     "arguments hold {}, not an object",
                     crate::text::describe(other)
@@ -622,94 +848,6 @@ fn check_arguments(
     parsed.ok()
 }
 
-/// Each call's parsed arguments against the `parameters` of the tool it
-/// names. A tool's schema is compiled once per document, however many calls
-/// name it. What each check costs is counted first, within a budget the
-/// document's calls share (see [`ARGUMENTS_BUDGET`]).
-fn check_against_parameters(
-    conversation: &Conversation<'_>,
-    arguments: &[Option<Value>],
-    tools: &[Tool<'_>],
-    out: &mut impl Findings,
-) {
-    let mut compiled: HashMap<&str, Option<Arc<Compiled>>> = HashMap::new();
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for (index, tool) in tools.iter().enumerate() {
-        if let Some(name) = tool.name {
-            by_name.entry(name).or_insert(index);
-        }
-    }
-    let bytes: u64 = conversation
-        .calls
-        .iter()
-        .filter_map(|call| call.arguments)
-        .map(|text| text.len() as u64)
-        .sum();
-    let mut budget =
-        ARGUMENTS_BUDGET.saturating_add(ARGUMENTS_BUDGET_PER_BYTE.saturating_mul(bytes));
-    for (index, (call, parsed)) in conversation.calls.iter().zip(arguments).enumerate() {
-        let (Some(parsed), Some(name)) = (parsed, call.name) else {
-            continue;
-        };
-        let Some(&tool) = by_name.get(name) else {
-            continue;
-        };
-        let entry = compiled
-            .entry(name)
-            .or_insert_with(|| tools[tool].parameters.compiled(conversation.schema_budget));
-        let Some(Some(checker)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
-            continue;
-        };
-        let at = arguments_at(conversation, index);
-        let parameters = format!("{}/parameters", conversation.tool_at(tool));
-        let Some(cost) = checker.graph.cost(parsed, budget) else {
-            // The budget is spent: this call and every later one go
-            // unchecked.
-            budget = 0;
-            out.add(&TOOL_ARGUMENTS_UNCHECKED, |rule| {
-                rule.diagnostic(
-                    at.clone(),
-                    format!("arguments were not checked against the parameters of tool '{name}': checking them would take more subschema applications than this document's budget"),
-                )
-                .with_help("the schema's references and unions fan out over these arguments; simplify the schema, or check these arguments elsewhere")
-                .with_related(parameters.clone(), format!("the parameters of tool '{name}'"))
-            });
-            continue;
-        };
-        budget -= cost;
-        // Most arguments are valid, and asking is much cheaper than
-        // collecting the errors.
-        if checker.validator.is_valid(parsed) {
-            continue;
-        }
-        if cost > DETAILED_MISMATCH_BUDGET {
-            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
-                rule.diagnostic(
-                    at.clone(),
-                    "arguments do not satisfy the parameters (what is wrong was not collected: the check applies too many subschemas to list their errors)",
-                )
-                .with_related(parameters.clone(), format!("the parameters of tool '{name}'"))
-            });
-            continue;
-        }
-        for error in checker.validator.iter_errors(parsed) {
-            let inside = error.instance_path().as_str();
-            let place = if inside.is_empty() {
-                "arguments".to_string()
-            } else {
-                format!("arguments at '{inside}'")
-            };
-            out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
-                rule.diagnostic(at.clone(), format!("{place}: {error}"))
-                    .with_related(
-                        parameters.clone(),
-                        format!("the parameters of tool '{name}'"),
-                    )
-            });
-        }
-    }
-}
-
 fn strip_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at line ") {
@@ -718,32 +856,25 @@ fn strip_position(error: &serde_json::Error) -> String {
     }
 }
 
-fn check_unknown_tools(
+/// A call naming `name`, which none of `tools` has.
+fn unknown_tool(
     conversation: &Conversation<'_>,
+    call: &Call<'_>,
+    name: &str,
     tools: &[Tool<'_>],
     out: &mut impl Findings,
 ) {
-    let names: Vec<&str> = tools.iter().filter_map(|t| t.name).collect();
-    let known: std::collections::HashSet<&str> = names.iter().copied().collect();
-    for (index, call) in conversation.calls.iter().enumerate() {
-        let Some(name) = call.name else {
-            continue;
-        };
-        if known.contains(name) {
-            continue;
-        }
-        out.add(&TOOL_CALL_UNKNOWN_TOOL, |rule| {
-            let diagnostic = rule.diagnostic(
-                format!("{}/function/name", conversation.call_at(index)),
-                format!("tool call names '{name}', which the run's tools do not define"),
-            );
-            match crate::suggest::closest(name, names.iter().copied()) {
-                Some(best) => {
-                    diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine"))
-                }
-                None => diagnostic
-                    .with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
+    out.add(&TOOL_CALL_UNKNOWN_TOOL, |rule| {
+        let diagnostic = rule.diagnostic(
+            format!("{}/function/name", conversation.call_at(call.made_in)),
+            format!("tool call names '{name}', which the run's tools do not define"),
+        );
+        match crate::suggest::closest(name, tools.iter().filter_map(|t| t.name)) {
+            Some(best) => {
+                diagnostic.with_help(format!("did you mean '{best}'? a backend tool is fine"))
             }
-        });
-    }
+            None => diagnostic
+                .with_help("fine for a backend tool; a client tool must be listed in 'tools'"),
+        }
+    });
 }

@@ -7,6 +7,7 @@
 
 mod capabilities;
 pub(crate) mod content;
+pub(crate) mod conversation;
 pub(crate) mod encrypted;
 mod interop;
 pub(crate) mod messages;
@@ -28,6 +29,7 @@ pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequ
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::{Findings, Prefixed};
 use crate::{Kind, Protocol};
+use conversation::ConversationCheck;
 use view::Conversation;
 
 /// A rule: what it is called, how serious it is by default, and its docs.
@@ -232,9 +234,14 @@ pub(crate) fn check(
 /// included.)
 fn check_types(document: &walk::Document<'_>, out: &mut impl Findings) {
     let conversation = Conversation::of_document(document);
-    messages::check(&conversation, out);
-    request::check(&conversation, out);
-    encrypted::check(&conversation, out);
+    let mut check = ConversationCheck::new(&conversation, out);
+    for (index, message, calls) in view::turns(document) {
+        check.message(index, &message, &calls, out);
+    }
+    if let Some(call) = view::lone_call(document) {
+        check.lone_call(&call, out);
+    }
+    check.finish(out);
     tools::check(document, out);
     content::check(document, out);
     let mut found = Vec::new();

@@ -3,7 +3,7 @@
 //! activity messages (`spec/1.1/basic/run-input.mdx`), and the reserved
 //! `ag-ui` metadata key left to the protocol (`spec/1.1/basic/metadata.mdx`).
 
-use super::view::{Conversation, Findings, Marks};
+use super::view::{Call, Conversation, Findings, Marks, Message};
 use super::walk::repeats;
 use super::Rule;
 use crate::diagnostic::{Severity, Target};
@@ -112,7 +112,8 @@ meaning the data contradicts.
 /// The metadata key the protocol reserves for itself.
 pub(crate) const RESERVED_METADATA_KEY: &str = "ag-ui";
 
-/// Runs this family's checks on `conversation`: 1.x requests only.
+/// Runs this family's checks on what `conversation` holds besides its
+/// messages: 1.x requests only.
 pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
     if !conversation.protocol.is_1x() {
         return;
@@ -125,26 +126,38 @@ pub(crate) fn check(conversation: &Conversation<'_>, out: &mut impl Findings) {
     if conversation.run.is_none() {
         return;
     }
-    for (index, message) in conversation.messages.iter().enumerate() {
-        if message.is("activity") {
-            out.add(&ACTIVITY_MESSAGE_IN_INPUT, |rule| {
-                rule
-                    .diagnostic(
-                        conversation.message_at(index),
-                        "activity message sent back to the agent",
-                    )
-                    .with_help(
-                        "a client strips activity messages from messages before sending: they are its rendering material, not conversation",
-                    )
-            });
-        }
-        check_metadata(message.marks, || conversation.message_at(index), out);
-    }
-    for (index, call) in conversation.calls.iter().enumerate() {
-        check_metadata(call.marks, || conversation.call_at(index), out);
-    }
     for (index, tool) in conversation.tools.iter().flatten().enumerate() {
         check_metadata(tool.marks, || conversation.tool_at(index), out);
+    }
+}
+
+/// Runs this family's checks on message `index` of `conversation`, which
+/// makes `calls`: 1.x requests only.
+pub(crate) fn check_message(
+    conversation: &Conversation<'_>,
+    index: usize,
+    message: &Message<'_>,
+    calls: &[Call<'_>],
+    out: &mut impl Findings,
+) {
+    if !conversation.protocol.is_1x() || conversation.run.is_none() {
+        return;
+    }
+    if message.is("activity") {
+        out.add(&ACTIVITY_MESSAGE_IN_INPUT, |rule| {
+            rule
+                .diagnostic(
+                    conversation.message_at(index),
+                    "activity message sent back to the agent",
+                )
+                .with_help(
+                    "a client strips activity messages from messages before sending: they are its rendering material, not conversation",
+                )
+        });
+    }
+    check_metadata(message.marks, || conversation.message_at(index), out);
+    for call in calls {
+        check_metadata(call.marks, || conversation.call_at(call.made_in), out);
     }
 }
 

@@ -87,15 +87,21 @@ pub(crate) struct ResumeEntry<'a> {
     pub marks: Marks,
 }
 
+/// A string of the document, borrowed from it unless reading it had to
+/// copy it (a string with escapes, read straight from the bytes). The
+/// rules keep ids across messages, so they hold what outlives the message
+/// read.
+pub(crate) type Text<'a> = Cow<'a, str>;
+
 /// What the conversation rules read of a message.
 #[derive(Debug, Default)]
 pub(crate) struct Message<'a> {
     /// `role`, when a string.
-    pub role: Option<&'a str>,
+    pub role: Option<Text<'a>>,
     /// `id`, when a string.
-    pub id: Option<&'a str>,
+    pub id: Option<Text<'a>>,
     /// `toolCallId`, when a string.
-    pub tool_call_id: Option<&'a str>,
+    pub tool_call_id: Option<Text<'a>>,
     /// Its marks.
     pub marks: Marks,
 }
@@ -103,7 +109,7 @@ pub(crate) struct Message<'a> {
 impl Message<'_> {
     /// Whether the message has `role`.
     pub(crate) fn is(&self, role: &str) -> bool {
-        self.role == Some(role)
+        self.role.as_deref() == Some(role)
     }
 }
 
@@ -115,11 +121,11 @@ pub(crate) struct Call<'a> {
     /// is the call itself.
     pub made_in: Option<(usize, usize)>,
     /// `id`, when a string.
-    pub id: Option<&'a str>,
+    pub id: Option<Text<'a>>,
     /// `function.name`, when a string.
-    pub name: Option<&'a str>,
+    pub name: Option<Text<'a>>,
     /// `function.arguments`, when a string.
-    pub arguments: Option<&'a str>,
+    pub arguments: Option<Text<'a>>,
     /// Its marks.
     pub marks: Marks,
 }
@@ -156,24 +162,22 @@ impl Parameters<'_> {
     }
 }
 
-/// The conversation of a document: its messages in order, the tool calls
-/// they make and the tools those calls can name.
+/// What a document's conversation rules read besides its messages: the
+/// run, the tools calls can name, the resume entries, and where each
+/// sits. The messages themselves, and the tool calls they make, are fed
+/// to the rules one at a time ([`super::conversation::ConversationCheck`]),
+/// so that a conversation of a million messages is never held as a list.
 pub(crate) struct Conversation<'a> {
     /// The version the document is judged by.
     pub protocol: Protocol,
     /// The run's ids, when the document is a RunAgentInput.
     pub run: Option<RunIds<'a>>,
-    /// The messages, in order.
-    pub messages: Vec<Message<'a>>,
     /// Where the messages sit.
     pub message_places: Places,
     /// Whether the messages are a whole conversation, so that a missing
     /// counterpart (a result without its call) is a finding; a single
     /// message is seen out of its conversation.
     pub whole: bool,
-    /// The tool calls of the assistant messages, in order (or the
-    /// document, when it is one call).
-    pub calls: Vec<Call<'a>>,
     /// The tools calls can be matched against (a RunAgentInput's
     /// `tools`), or `None` when the document has no such list.
     pub tools: Option<Vec<Tool<'a>>>,
@@ -189,33 +193,15 @@ pub(crate) struct Conversation<'a> {
 }
 
 impl<'a> Conversation<'a> {
-    /// The conversation of a parsed `document`.
+    /// The conversation of a parsed `document`, without its messages
+    /// ([`turns`] reads those).
     pub(crate) fn of_document(document: &Document<'a>) -> Self {
         let root = document.root;
-        let items = |value: Option<&'a Value>| {
-            value
-                .and_then(Value::as_array)
-                .map(|items| items.iter().collect::<Vec<_>>())
-                .unwrap_or_default()
+        let message_places = match document.kind {
+            Kind::RunAgentInput => list("/messages"),
+            Kind::Messages => list(""),
+            _ => Places::Alone,
         };
-        let (messages, message_places) = match document.kind {
-            Kind::RunAgentInput => (items(root.get("messages")), list("/messages")),
-            Kind::Messages => (items(Some(root)), list("")),
-            Kind::Message => (vec![root], Places::Alone),
-            _ => (Vec::new(), Places::Alone),
-        };
-        let mut calls = Vec::new();
-        if document.kind == Kind::ToolCall {
-            calls.push(call(root, None));
-        }
-        for (index, message) in messages.iter().enumerate() {
-            if string(message, "role") != Some("assistant") {
-                continue;
-            }
-            for (position, made) in items(message.get("toolCalls")).into_iter().enumerate() {
-                calls.push(call(made, Some((index, position))));
-            }
-        }
         let is_run = document.kind == Kind::RunAgentInput;
         let (resume, resume_places) = match document.kind {
             Kind::RunAgentInput => (items(root.get("resume")), list("/resume")),
@@ -229,18 +215,8 @@ impl<'a> Conversation<'a> {
                 run_id: string(root, "runId"),
                 parent_run_id: string(root, "parentRunId"),
             }),
-            messages: messages
-                .iter()
-                .map(|message| Message {
-                    role: string(message, "role"),
-                    id: string(message, "id"),
-                    tool_call_id: string(message, "toolCallId"),
-                    marks: Marks::of(message),
-                })
-                .collect(),
             message_places,
             whole: matches!(document.kind, Kind::RunAgentInput | Kind::Messages),
-            calls,
             tools: is_run.then(|| {
                 items(root.get("tools"))
                     .into_iter()
@@ -271,9 +247,10 @@ impl<'a> Conversation<'a> {
         self.message_places.at(index)
     }
 
-    /// The pointer of call `index` (of [`Conversation::calls`]).
-    pub(crate) fn call_at(&self, index: usize) -> String {
-        match self.calls.get(index).and_then(|call| call.made_in) {
+    /// The pointer of the call made where `made_in` says (`None`: the
+    /// document is the call).
+    pub(crate) fn call_at(&self, made_in: Option<(usize, usize)>) -> String {
+        match made_in {
             Some((message, position)) => {
                 format!("{}/toolCalls/{position}", self.message_at(message))
             }
@@ -361,14 +338,64 @@ fn string<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value.get(key).and_then(Value::as_str)
 }
 
+/// The string at `key` of `value`, if it is one, as the rules keep it.
+fn text<'a>(value: &'a Value, key: &str) -> Option<Text<'a>> {
+    string(value, key).map(Cow::Borrowed)
+}
+
+/// The items of `value`, when it is an array.
+fn items(value: Option<&Value>) -> Vec<&Value> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| items.iter().collect())
+        .unwrap_or_default()
+}
+
 /// What the rules read of a tool call `value`, made where `made_in` says.
 fn call(value: &Value, made_in: Option<(usize, usize)>) -> Call<'_> {
     let function = value.get("function");
     Call {
         made_in,
-        id: string(value, "id"),
-        name: function.and_then(|f| string(f, "name")),
-        arguments: function.and_then(|f| string(f, "arguments")),
+        id: text(value, "id"),
+        name: function.and_then(|f| text(f, "name")),
+        arguments: function.and_then(|f| text(f, "arguments")),
         marks: Marks::of(value),
     }
+}
+
+/// The messages of a parsed `document`, in order, each with its index
+/// and the tool calls it makes, for the conversation rules to be fed.
+pub(crate) fn turns<'a>(
+    document: &Document<'a>,
+) -> impl Iterator<Item = (usize, Message<'a>, Vec<Call<'a>>)> {
+    let root = document.root;
+    let messages = match document.kind {
+        Kind::RunAgentInput => items(root.get("messages")),
+        Kind::Messages => items(Some(root)),
+        Kind::Message => vec![root],
+        _ => Vec::new(),
+    };
+    messages.into_iter().enumerate().map(|(index, message)| {
+        let calls = if string(message, "role") == Some("assistant") {
+            items(message.get("toolCalls"))
+                .into_iter()
+                .enumerate()
+                .map(|(position, made)| call(made, Some((index, position))))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let read = Message {
+            role: text(message, "role"),
+            id: text(message, "id"),
+            tool_call_id: text(message, "toolCallId"),
+            marks: Marks::of(message),
+        };
+        (index, read, calls)
+    })
+}
+
+/// The tool call a parsed `document` is, when it is one.
+pub(crate) fn lone_call<'a>(document: &Document<'a>) -> Option<Call<'a>> {
+    (document.kind == Kind::ToolCall).then(|| call(document.root, None))
 }
