@@ -53,7 +53,7 @@ impl<'a> Archive<'a> {
                 return Some(text.clone());
             }
         }
-        let text = super::line_text(self.lines.line(line)?);
+        let text = super::line_text(self.lines.line(line)?, usize::MAX);
         *self.last_line.borrow_mut() = Some((line, text.clone()));
         Some(text)
     }
@@ -244,7 +244,7 @@ impl File<'_> {
         if !report.diagnostics().is_empty() {
             let context = Context::HarResponse(label.clone());
             let mut checked = self.checked(Some(entry.index), Some(context), report);
-            fill_source_lines(&mut checked, |line| archive.line(line));
+            fill_source_lines(&mut checked, |line, _| archive.line(line));
             sink.document(checked);
         }
     }
@@ -269,7 +269,7 @@ impl File<'_> {
         diagnostic.location = Some(location);
         let report = self.validator.report_of(vec![diagnostic]);
         let mut checked = self.checked(record, record.map(Context::HarEntry), report);
-        fill_source_lines(&mut checked, |line| archive.line(line));
+        fill_source_lines(&mut checked, |line, _| archive.line(line));
         sink.document(checked);
     }
 
@@ -305,7 +305,7 @@ impl File<'_> {
             to_file_positions(d, |l| place.locate(archive, l));
         });
         let mut checked = self.checked(record, Some(Context::HarRequest(label.clone())), report);
-        fill_source_lines(&mut checked, |line| archive.line(line));
+        fill_source_lines(&mut checked, |line, _| archive.line(line));
         sink.document(checked);
 
         let Some(response) = &entry.response_body else {
@@ -345,7 +345,7 @@ impl File<'_> {
                 Context::HarEvent(label.clone(), event.index)
             };
             let mut checked = self.checked(record, Some(context), report);
-            fill_source_lines(&mut checked, |line| archive.line(line));
+            fill_source_lines(&mut checked, |line, _| archive.line(line));
             // The end of the stream reports at the last event's start.
             let start = to_har(root_location(&event.data)).line;
             let text = Text::Fixed(start, archive.line(start));

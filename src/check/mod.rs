@@ -316,7 +316,9 @@ impl File<'_> {
             None => self.validator.validate_detected(bytes),
         };
         let mut checked = self.checked(None, None, report);
-        fill_source_lines(&mut checked, |line| document_line(bytes, line));
+        fill_source_lines(&mut checked, |line, column| {
+            document_line(bytes, line, column)
+        });
         sink.document(checked);
     }
 
@@ -360,7 +362,7 @@ impl File<'_> {
                 (checked, text)
             }
         };
-        fill_source_lines(&mut checked, |l| text.line(l));
+        fill_source_lines(&mut checked, |l, column| text.line(l, column));
         (checked, text)
     }
 
@@ -421,7 +423,7 @@ fn to_file_positions(diagnostic: &mut Diagnostic, map: impl Fn(Location) -> Loca
 /// A document may be one line of megabytes, so its breaks are found with
 /// `memchr` and its text is checked as UTF-8 in one pass, copied as is
 /// unless broken.
-fn document_line(bytes: &[u8], line: usize) -> Option<Arc<str>> {
+fn document_line(bytes: &[u8], line: usize, last_column: usize) -> Option<Arc<str>> {
     let before = line.checked_sub(1)?;
     let start = match before {
         0 => 0,
@@ -432,11 +434,34 @@ fn document_line(bytes: &[u8], line: usize) -> Option<Arc<str>> {
         Some(end) => &rest[..end],
         None => rest,
     };
-    Some(line_text(text.strip_suffix(b"\r").unwrap_or(text)))
+    Some(line_text(
+        text.strip_suffix(b"\r").unwrap_or(text),
+        last_column,
+    ))
 }
 
-/// The text of a source line, as findings show it (broken UTF-8 replaced).
-fn line_text(line: &[u8]) -> Arc<str> {
+/// Characters of a source line kept past the last column a finding points
+/// at: more than a snippet shows after its caret.
+const KEPT_PAST_COLUMN: usize = 1024;
+
+/// The text of a source line, as findings show it (broken UTF-8 replaced),
+/// up to [`KEPT_PAST_COLUMN`] characters past 1-based `last_column`: a
+/// minified document is one line, which is not copied whole for the
+/// snippets of findings near its start.
+fn line_text(line: &[u8], last_column: usize) -> Arc<str> {
+    let keep = last_column.saturating_add(KEPT_PAST_COLUMN);
+    let line = if line.len() > keep {
+        // Characters start at every byte but a UTF-8 continuation byte.
+        let end = line
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b & 0xC0 != 0x80)
+            .nth(keep)
+            .map_or(line.len(), |(offset, _)| offset);
+        &line[..end]
+    } else {
+        line
+    };
     match std::str::from_utf8(line) {
         Ok(text) => Arc::from(text),
         Err(_) => Arc::from(String::from_utf8_lossy(line).as_ref()),
@@ -445,17 +470,23 @@ fn line_text(line: &[u8]) -> Arc<str> {
 
 /// Fills `checked.source_lines` with the file lines its findings point at
 /// (in its own record), asking `line` for each one's text.
-fn fill_source_lines(checked: &mut Checked, line: impl Fn(usize) -> Option<Arc<str>>) {
-    let mut wanted = Vec::new();
+fn fill_source_lines(checked: &mut Checked, line: impl Fn(usize, usize) -> Option<Arc<str>>) {
+    // File line -> the last column a finding points at on it.
+    let mut wanted: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut want = |location: crate::diagnostic::Location| {
+        let at = checked.file_location(location);
+        let last = wanted.entry(at.line).or_insert(at.column);
+        *last = (*last).max(at.column);
+    };
     for d in checked.report.diagnostics() {
-        wanted.extend(d.location.map(|l| checked.file_location(l).line));
+        d.location.map(&mut want);
         for related in d.related.iter().filter(|r| r.record.is_none()) {
-            wanted.extend(related.location.map(|l| checked.file_location(l).line));
+            related.location.map(&mut want);
         }
     }
-    for file_line in wanted {
+    for (file_line, last_column) in wanted {
         if let Entry::Vacant(entry) = checked.source_lines.entry(file_line) {
-            if let Some(text) = line(file_line) {
+            if let Some(text) = line(file_line, last_column) {
                 entry.insert(text);
             }
         }
@@ -478,9 +509,9 @@ enum Text {
 
 impl Text {
     /// The text of file line `line`, as far as this record holds it.
-    fn line(&self, line: usize) -> Option<Arc<str>> {
+    fn line(&self, line: usize, last_column: usize) -> Option<Arc<str>> {
         match self {
-            Text::Line(bytes) => document_line(bytes, 1),
+            Text::Line(bytes) => document_line(bytes, 1, last_column),
             Text::Sse { data, origins } => {
                 let index = origins.iter().position(|o| o.line == line)?;
                 let origin = origins.get(index)?;
@@ -538,20 +569,29 @@ fn end_stream(
             }
         }
         last.report.extend(ending);
-        fill_source_lines(&mut last, |l| text.line(l));
+        fill_source_lines(&mut last, |l, column| text.line(l, column));
     }
     sink.document(last);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::document_line;
+    use super::{document_line, line_text, KEPT_PAST_COLUMN};
+
+    #[test]
+    fn a_long_line_is_kept_only_past_its_last_column_as_far_as_a_snippet_shows() {
+        let line = format!("{}{}", "é".repeat(10), "x".repeat(5 * KEPT_PAST_COLUMN));
+        let kept = line_text(line.as_bytes(), 3);
+        assert_eq!(kept.chars().count(), 3 + KEPT_PAST_COLUMN);
+        assert!(line.starts_with(&*kept));
+        assert_eq!(&*line_text(b"short", 3), "short");
+    }
 
     #[test]
     fn a_document_line_is_its_text_between_breaks() {
         let bytes = b"{\r\n  \"a\": \"\xc3\xa9\",\n\n  \"b\": \"\xff\"\n}";
         let lines: Vec<Option<String>> = (0..=6)
-            .map(|n| document_line(bytes, n).map(|text| text.to_string()))
+            .map(|n| document_line(bytes, n, usize::MAX).map(|text| text.to_string()))
             .collect();
         assert_eq!(
             lines,
@@ -565,7 +605,7 @@ mod tests {
                 None,
             ]
         );
-        assert_eq!(document_line(b"", 1).as_deref(), Some(""));
-        assert_eq!(document_line(b"x\n", 2).as_deref(), Some(""));
+        assert_eq!(document_line(b"", 1, 1).as_deref(), Some(""));
+        assert_eq!(document_line(b"x\n", 2, 1).as_deref(), Some(""));
     }
 }
