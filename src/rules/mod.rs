@@ -5,6 +5,7 @@
 //! is one list ([`all`]); each rule family keeps its rules' metadata next to
 //! its checks.
 
+mod arguments;
 mod capabilities;
 pub(crate) mod content;
 pub(crate) mod conversation;
