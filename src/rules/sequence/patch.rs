@@ -264,11 +264,13 @@ enum Undo {
     Add(PointerBuf, Value),
     /// Put the value back in the place of what is at the path.
     Replace(PointerBuf, Value),
-    /// Move what is at `from` back to `path`.
-    Move { from: PointerBuf, path: PointerBuf },
-    /// Undo a move to the root: the root (the moved value) goes back to
-    /// `from` in the root it replaced.
-    MoveToRoot { from: PointerBuf, previous: Value },
+    /// Move what is at `from` back to `path`, putting back in its place
+    /// the value the move replaced there, if any (the root included).
+    Move {
+        from: PointerBuf,
+        path: PointerBuf,
+        replaced: Option<Value>,
+    },
 }
 
 impl Undo {
@@ -279,11 +281,20 @@ impl Undo {
             Undo::Remove(path) => remove(doc, &path, true).map(drop),
             Undo::Add(path, value) => add(doc, &path, value).map(drop),
             Undo::Replace(path, value) => replace(doc, &path, value).map(drop),
-            Undo::Move { from, path } => mov(doc, &from, &path, true).map(drop),
-            Undo::MoveToRoot { from, previous } => {
-                let moved = std::mem::replace(doc, previous);
-                add(doc, &from, moved).map(drop)
+            // Not `mov`: the way back may lead into what was the moved
+            // value's own parent (`/0/0` moved to `/0` comes back from `/0`
+            // to `/0/0`), which a patch may not ask for and an undo must
+            // do; and what the move replaced goes back first, so that the
+            // parent the value returns into exists again.
+            Undo::Move {
+                from,
+                path,
+                replaced,
+            } => match replaced {
+                Some(replaced) => replace(doc, &from, replaced),
+                None => remove(doc, &from, true),
             }
+            .and_then(|moved| add(doc, &path, moved).map(drop)),
         };
     }
 }
@@ -402,30 +413,18 @@ fn step(
             meter.spend(from_shift)?;
             let (to_slot, to_shift) = slot(doc, &op.path);
             meter.spend(to_shift)?;
-            let previous = mov(doc, &op.from, &op.path, false)?;
+            let previous = mov(doc, &op.from, &op.path)?;
             *size = size.saturating_sub(from_slot) + to_slot;
-            match previous {
-                // Into the root: what was left of the old root is gone.
-                Some(previous) if op.path.is_root() => {
-                    *size = size.saturating_sub(self::size(&previous));
-                    undo.push(Undo::MoveToRoot {
-                        from: op.from.clone(),
-                        previous,
-                    });
-                }
-                Some(previous) => {
-                    *size = size.saturating_sub(self::size(&previous) + to_slot);
-                    undo.push(Undo::Add(op.path.clone(), previous));
-                    undo.push(Undo::Move {
-                        from: op.path.clone(),
-                        path: op.from.clone(),
-                    });
-                }
-                None => undo.push(Undo::Move {
-                    from: op.path.clone(),
-                    path: op.from.clone(),
-                }),
+            // Into the root, what was left of the old root is gone.
+            let replaced_slot = if op.path.is_root() { 0 } else { to_slot };
+            if let Some(previous) = &previous {
+                *size = size.saturating_sub(self::size(previous) + replaced_slot);
             }
+            undo.push(Undo::Move {
+                from: op.path.clone(),
+                path: op.from.clone(),
+                replaced: previous,
+            });
         }
         PatchOperation::Copy(op) => {
             let source = doc
@@ -507,17 +506,12 @@ fn replace(doc: &mut Value, path: &Pointer, value: Value) -> Result<Value, Patch
     Ok(std::mem::replace(target, value))
 }
 
-fn mov(
-    doc: &mut Value,
-    from: &Pointer,
-    path: &Pointer,
-    allow_last: bool,
-) -> Result<Option<Value>, PatchErrorKind> {
+fn mov(doc: &mut Value, from: &Pointer, path: &Pointer) -> Result<Option<Value>, PatchErrorKind> {
     // Not into a child of itself.
     if path.starts_with(from) && path.len() != from.len() {
         return Err(PatchErrorKind::CannotMoveInsideItself);
     }
-    let value = remove(doc, from, allow_last).map_err(|error| match error {
+    let value = remove(doc, from, false).map_err(|error| match error {
         PatchErrorKind::InvalidPointer => PatchErrorKind::InvalidFromPointer,
         other => other,
     })?;
@@ -632,6 +626,28 @@ mod tests {
         }
         assert!(refused > 80, "{refused}");
         assert!(doc.get("copy").is_none());
+    }
+
+    #[test]
+    fn a_move_into_its_parent_is_undone() {
+        // `/0/0` moved to `/0`, then a failing operation: the way back is
+        // from `/0` into `/0/0`, which a patch could not ask for.
+        for (doc, from, path) in [
+            (json!([[null]]), "/0/0", "/0"),
+            (json!({"b": {"a": null}}), "/b/a", "/b"),
+            (json!({"b": {"a": [1]}}), "/b/a", ""),
+        ] {
+            let patch = json!([
+                {"op": "move", "from": from, "path": path},
+                {"op": "remove", "path": ""}
+            ]);
+            let (after, result) = applied(&doc, &patch, &mut Meter::new(u64::MAX));
+            assert!(
+                matches!(result, Err(Refusal::Failed { operation: 1, .. })),
+                "{result:?}"
+            );
+            assert_eq!(after, doc);
+        }
     }
 
     #[test]
