@@ -242,6 +242,40 @@ fn nested_parameters(depth: usize) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// A clean 1.1 input of `count` user messages, the first with
+/// `metadata` nesting `depth` objects (the document itself, the messages
+/// array and the message are three more levels).
+fn nested_metadata(depth: usize, count: usize) -> Vec<u8> {
+    let metadata = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
+    let mut messages = vec![format!(
+        r#"{{"id":"m0","role":"user","content":"hi","metadata":{metadata}}}"#
+    )];
+    messages.extend((1..count).map(|i| format!(r#"{{"id":"m{i}","role":"user","content":"hi"}}"#)));
+    format!(
+        r#"{{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{}]}}"#,
+        messages.join(",")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn message_nesting_at_the_parsers_limit_gets_the_same_verdict() {
+    // With few messages, and with more than the fast path holds (it then
+    // reads their text one message at a time, and counts the levels above
+    // the array itself).
+    for count in [1, 5000] {
+        for depth in [123, 124, 125, 126] {
+            let fast = agree(
+                &nested_metadata(depth, count),
+                Protocol::V1_1,
+                &format!("metadata nested {depth} in {count} messages"),
+            );
+            // 3 + 124 levels are read; the parser refuses a 128th.
+            assert_eq!(fast, depth <= 124, "{depth} in {count}");
+        }
+    }
+}
+
 #[test]
 fn boundary_cases_get_the_same_verdict() {
     // Depth of `parameters` around the parser's limit (two levels per

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::borrowed::{read_messages, Content, Message, Object, RunAgentInput, Str, Tool};
+use super::borrowed::{Content, Message, Messages, Object, RunAgentInput, Str, Tool};
 use super::shape::message_fits;
 use crate::limits::PARSER_DEPTH;
 use crate::rules::content::{check_parts, check_user_content};
@@ -29,13 +29,14 @@ const PARAMETERS_DEPTH: usize = 3;
 
 /// Runs the semantic rules on `input`, whose shape but for its messages
 /// already fits the schema of `protocol`, the version it is judged by,
-/// into `out`, reading its messages one at a time. False when what it
+/// into `out`, taking its `messages` (taken out of it) one at a time. False when what it
 /// holds is for the full path: a message that does not fit the schema, or
 /// a tool's `parameters` text with a parse or schema finding, or nesting
 /// deeper than the parser reads. What was reported into `out` by then is
 /// to be dropped: the full path reports it again.
-pub(super) fn judge(
-    input: &RunAgentInput<'_>,
+pub(super) fn judge<'a>(
+    input: &RunAgentInput<'a>,
+    messages: Option<Messages<'a>>,
     protocol: Protocol,
     limits: Limits,
     out: &mut impl Findings,
@@ -54,10 +55,10 @@ pub(super) fn judge(
         .map(|t| t.name)
         .collect();
     check_names(&names, |index| conversation.tool_at(index), out);
-    let Some(messages) = input.messages else {
+    let Some(messages) = messages else {
         return true;
     };
-    let read = read_messages(messages, |index, message| {
+    let read = messages.each(|index, message| {
         if !message_fits(&message, protocol) {
             return false;
         }

@@ -79,7 +79,7 @@ pub(crate) fn judge_run_agent_input(
     {
         return None;
     }
-    let input = serde_json::from_slice::<borrowed::RunAgentInput<'_>>(bytes).ok()?;
+    let mut input = borrowed::read_input(bytes)?;
     // The version the full path judges by (`Validator::judge_version`);
     // a declaration it warns about is its to report.
     let protocol = match &input.protocol_version {
@@ -92,7 +92,8 @@ pub(crate) fn judge_run_agent_input(
     if !shape::fits(&input, protocol) {
         return None;
     }
-    checks::judge(&input, protocol, limits, out).then_some(protocol)
+    let messages = input.messages.take();
+    checks::judge(&input, messages, protocol, limits, out).then_some(protocol)
 }
 
 /// Whether the full path would report nothing for `bytes` checked as a

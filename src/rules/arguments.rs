@@ -2,7 +2,9 @@
 //! tools, and satisfying that tool's `parameters`, within a budget the
 //! document's calls share.
 
-use std::collections::HashMap;
+// foldhash: seeded per process, so keys a client chooses cannot collide at
+// will, and several times faster than SipHash on short keys.
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -261,7 +263,8 @@ impl<'c> Arguments<'c> {
         let Some(Some(checker)) = entry.as_ref().and_then(|c| c.arguments.get()) else {
             return;
         };
-        let at = arguments_at(conversation, call.made_in);
+        // Pointers are built for a finding only: most calls have none.
+        let at = || arguments_at(conversation, call.made_in);
         let parameters = || format!("{}/parameters", conversation.tool_at(tool));
         let cost = if self.spent {
             None
@@ -274,7 +277,7 @@ impl<'c> Arguments<'c> {
             self.spent = true;
             out.add(&TOOL_ARGUMENTS_UNCHECKED, |rule| {
                 rule.diagnostic(
-                    at,
+                    at(),
                     format!("arguments were not checked against the parameters of tool '{name}': checking them would take more subschema applications than this document's budget"),
                 )
                 .with_help("the schema's references and unions fan out over these arguments; simplify the schema, or check these arguments elsewhere")
@@ -291,7 +294,7 @@ impl<'c> Arguments<'c> {
         if cost > DETAILED_MISMATCH_BUDGET {
             out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
                 rule.diagnostic(
-                    at,
+                    at(),
                     "arguments do not satisfy the parameters (what is wrong was not collected: the check applies too many subschemas to list their errors)",
                 )
                 .with_related(parameters(), format!("the parameters of tool '{name}'"))
@@ -306,7 +309,7 @@ impl<'c> Arguments<'c> {
                 format!("arguments at '{inside}'")
             };
             out.add(&TOOL_ARGUMENTS_SCHEMA_MISMATCH, |rule| {
-                rule.diagnostic(at.clone(), format!("{place}: {error}"))
+                rule.diagnostic(at(), format!("{place}: {error}"))
                     .with_related(parameters(), format!("the parameters of tool '{name}'"))
             });
         }

@@ -5,7 +5,9 @@
 //! or a call is left unanswered before the conversation moves on; neither
 //! SDK checks this, so a bad history fails only at the provider, mid-run.
 
-use std::collections::HashMap;
+// foldhash: seeded per process, so keys a client chooses cannot collide at
+// will, and several times faster than SipHash on short keys.
+use foldhash::{HashMap, HashMapExt};
 
 use super::arguments::{self, Arguments};
 use super::view::{Call, Conversation, Findings, Message, RunIds, Text};

@@ -29,7 +29,9 @@
 //! every applicator is counted, whatever the instance, as an error report
 //! visits them all.
 
-use std::collections::HashMap;
+// foldhash: seeded per process, so keys a client chooses cannot collide at
+// will, and several times faster than SipHash on short keys.
+use foldhash::{HashMap, HashMapExt};
 
 use jsonschema::Draft;
 use serde_json::Value;
