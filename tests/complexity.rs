@@ -61,8 +61,19 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// One measurement at a time: the counts are the process's.
+/// One test at a time, each for its whole body: the counts are the
+/// process's (another test building its validator or its input while a
+/// family is measured would be counted in it), and a family's times are
+/// compared with each other (another test's work on the same cores would
+/// weigh on one and not the other).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Holds [`ONE_AT_A_TIME`] until dropped.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Linear is 4; quadratic 16.
 const MAX_TIME_RATIO: f64 = 6.0;
@@ -109,9 +120,6 @@ fn family(
     make: impl Fn(usize) -> Vec<u8>,
     check: impl Fn(&[u8]),
 ) {
-    let _one = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let small = make(n);
     let large = make(4 * n);
     // Warm up: compiled schemas, caches.
@@ -171,6 +179,7 @@ fn check_input(validator: &Validator) -> impl Fn(&[u8]) + '_ {
 
 #[test]
 fn findings_in_one_document() {
+    let _alone = alone();
     let validator = validator();
     // The messages of a document that fits the schema are read and
     // checked one at a time, and findings past the limit are only counted:
@@ -274,6 +283,7 @@ fn findings_in_one_document() {
 
 #[test]
 fn repeated_keys() {
+    let _alone = alone();
     let validator = validator();
     family(
         "a key repeated in state",
@@ -323,6 +333,7 @@ fn repeated_keys() {
 
 #[test]
 fn numbers_and_strings() {
+    let _alone = alone();
     let validator = validator();
     family(
         "numbers beyond a double",
@@ -383,6 +394,7 @@ fn numbers_and_strings() {
 
 #[test]
 fn tools_and_calls() {
+    let _alone = alone();
     let validator = validator();
     let tool = |i: usize| {
         format!(
@@ -522,6 +534,7 @@ fn lines(events: impl Iterator<Item = serde_json::Value>) -> Vec<u8> {
 
 #[test]
 fn event_streams() {
+    let _alone = alone();
     let validator = validator();
     let run = |events: Vec<serde_json::Value>| {
         let mut all = vec![json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})];
@@ -710,6 +723,7 @@ fn har(entries: usize, events: usize, base64: bool) -> Vec<u8> {
 
 #[test]
 fn har_archives() {
+    let _alone = alone();
     let validator = validator();
     family(
         "a HAR response of many events",

@@ -82,6 +82,10 @@ struct Node {
     any_item: Vec<usize>,
 }
 
+/// Where a node sends one member or item: the subschemas for it alone
+/// (by name or position), and those for every one.
+type Edges<'e> = dyn Fn(&Node) -> (Option<&Vec<usize>>, &Vec<usize>) + 'e;
+
 /// The subschemas one applies in place (itself included), each with the
 /// number of paths that lead to it.
 type Closure = Vec<(usize, u64)>;
@@ -138,14 +142,20 @@ impl Graph {
     pub(crate) fn cost(&self, instance: &Value, budget: u64) -> Option<u64> {
         let closures = self.closures()?;
         let mut total = 0u64;
-        let mut stack: Vec<(&Value, Vec<(usize, u64)>)> = vec![(instance, vec![(0, 1)])];
-        // Reused for the merge of each value's applications.
+        // Every call's arguments are costed, so nothing here is allocated
+        // per value: the applications waiting for each value sit in one
+        // list (`waiting`), a value's range at its end when it is taken
+        // (the stack is last in, first out), and a value's applications
+        // are merged by node in one map, cleared for the next (sized by
+        // what a value reaches, never by the schema).
+        let mut stack: Vec<(&Value, usize)> = vec![(instance, 0)];
+        let mut waiting: Vec<(usize, u64)> = vec![(0, 1)];
         let mut merged: HashMap<usize, u64> = HashMap::new();
-        while let Some((value, applied)) = stack.pop() {
+        while let Some((value, from)) = stack.pop() {
             merged.clear();
-            for (node, paths) in applied {
+            for &(node, count) in &waiting[from..] {
                 for &(reached, more) in &closures[node] {
-                    let count = paths.saturating_mul(more);
+                    let count = count.saturating_mul(more);
                     total = total.saturating_add(count);
                     if total > budget {
                         return None;
@@ -154,32 +164,35 @@ impl Graph {
                     *entry = entry.saturating_add(count);
                 }
             }
+            waiting.truncate(from);
+            // The applications one member or item gets from this value's,
+            // through `edges`: where they start in `waiting`, if any.
+            let mut next = |edges: &Edges<'_>| {
+                let start = waiting.len();
+                for (&node, &paths) in &merged {
+                    let (own, every) = edges(&self.nodes[node]);
+                    for &child in own.into_iter().flatten().chain(every) {
+                        waiting.push((child, paths));
+                    }
+                }
+                (waiting.len() > start).then_some(start)
+            };
             match value {
                 Value::Object(members) => {
                     for (key, member) in members {
-                        let below = self.step(&merged, |node| {
-                            node.keys
-                                .get(key.as_str())
-                                .into_iter()
-                                .flatten()
-                                .chain(&node.any_key)
-                        });
-                        if !below.is_empty() {
-                            stack.push((member, below));
+                        if let Some(start) =
+                            next(&|node| (node.keys.get(key.as_str()), &node.any_key))
+                        {
+                            stack.push((member, start));
                         }
                     }
                 }
                 Value::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
-                        let below = self.step(&merged, |node| {
-                            node.positions
-                                .get(index)
-                                .into_iter()
-                                .flatten()
-                                .chain(&node.any_item)
-                        });
-                        if !below.is_empty() {
-                            stack.push((item, below));
+                        if let Some(start) =
+                            next(&|node| (node.positions.get(index), &node.any_item))
+                        {
+                            stack.push((item, start));
                         }
                     }
                 }
@@ -187,25 +200,6 @@ impl Graph {
             }
         }
         Some(total)
-    }
-
-    /// The subschemas that the applications `here` apply to one member,
-    /// as `edges` of each node say, with their path counts.
-    fn step<'g, I>(
-        &'g self,
-        here: &HashMap<usize, u64>,
-        edges: impl Fn(&'g Node) -> I,
-    ) -> Vec<(usize, u64)>
-    where
-        I: Iterator<Item = &'g usize>,
-    {
-        let mut below: Vec<(usize, u64)> = Vec::new();
-        for (&node, &paths) in here {
-            for &child in edges(&self.nodes[node]) {
-                below.push((child, paths));
-            }
-        }
-        below
     }
 }
 
