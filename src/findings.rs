@@ -41,6 +41,11 @@ pub(crate) trait Findings {
 
     /// Records a finding already built.
     fn push(&mut self, diagnostic: Diagnostic);
+
+    /// Records `count` findings of `rule` that were never built, because
+    /// they lie past the document's limit (the reader of the fast path
+    /// keeps no more of an object's unknown keys than a document reports).
+    fn add_unbuilt<R: RuleId>(&mut self, rule: &R, count: usize);
 }
 
 impl Findings for Vec<Diagnostic> {
@@ -58,6 +63,10 @@ impl Findings for Vec<Diagnostic> {
     fn push(&mut self, diagnostic: Diagnostic) {
         Vec::push(self, diagnostic);
     }
+
+    /// A list keeps everything, so nothing reaches it unbuilt; were
+    /// something to, it is dropped rather than made up.
+    fn add_unbuilt<R: RuleId>(&mut self, _: &R, _: usize) {}
 }
 
 /// Whether anything was found, without what.
@@ -71,6 +80,10 @@ impl Findings for AnyFound {
 
     fn push(&mut self, _: Diagnostic) {
         self.0 = true;
+    }
+
+    fn add_unbuilt<R: RuleId>(&mut self, _: &R, count: usize) {
+        self.0 |= count > 0;
     }
 }
 
@@ -231,6 +244,12 @@ impl<P: Policy> Findings for Capped<'_, P> {
             self.tally(Cow::Owned(rule), severity, 1);
         }
     }
+
+    fn add_unbuilt<R: RuleId>(&mut self, rule: &R, count: usize) {
+        if count > 0 && self.policy.reports(rule.name()) {
+            self.tally(Cow::Borrowed(rule.name()), rule.severity(), count);
+        }
+    }
 }
 
 /// A sink that places every finding (and its related notes) under
@@ -261,6 +280,10 @@ impl<F: Findings> Findings for Prefixed<'_, F> {
         let prefix = self.prefix;
         self.inner
             .add_as(rule, severity, |rule| under(prefix, make(rule)));
+    }
+
+    fn add_unbuilt<R: RuleId>(&mut self, rule: &R, count: usize) {
+        self.inner.add_unbuilt(rule, count);
     }
 
     fn push(&mut self, diagnostic: Diagnostic) {

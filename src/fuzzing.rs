@@ -124,6 +124,16 @@ pub fn fast_and_full(data: &[u8], default: Protocol) -> Option<(bool, crate::Rep
     Some((fast, validator.full_report(Some(Kind::RunAgentInput), data)))
 }
 
+/// Whether the fast path judges `data` as a RunAgentInput itself, with
+/// `default` judging it unless it declares a version, rather than leaving
+/// it to the full path.
+pub fn fast_judges(data: &[u8], default: Protocol) -> bool {
+    judging_as(default).is_some_and(|validator| {
+        let mut found = crate::findings::AnyFound::default();
+        crate::fast::judge_run_agent_input(data, validator.limits(), default, &mut found).is_some()
+    })
+}
+
 /// Checks `data` on both paths, under each configured default version,
 /// and panics when they disagree: the fast path must say clean exactly
 /// when the full path reports nothing, and the validator's report (which

@@ -861,6 +861,10 @@ impl<F: Findings> Findings for SchemaFindings<'_, F> {
         self.inner.add_as(rule, severity, make);
     }
 
+    fn add_unbuilt<R: crate::findings::RuleId>(&mut self, rule: &R, count: usize) {
+        self.inner.add_unbuilt(rule, count);
+    }
+
     fn push(&mut self, mut diagnostic: Diagnostic) {
         diagnostic.severity = rules::default_severity(&diagnostic.rule);
         if diagnostic.rule == "schema-violation" && self.bounded.len() < self.bound {

@@ -689,3 +689,124 @@ proptest! {
         agree(&text, *default, &format!("{name} after {edits:?}"));
     }
 }
+
+/// A 1.1 input with `extra` members added to the input itself, and a
+/// conversation with a tool call, a tool result, a tool, context and a
+/// resume entry, each given members from `at`.
+fn with_unknown_keys(at: &[(&str, Value)]) -> Vec<u8> {
+    let mut input = json!({
+        "threadId": "t", "runId": "r", "protocolVersion": "1.1",
+        "messages": [
+            {"id": "m1", "role": "user", "content": "hi"},
+            {"id": "m2", "role": "assistant",
+             "toolCalls": [{"id": "c1", "type": "function",
+                            "function": {"name": "search", "arguments": "{}"}}]},
+            {"id": "m3", "role": "tool", "toolCallId": "c1", "content": "done"}
+        ],
+        "tools": [{"name": "search", "description": "d",
+                   "parameters": {"type": "object"}}],
+        "context": [{"description": "d", "value": "v"}],
+        "resume": [{"interruptId": "i1", "status": "resolved"}]
+    });
+    for (pointer, members) in at {
+        let target = input.pointer_mut(pointer).expect("a place of the input");
+        for (key, value) in members.as_object().expect("members") {
+            target[key] = value.clone();
+        }
+    }
+    payloads::bytes(&input)
+}
+
+#[test]
+fn unknown_keys_are_reported_on_the_fast_path_as_on_the_full_path() {
+    let extra = json!({"extra": {"nested": [1, "two", null]}, "tool_call_id": null});
+    let places = [
+        "",
+        "/messages/0",
+        "/messages/1",
+        "/messages/1/toolCalls/0",
+        "/messages/1/toolCalls/0/function",
+        "/messages/2",
+        "/tools/0",
+        "/context/0",
+        "/resume/0",
+    ];
+    for place in places {
+        let bytes = with_unknown_keys(&[(place, extra.clone())]);
+        assert!(!agree(&bytes, Protocol::V1_1, place), "{place}");
+        assert!(fuzzing::fast_judges(&bytes, Protocol::V1_1), "{place}");
+    }
+    // All at once, and a snake_case spelling of a defined key.
+    let everywhere: Vec<(&str, Value)> = places.iter().map(|p| (*p, extra.clone())).collect();
+    let bytes = with_unknown_keys(&everywhere);
+    assert!(fuzzing::fast_judges(&bytes, Protocol::V1_1));
+    let (_, full) = fuzzing::fast_and_full(&bytes, Protocol::V1_1).expect("validator");
+    assert_eq!(full.diagnostics().len(), 2 * places.len());
+    agree(&bytes, Protocol::V1_1, "everywhere");
+    let snake = with_unknown_keys(&[("", json!({"parent_run_id": "p"}))]);
+    agree(&snake, Protocol::V1_1, "snake_case");
+    // Pre-1.0 judges its own keys: `resume` is not one.
+    let v0 = payloads::bytes(&json!({
+        "threadId": "t", "runId": "r", "state": {}, "messages": [], "tools": [],
+        "context": [], "forwardedProps": {}, "runID": "r"
+    }));
+    assert!(fuzzing::fast_judges(&v0, Protocol::V0));
+    agree(&v0, Protocol::V0, "pre-1.0");
+}
+
+#[test]
+fn what_the_fast_path_leaves_about_unknown_keys_gets_the_same_verdict() {
+    // A repeated unknown key, an unknown key in a part or a source, a
+    // value the parse layer reports: the full path's.
+    let repeated = br#"{"threadId":"t","runId":"r","messages":[],"x":1,"x":2}"#;
+    let part = with_unknown_keys(&[(
+        "/messages/0",
+        json!({"content": [{"type": "text", "text": "t", "extra": 1}]}),
+    )]);
+    let source = with_unknown_keys(&[(
+        "/messages/0",
+        json!({"content": [{"type": "image",
+                            "source": {"type": "url", "value": "https://a/b.png", "extra": 1}}]}),
+    )]);
+    let huge = br#"{"threadId":"t","runId":"r","messages":[],"x":1e400}"#;
+    for (name, bytes) in [
+        ("repeated", &repeated[..]),
+        ("part", &part),
+        ("source", &source),
+        ("huge", &huge[..]),
+    ] {
+        assert!(!agree(bytes, Protocol::V1_1, name), "{name}");
+        assert!(!fuzzing::fast_judges(bytes, Protocol::V1_1), "{name}");
+    }
+}
+
+#[test]
+fn unknown_keys_past_the_finding_limit_are_counted_alike() {
+    // More unknown keys in one object than a document reports, and one in
+    // each of more messages than the first reading holds.
+    let mut top =
+        String::from(r#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[]"#);
+    for i in 0..2500 {
+        top.push_str(&format!(r#","k{i}":0"#));
+    }
+    top.push('}');
+    let messages: Vec<Value> = (0..5000)
+        .map(|i| json!({"id": format!("m{i}"), "role": "user", "content": "hi", "extra": i}))
+        .collect();
+    let many = payloads::bytes(&json!({"threadId": "t", "runId": "r", "messages": messages}));
+    for (name, bytes) in [("top", top.as_bytes()), ("messages", &many[..])] {
+        assert!(fuzzing::fast_judges(bytes, Protocol::V1_1), "{name}");
+        let (_, full) = fuzzing::fast_and_full(bytes, Protocol::V1_1).expect("validator");
+        let summary = full
+            .diagnostics()
+            .iter()
+            .find(|d| d.rule == "too-many-findings")
+            .expect("a summary");
+        assert!(
+            summary.message.contains("unknown-field"),
+            "{}",
+            summary.message
+        );
+        agree(bytes, Protocol::V1_1, name);
+    }
+}

@@ -1,8 +1,11 @@
 //! A RunAgentInput read straight from its bytes into borrowed structs,
 //! refusing on the way everything the parse layer and the schema would
-//! report: unknown keys, `null` in a key that is not an `any` slot,
+//! report but unknown keys: `null` in a key that is not an `any` slot,
 //! repeated keys, wrong JSON types, unpaired surrogate escapes, and
-//! numbers outside the interoperable range.
+//! numbers outside the interoperable range. A key no version defines for
+//! its object is noted ([`Unknown`]) for [`super::unknown`] to report, as
+//! the warning it is: receivers drop such keys, and a document that has
+//! them is otherwise read like any other.
 //!
 //! The structs are flat: a message holds every key any role may carry, and
 //! [`super::shape`] then checks the keys against the role. That keeps
@@ -28,6 +31,7 @@ use std::cell::Cell;
 // will, and several times faster than SipHash on short keys.
 use foldhash::{HashSet, HashSetExt};
 use std::fmt;
+use std::hash::BuildHasher;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -195,15 +199,72 @@ fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<bool, A::Error> {
     Ok(reserved)
 }
 
+/// The keys of an object that no version of the protocol defines for it
+/// (`unknown-field` warnings): the first [`read_input`]'s `keep` of them,
+/// and how many more there were. Their values are read as [`Any`], checked
+/// as every value is, and dropped. Nothing is allocated for an object
+/// without such keys.
+#[derive(Debug, Default)]
+pub(super) struct Unknown<'a>(Option<Box<UnknownKeys<'a>>>);
+
+#[derive(Debug, Default)]
+struct UnknownKeys<'a> {
+    kept: Vec<Str<'a>>,
+    more: usize,
+    /// A seeded hash of every key met, which tells a repeated key. Two
+    /// different keys with one hash are taken for a repeat too: the
+    /// document then takes the full path, which is always right, and a
+    /// client cannot aim at the seed.
+    hashes: HashSet<u64>,
+}
+
+impl<'a> Unknown<'a> {
+    /// Notes `key`; false when it was met before in this object.
+    fn note(&mut self, key: Str<'a>) -> bool {
+        let keys = self.0.get_or_insert_with(Box::default);
+        if !keys.hashes.insert(KEY_HASHER.hash_one(key.as_str())) {
+            return false;
+        }
+        if keys.kept.len() < KEPT_UNKNOWN.get() {
+            keys.kept.push(key);
+        } else {
+            keys.more += 1;
+        }
+        true
+    }
+
+    /// Whether the object has no such key.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The keys kept, in the order they were met.
+    pub(super) fn kept(&self) -> &[Str<'a>] {
+        self.0.as_ref().map_or(&[], |keys| &keys.kept)
+    }
+
+    /// How many more there were.
+    pub(super) fn more(&self) -> usize {
+        self.0.as_ref().map_or(0, |keys| keys.more)
+    }
+}
+
+/// The seeded hasher of [`UnknownKeys::hashes`].
+static KEY_HASHER: std::sync::LazyLock<foldhash::quality::RandomState> =
+    std::sync::LazyLock::new(foldhash::quality::RandomState::default);
+
 /// Defines a flat struct read from a JSON object only: each key of the
-/// list at most once, no other key, and each value read as its type (so a
-/// `null` is refused unless the type takes it).
+/// list at most once, each value read as its type (so a `null` is refused
+/// unless the type takes it), and any other key noted in its
+/// [`Unknown`], its value read as an [`Any`].
 macro_rules! object {
     ($(#[$meta:meta])* $name:ident { $($(#[$field_meta:meta])* $field:ident: $ty:ty = $key:literal,)* }) => {
         $(#[$meta])*
         #[derive(Default)]
         pub(super) struct $name<'a> {
             $($(#[$field_meta])* pub(super) $field: Option<$ty>,)*
+            /// The keys no version of the protocol defines here.
+            pub(super) unknown: Unknown<'a>,
         }
 
         impl<'de> Deserialize<'de> for $name<'de> {
@@ -224,7 +285,12 @@ macro_rules! object {
                                     }
                                     read.$field = Some(map.next_value()?);
                                 })*
-                                _ => return Err(de::Error::custom("a key the schema does not allow")),
+                                _ => {
+                                    if !read.unknown.note(key) {
+                                        return Err(de::Error::custom("a repeated key"));
+                                    }
+                                    map.next_value::<Any>()?;
+                                }
                             }
                         }
                         Ok(read)
@@ -447,13 +513,19 @@ thread_local! {
     static MESSAGES_AS_TEXT: Cell<bool> = const { Cell::new(false) };
     /// Set by a held reading that met more than [`HELD_MESSAGES`].
     static TOO_MANY_TO_HOLD: Cell<bool> = const { Cell::new(false) };
+    /// How many unknown keys of one object [`Unknown`] keeps: more than a
+    /// document reports are only counted. Set by every [`read_input`],
+    /// and so the bound of the messages it leaves to be read later too.
+    static KEPT_UNKNOWN: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Reads `bytes` as a RunAgentInput, `None` when they are not one the
 /// structs take. Its messages are held when there are at most
-/// [`HELD_MESSAGES`], else kept as their text.
-pub(super) fn read_input(bytes: &[u8]) -> Option<RunAgentInput<'_>> {
+/// [`HELD_MESSAGES`], else kept as their text; of the unknown keys of each
+/// object, the first `keep` are kept (the findings a document reports).
+pub(super) fn read_input(bytes: &[u8], keep: usize) -> Option<RunAgentInput<'_>> {
     TOO_MANY_TO_HOLD.set(false);
+    KEPT_UNKNOWN.set(keep);
     match serde_json::from_slice(bytes) {
         Ok(input) => Some(input),
         Err(_) if TOO_MANY_TO_HOLD.replace(false) => {

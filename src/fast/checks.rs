@@ -62,6 +62,7 @@ pub(super) fn judge<'a>(
         if !message_fits(&message, protocol) {
             return false;
         }
+        super::unknown::report_message(index, &message, protocol, out);
         let (read, calls, content) = turn(index, message);
         check.message(index, &read, &calls, out);
         if let Some(role) = read.role.as_deref() {

@@ -12,9 +12,11 @@
 //! A server checks every request, and almost every request is valid, so a
 //! valid document must not pay for diagnostics it does not produce. The
 //! bytes are read straight into borrowed structs ([`borrowed`]) that refuse
-//! whatever the parse layer or the schema would report, their keys are
-//! held to the schema ([`shape`]), and the semantic rules run on views of
-//! them ([`checks`]): the rules' one implementation, which builds a
+//! whatever the parse layer or the schema would report but the keys no
+//! version defines, their keys are held to the schema ([`shape`]), those
+//! unknown keys are reported as the schema reports them ([`unknown`]), and
+//! the semantic rules run on views of them ([`checks`]): the rules' one
+//! implementation, which builds a
 //! finding's pointer and message only when it reports one. The validator
 //! takes the full path (`Value`, compiled schema, every rule, locator) only
 //! for what the structs refuse: a document that is not a well-formed
@@ -44,6 +46,7 @@ mod event;
 mod scan;
 mod shape;
 mod slot;
+mod unknown;
 
 pub(crate) use event::{Event, EventShapes};
 
@@ -79,7 +82,7 @@ pub(crate) fn judge_run_agent_input(
     {
         return None;
     }
-    let mut input = borrowed::read_input(bytes)?;
+    let mut input = borrowed::read_input(bytes, limits.max_findings)?;
     // The version the full path judges by (`Validator::judge_version`);
     // a declaration it warns about is its to report.
     let protocol = match &input.protocol_version {
@@ -92,6 +95,7 @@ pub(crate) fn judge_run_agent_input(
     if !shape::fits(&input, protocol) {
         return None;
     }
+    unknown::report_input(&input, protocol, out);
     let messages = input.messages.take();
     checks::judge(&input, messages, protocol, limits, out).then_some(protocol)
 }

@@ -329,6 +329,11 @@ fn tool_call_fits(call: &ToolCall<'_>, protocol: Protocol) -> bool {
 }
 
 fn part_fits(part: &Part<'_>, protocol: Protocol) -> bool {
+    // An unknown key of a part or a source is the full path's to report:
+    // which branch of the content union the schema blames is its to say.
+    if !part.unknown.is_empty() || part.source.as_ref().is_some_and(|s| !s.unknown.is_empty()) {
+        return false;
+    }
     // 1.x gives every part an `id` and a `metadata` that is not `null`;
     // pre-1.0 has neither on a text part and any `metadata` on media.
     let v1 = protocol.is_1x();
@@ -433,7 +438,8 @@ mod tests {
 
     /// For an object schema (`variant`, one of `every_key`'s holders): the
     /// object of its required keys fits; with each optional key it still
-    /// fits, with a key it does not define it does not; without any
+    /// fits, with a key it does not define it does not (or the reader
+    /// notes the key as unknown, which `fits` tells); without any
     /// required key it does not; with `null` for a key it fits exactly when
     /// the key's schema takes `null`.
     fn check_object(variant: &Value, every_key: &BTreeSet<String>, fits: &dyn Fn(&str) -> bool) {
@@ -520,7 +526,9 @@ mod tests {
                 .or_else(|| defs.get("InputContentSource"))
                 .expect("the sources");
             check_variants(sources, &|text| {
-                reads(text, |s: &Source<'_>| source_fits(s, protocol))
+                reads(text, |s: &Source<'_>| {
+                    source_fits(s, protocol) && s.unknown.is_empty()
+                })
             });
             // A source type the version does not define does not fit.
             let defined: BTreeSet<String> = sources["oneOf"]
@@ -554,28 +562,38 @@ mod tests {
         for protocol in Protocol::ALL {
             let input = generated(protocol, Kind::RunAgentInput);
             check_object(&input, &every_key(Kind::RunAgentInput), &|text| {
-                crate::fast::borrowed::read_input(text.as_bytes()).is_some_and(|i| {
+                crate::fast::borrowed::read_input(text.as_bytes(), usize::MAX).is_some_and(|i| {
                     fits(&i, protocol)
-                        && i.messages
-                            .is_none_or(|messages| messages.each(|_, m| message_fits(&m, protocol)))
+                        && i.unknown.is_empty()
+                        && i.messages.is_none_or(|messages| {
+                            messages.each(|_, m| message_fits(&m, protocol) && m.unknown.is_empty())
+                        })
                 })
             });
             let tool = generated(protocol, Kind::Tool);
             check_object(&tool, &every_key(Kind::Tool), &|text| {
-                reads(text, |t: &Tool<'_>| tool_fits(t, protocol))
+                reads(text, |t: &Tool<'_>| {
+                    tool_fits(t, protocol) && t.unknown.is_empty()
+                })
             });
             let call = generated(protocol, Kind::ToolCall);
             check_object(&call, &every_key(Kind::ToolCall), &|text| {
-                reads(text, |c: &ToolCall<'_>| tool_call_fits(c, protocol))
+                reads(text, |c: &ToolCall<'_>| {
+                    tool_call_fits(c, protocol) && c.unknown.is_empty()
+                })
             });
             let context = generated(protocol, Kind::Context);
             check_object(&context, &every_key(Kind::Context), &|text| {
-                reads(text, context_fits)
+                reads(text, |c: &Context<'_>| {
+                    context_fits(c) && c.unknown.is_empty()
+                })
             });
             if protocol.is_1x() {
                 let entry = generated(protocol, Kind::ResumeEntry);
                 check_object(&entry, &every_key(Kind::ResumeEntry), &|text| {
-                    reads(text, |e: &ResumeEntry<'_>| resume_fits(e))
+                    reads(text, |e: &ResumeEntry<'_>| {
+                        resume_fits(e) && e.unknown.is_empty()
+                    })
                 });
                 let statuses = &entry["$defs"]["ResumeStatus"];
                 let listed: Vec<&Value> = statuses["enum"]

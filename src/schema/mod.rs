@@ -6,6 +6,7 @@ mod compiled;
 mod generate;
 mod refine;
 mod split;
+mod unknown;
 mod vocabulary;
 
 pub use compiled::BuildError;
@@ -13,4 +14,5 @@ pub(crate) use compiled::Schemas;
 
 pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;
+pub(crate) use unknown::{known_keys, unknown_field, Holder};
 pub(crate) use vocabulary::is_protocol_word;

@@ -11,7 +11,8 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity, Target};
+use super::unknown::{quoted_list, unknown_field};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::{Findings, RuleId};
 use crate::pointer;
 use crate::rules::retired;
@@ -425,29 +426,7 @@ impl Refiner<'_> {
             .and_then(Value::as_object)
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        let diagnostic = Diagnostic::new(
-            "unknown-field",
-            Severity::Warning,
-            pointer::push(at, key),
-            format!("unknown key '{key}'"),
-        )
-        .at(Target::Key);
-        if self.protocol == Protocol::V1_0 && crate::types::v1::ADDED_IN_1_1.contains(&key) {
-            return diagnostic.with_help(format!(
-                "'{key}' came with AG-UI 1.1; a 1.0 receiver strips it: declare protocolVersion \"1.1\" if the sender speaks 1.1"
-            ));
-        }
-        match suggest::closest(key, known.iter().copied()) {
-            Some(best) if suggest::is_snake_case(key) => diagnostic.with_help(format!(
-                "did you mean '{best}'? the Python SDK accepts the snake_case spelling, the TypeScript SDK does not"
-            )),
-            Some(best) => diagnostic.with_help(format!("did you mean '{best}'?")),
-            None if known.is_empty() => diagnostic,
-            None => diagnostic.with_help(format!(
-                "both SDKs ignore keys the spec does not define; known keys here: {}",
-                quoted_list(&known)
-            )),
-        }
+        unknown_field(self.protocol, at, key, &known)
     }
 
     fn missing_field(&self, at: &str, key: &str) -> Diagnostic {
@@ -602,14 +581,6 @@ fn type_matches(expected: &str, value: &Value) -> bool {
         "integer" => value.is_i64() || value.is_u64(),
         _ => false,
     }
-}
-
-fn quoted_list(items: &[&str]) -> String {
-    items
-        .iter()
-        .map(|i| format!("'{i}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

@@ -1,0 +1,107 @@
+//! The unknown keys the structs read (`unknown-field` warnings), reported
+//! as the full path reports them: the same pointer, message and help (the
+//! known keys of the version judging, from its schema), and past the
+//! document's limit only counted.
+//!
+//! The full path reports them with the schema's findings, before the
+//! rules' ones: the input's own, its tools', context's and resume
+//! entries' first, then each message's as it is read, before that
+//! message's rule findings. Within the limit both paths report the same
+//! set; past it, a document whose messages carry both unknown keys and
+//! rule findings may keep a different share of each (the counts in
+//! `too-many-findings` add up to the same total).
+
+use super::borrowed::{Message, RunAgentInput, Unknown};
+use crate::diagnostic::Severity;
+use crate::findings::{Findings, RuleId};
+use crate::schema::{known_keys, unknown_field, Holder};
+use crate::Protocol;
+
+/// The rule, as a sink asks for it before the finding is built.
+struct UnknownField;
+
+impl RuleId for UnknownField {
+    fn name(&self) -> &'static str {
+        "unknown-field"
+    }
+
+    fn severity(&self) -> Severity {
+        Severity::Warning
+    }
+}
+
+/// Reports the unknown keys of `unknown`, those of the object at `at`
+/// (made only when reported), a `holder` of the schema of `protocol`.
+fn report(
+    unknown: &Unknown<'_>,
+    protocol: Protocol,
+    holder: Holder<'_>,
+    at: impl Fn() -> String,
+    out: &mut impl Findings,
+) {
+    if unknown.is_empty() {
+        return;
+    }
+    let mut known: Option<Vec<&str>> = None;
+    for key in unknown.kept() {
+        out.add(&UnknownField, |_| {
+            let known = known.get_or_insert_with(|| known_keys(protocol, holder));
+            unknown_field(protocol, &at(), key.as_str(), known)
+        });
+    }
+    out.add_unbuilt(&UnknownField, unknown.more());
+}
+
+/// Reports the unknown keys of `input` and of its tools, context and
+/// resume entries (its messages are reported as they are read).
+pub(super) fn report_input(input: &RunAgentInput<'_>, protocol: Protocol, out: &mut impl Findings) {
+    report(&input.unknown, protocol, Holder::Input, String::new, out);
+    let lists = [
+        ("tools", Holder::Tool),
+        ("context", Holder::Context),
+        ("resume", Holder::ResumeEntry),
+    ];
+    for (list, holder) in lists {
+        let items: Vec<&Unknown<'_>> = match list {
+            "tools" => input.tools.iter().flatten().map(|t| &t.unknown).collect(),
+            "context" => input.context.iter().flatten().map(|c| &c.unknown).collect(),
+            _ => input.resume.iter().flatten().map(|r| &r.unknown).collect(),
+        };
+        for (index, unknown) in items.into_iter().enumerate() {
+            report(
+                unknown,
+                protocol,
+                holder,
+                || format!("/{list}/{index}"),
+                out,
+            );
+        }
+    }
+}
+
+/// Reports the unknown keys of `message`, message `index`, and of its
+/// tool calls.
+pub(super) fn report_message(
+    index: usize,
+    message: &Message<'_>,
+    protocol: Protocol,
+    out: &mut impl Findings,
+) {
+    let role = message.role.as_ref().map_or("", |r| r.as_str());
+    let at = || format!("/messages/{index}");
+    report(&message.unknown, protocol, Holder::Message(role), at, out);
+    for (position, call) in message.tool_calls.iter().flatten().enumerate() {
+        let call_at = || format!("/messages/{index}/toolCalls/{position}");
+        report(&call.unknown, protocol, Holder::ToolCall, call_at, out);
+        if let Some(function) = &call.function {
+            let function_at = || format!("/messages/{index}/toolCalls/{position}/function");
+            report(
+                &function.unknown,
+                protocol,
+                Holder::Function,
+                function_at,
+                out,
+            );
+        }
+    }
+}
