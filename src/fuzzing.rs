@@ -124,6 +124,48 @@ pub fn fast_and_full(data: &[u8], default: Protocol) -> Option<(bool, crate::Rep
     Some((fast, validator.full_report(Some(Kind::RunAgentInput), data)))
 }
 
+/// Panics unless the full path's report on `data` as a RunAgentInput is
+/// the same parsed whole as parsed a message at a time (when it can be):
+/// the same findings, judged by the same version. Past the finding limit
+/// the paths may keep different findings of the same total.
+fn whole_and_by_message_agree(validator: &Validator, data: &[u8], default: Protocol) {
+    let Some(apart) = validator.full_report_as(data, false) else {
+        return;
+    };
+    let Some(whole) = validator.full_report_as(data, true) else {
+        return;
+    };
+    assert_eq!(
+        apart.protocol(),
+        whole.protocol(),
+        "judged by default as {default}"
+    );
+    let over = |report: &crate::Report| {
+        report
+            .diagnostics()
+            .iter()
+            .any(|d| d.rule == crate::findings::TOO_MANY_FINDINGS)
+    };
+    if over(&whole) || over(&apart) {
+        assert_eq!(
+            apart.is_valid(),
+            whole.is_valid(),
+            "judged by default as {default}"
+        );
+        assert_eq!(
+            apart.diagnostics().len(),
+            whole.diagnostics().len(),
+            "judged by default as {default}"
+        );
+        return;
+    }
+    assert_eq!(
+        apart.diagnostics(),
+        whole.diagnostics(),
+        "judged by default as {default}: the full path parsed a message at a time reports otherwise than parsed whole"
+    );
+}
+
 /// Whether the fast path judges `data` as a RunAgentInput itself, with
 /// `default` judging it unless it declares a version, rather than leaving
 /// it to the full path.
@@ -162,6 +204,9 @@ pub fn differential_as(data: &[u8], default: Protocol) {
             full.protocol(),
             "judged by default as {default}: the validator's report names another version"
         );
+    }
+    if let Some(validator) = judging_as(default) {
+        whole_and_by_message_agree(validator, data, default);
     }
     let full_is_clean = full.diagnostics().is_empty();
     assert_eq!(

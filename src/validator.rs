@@ -22,6 +22,8 @@ use crate::settings::Settings;
 use crate::types::RunAgentInput;
 use crate::Kind;
 
+mod by_message;
+
 /// Finds the key every RunAgentInput has, built once.
 static THREAD_ID_KEY: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"\"threadId\""));
@@ -291,17 +293,23 @@ impl Validator {
         &self,
         bytes: &[u8],
     ) -> Result<(RunAgentInput, Vec<Diagnostic>), Report> {
-        let (report, value) = self.check_bytes(Some(Kind::RunAgentInput), bytes, None);
+        let (report, kept) = self.check_bytes(Some(Kind::RunAgentInput), bytes, None);
         if !report.is_valid() {
             return Err(report);
         }
         let protocol = report.protocol();
-        let typed = match value {
+        let typed = match kept {
             // Read from the checked value, which holds a lone surrogate
             // escape as U+FFFD where serde's reader of the bytes refuses it.
-            Some(value) => read_run_agent_input(protocol, value),
+            Kept::Value(value) => read_run_agent_input(protocol, value),
+            // Checked a message at a time: parsed again, as the full path
+            // would have.
+            Kept::Parts => match parse::parse(bytes) {
+                Ok(parsed) => read_run_agent_input(protocol, parsed.value),
+                Err(_) => serde_json::from_slice(bytes),
+            },
             // The fast path found the bytes clean without building a value.
-            None => serde_json::from_slice(bytes),
+            Kept::Nothing => serde_json::from_slice(bytes),
         };
         let findings = report.into_diagnostics();
         match typed {
@@ -382,8 +390,9 @@ impl Validator {
                 return (report, Some(StreamEvent::Read(event)));
             }
         }
-        let (report, value) = self.check_bytes(kind, bytes, Some(stream_protocol));
-        let event = value
+        let (report, kept) = self.check_bytes(kind, bytes, Some(stream_protocol));
+        let event = kept
+            .value()
             .filter(|_| report.kind() == Some(Kind::Event))
             .map(StreamEvent::Parsed);
         (report, event)
@@ -508,7 +517,7 @@ impl Validator {
         kind: Option<Kind>,
         bytes: &[u8],
         stream_protocol: Option<Protocol>,
-    ) -> (Report, Option<Value>) {
+    ) -> (Report, Kept) {
         // A document the fast path finds clean as a RunAgentInput has
         // `threadId` and no `type`, so it is detected as one too. Of a
         // document of unknown kind, only one whose text holds `"threadId"`
@@ -539,10 +548,10 @@ impl Validator {
                 let report = self
                     .report(Some(Kind::RunAgentInput), diagnostics)
                     .with_protocol(protocol);
-                return (report, None);
+                return (report, Kept::Nothing);
             }
         }
-        self.check_bytes_fully(kind, bytes, stream_protocol)
+        self.check_bytes_fully(kind, bytes, stream_protocol, Whole::WhenSmall)
     }
 
     /// Whether the fast path reads `bytes`, a record of a stream judged by
@@ -555,13 +564,24 @@ impl Validator {
     /// The full path's report on `bytes`, a record of a stream judged by
     /// `protocol` (its own findings, not the sequence's).
     pub(crate) fn full_record_report(&self, bytes: &[u8], protocol: Protocol) -> Report {
-        self.check_bytes_fully(None, bytes, Some(protocol)).0
+        self.check_bytes_fully(None, bytes, Some(protocol), Whole::WhenSmall)
+            .0
     }
 
     /// The report of the full path alone (`Value`, schema, every rule),
     /// which the fast path must agree with.
     pub(crate) fn full_report(&self, kind: Option<Kind>, bytes: &[u8]) -> Report {
-        self.check_bytes_fully(kind, bytes, None).0
+        self.check_bytes_fully(kind, bytes, None, Whole::WhenSmall)
+            .0
+    }
+
+    /// The report of the full path on `bytes` as a RunAgentInput, parsed
+    /// whole (`whole`) or a message at a time whatever its size; `None`
+    /// when it cannot be parsed a message at a time.
+    pub(crate) fn full_report_as(&self, bytes: &[u8], whole: bool) -> Option<Report> {
+        let how = if whole { Whole::Always } else { Whole::Never };
+        let (report, kept) = self.check_bytes_fully(Some(Kind::RunAgentInput), bytes, None, how);
+        (whole || matches!(kept, Kept::Parts)).then_some(report)
     }
 
     /// The full path: parse into a `Value`, check the schema and every
@@ -571,7 +591,8 @@ impl Validator {
         kind: Option<Kind>,
         bytes: &[u8],
         stream_protocol: Option<Protocol>,
-    ) -> (Report, Option<Value>) {
+        whole: Whole,
+    ) -> (Report, Kept) {
         // Until the document is read, it is judged as an event of its
         // stream would be, else by the configured default.
         let unread = stream_protocol
@@ -579,11 +600,14 @@ impl Validator {
             .unwrap_or_else(|| self.settings.default_protocol());
         let limits = self.settings.limits();
         if bytes.len() > limits.max_document_bytes {
-            return (self.oversized(bytes.len()), None);
+            return (self.oversized(bytes.len()), Kept::Nothing);
         }
         let (mut early, readable) = encoding::examine(bytes);
         let Some(bytes) = readable else {
-            return (self.report(None, early).with_protocol(unread), None);
+            return (
+                self.report(None, early).with_protocol(unread),
+                Kept::Nothing,
+            );
         };
         if limits.max_depth < PARSER_DEPTH {
             let nesting = limits::nesting(bytes, limits.max_depth);
@@ -594,28 +618,36 @@ impl Validator {
                     limits.max_depth,
                     nesting.open_at_end,
                 ));
-                return (self.report(None, early).with_protocol(unread), None);
+                return (
+                    self.report(None, early).with_protocol(unread),
+                    Kept::Nothing,
+                );
+            }
+        }
+        let apart = match whole {
+            Whole::Always => false,
+            Whole::WhenSmall => bytes.len() >= by_message::FROM,
+            Whole::Never => true,
+        };
+        if apart {
+            if let Some(report) = by_message::check(self, kind, bytes, &mut early) {
+                return (report, Kept::Parts);
             }
         }
         let keep = parse::Limit {
             keep: limits.max_findings,
         };
-        let Parsed {
-            value,
-            repeated_keys,
-            more_repeated_keys,
-            lone_surrogates,
-            more_lone_surrogates,
-            out_of_range,
-            more_out_of_range,
-        } = match parse::parse_within(bytes, keep) {
-            Ok(parsed) => parsed,
+        let (value, noted) = match parse::parse_within(bytes, keep) {
+            Ok(parsed) => Noted::of(parsed),
             Err(error) => {
                 let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
                 if error.message == "recursion limit exceeded" {
                     let open = limits::nesting(bytes, PARSER_DEPTH).open_at_end;
                     early.extend(too_deep(bytes, offset, PARSER_DEPTH, open));
-                    return (self.report(None, early).with_protocol(unread), None);
+                    return (
+                        self.report(None, early).with_protocol(unread),
+                        Kept::Nothing,
+                    );
                 }
                 let message = if bytes.iter().all(u8::is_ascii_whitespace) {
                     "the document is empty".to_string()
@@ -638,102 +670,18 @@ impl Validator {
                 }
                 diagnostic.location = Some(locate::location_at(bytes, offset));
                 early.push(diagnostic);
-                return (self.report(kind, early).with_protocol(unread), None);
+                return (
+                    self.report(kind, early).with_protocol(unread),
+                    Kept::Nothing,
+                );
             }
         };
-        let keys_repeat = !repeated_keys.is_empty();
         let mut found = self.sink();
         for diagnostic in early {
             found.push(diagnostic);
         }
-        for (at, repetition) in repeated_keys {
-            let key = crate::pointer::last(&at).unwrap_or_default();
-            let mut diagnostic = Diagnostic::new(
-                "duplicate-key",
-                rules::default_severity("duplicate-key"),
-                at.clone(),
-                format!("key '{key}' appears more than once in this object"),
-            )
-            .with_help("parsers disagree on which value wins; keep one")
-            .at(Target::RepeatedKey(repetition));
-            diagnostic.related.push(Related {
-                pointer: at,
-                message: "first occurrence".into(),
-                record: None,
-                location: None,
-                target: Target::RepeatedKey(0),
-            });
-            found.push(diagnostic);
-        }
-        found.count(
-            "duplicate-key",
-            rules::default_severity("duplicate-key"),
-            more_repeated_keys,
-        );
-        found.count(
-            "lone-surrogate",
-            rules::default_severity("lone-surrogate"),
-            more_lone_surrogates,
-        );
-        // A number beyond a double's range was read as a stand-in of the
-        // same length (see `parse`); it is reported here, at its place, and
-        // the interoperability rule leaves the stand-in alone.
-        let mut skip_numbers: foldhash::HashSet<String> = foldhash::HashSet::default();
-        for number in out_of_range {
-            let written = bytes
-                .get(number.offset..number.offset + number.length)
-                .map(String::from_utf8_lossy)
-                .unwrap_or_default();
-            let mut diagnostic = Diagnostic::new(
-                "non-interoperable-number",
-                rules::default_severity("non-interoperable-number"),
-                number.pointer.clone(),
-                format!(
-                    "number {} is beyond the range of a double: JavaScript reads it as Infinity, Python as inf, and parsers that keep to a double's range refuse the document",
-                    crate::text::excerpt(&written)
-                ),
-            )
-            .with_help("send a number this large as a string; RFC 8259 section 6 lets receivers limit the range of numbers, and every SDK does; the rest was checked as if it read ±1e300");
-            diagnostic.location = Some(locate::location_at(bytes, number.offset));
-            found.push(diagnostic);
-            skip_numbers.insert(number.pointer);
-        }
-        found.count(
-            "non-interoperable-number",
-            rules::default_severity("non-interoperable-number"),
-            more_out_of_range,
-        );
-        // A key with an unpaired surrogate escape is in the pointers as our
-        // parse read it, with U+FFFD; the locator decodes keys, so it reads
-        // the text with each such escape replaced by `\ufffd`, of the same
-        // length, so offsets stay true.
-        let mut located_text = std::borrow::Cow::Borrowed(bytes);
-        for lone in &lone_surrogates {
-            if let Some(escape) = located_text.to_mut().get_mut(lone.offset..lone.offset + 6) {
-                escape.copy_from_slice(b"\\ufffd");
-            }
-        }
-        for lone in lone_surrogates {
-            let escape = bytes
-                .get(lone.offset..lone.offset + 6)
-                .map(String::from_utf8_lossy)
-                .unwrap_or_default();
-            let mut diagnostic = Diagnostic::new(
-                "lone-surrogate",
-                rules::default_severity("lone-surrogate"),
-                lone.pointer,
-                format!(
-                    "{} has the unpaired UTF-16 surrogate escape '{escape}'",
-                    if lone.in_key { "key" } else { "string" }
-                ),
-            )
-            .with_help("the Python SDK rejects such strings; escape the whole character (both halves of the pair) or drop the half; the rest was checked as if it read U+FFFD")
-            .at(if lone.in_key { Target::Key } else { Target::Value });
-            // At the escape itself, which is more precise than the string
-            // the locator would find; `locate_all` keeps a preset location.
-            diagnostic.location = Some(locate::location_at(bytes, lone.offset));
-            found.push(diagnostic);
-        }
+        let mut noticed = Noticed::default();
+        noticed.report(bytes, "", &|offset| offset, noted, &mut found);
         let mut protocol = unread;
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
@@ -742,7 +690,8 @@ impl Validator {
                 if let Some(declaration) = declaration {
                     found.push(declaration);
                 }
-                self.check_value(protocol, kind, &value, skip_numbers, &mut found);
+                let bounded = std::mem::take(&mut noticed.skip_numbers);
+                self.check_value(protocol, kind, &value, bounded, &mut found);
                 Some(kind)
             }
             Err(undetected) => {
@@ -773,11 +722,12 @@ impl Validator {
         };
         let mut diagnostics = found.finish();
         if !diagnostics.is_empty() {
-            locate_all(&located_text, keys_repeat, &mut diagnostics);
+            let located = noticed.located_text(bytes);
+            locate_all(&located, noticed.keys_repeat, &mut diagnostics);
         }
         (
             self.report(kind, diagnostics).with_protocol(protocol),
-            Some(value),
+            Kept::Value(value),
         )
     }
 
@@ -839,6 +789,206 @@ impl Validator {
             &|pointer| bounded.contains(pointer),
             out,
         );
+    }
+}
+
+/// What a check hands back of the document besides its report.
+pub(crate) enum Kept {
+    /// Nothing: the fast path read the bytes without a value (a typed
+    /// read takes them as they are), or nothing was read.
+    Nothing,
+    /// Nothing: the full path parsed the document a message at a time.
+    Parts,
+    /// The value the full path parsed.
+    Value(Value),
+}
+
+impl Kept {
+    /// The value, when one was kept.
+    fn value(self) -> Option<Value> {
+        match self {
+            Kept::Value(value) => Some(value),
+            Kept::Nothing | Kept::Parts => None,
+        }
+    }
+}
+
+/// Whether the full path parses a RunAgentInput whole or a message at a
+/// time ([`by_message`]).
+#[derive(Clone, Copy)]
+enum Whole {
+    /// Whole, whatever its size.
+    Always,
+    /// Whole when it is smaller than [`by_message::FROM`].
+    WhenSmall,
+    /// A message at a time whenever it can be.
+    Never,
+}
+
+/// What a parse noticed beside the value ([`Parsed`] without it).
+pub(crate) struct Noted {
+    repeated_keys: Vec<(String, usize)>,
+    more_repeated_keys: usize,
+    lone_surrogates: Vec<parse::LoneSurrogate>,
+    more_lone_surrogates: usize,
+    out_of_range: Vec<parse::OutOfRange>,
+    more_out_of_range: usize,
+}
+
+impl Noted {
+    /// `parsed`'s notes, and its value.
+    pub(crate) fn of(parsed: Parsed) -> (Value, Noted) {
+        let Parsed {
+            value,
+            repeated_keys,
+            more_repeated_keys,
+            lone_surrogates,
+            more_lone_surrogates,
+            out_of_range,
+            more_out_of_range,
+        } = parsed;
+        (
+            value,
+            Noted {
+                repeated_keys,
+                more_repeated_keys,
+                lone_surrogates,
+                more_lone_surrogates,
+                out_of_range,
+                more_out_of_range,
+            },
+        )
+    }
+}
+
+/// What the parse layer's findings leave for the rest of the full path:
+/// whether a key repeats (the locator then reads keys with care), the
+/// numbers already reported as beyond a double's range, and where the
+/// unpaired surrogate escapes are.
+#[derive(Default)]
+pub(crate) struct Noticed {
+    pub(crate) keys_repeat: bool,
+    pub(crate) skip_numbers: foldhash::HashSet<String>,
+    lone_escapes: Vec<usize>,
+}
+
+impl Noticed {
+    /// Reports what a parse of part of `bytes` noticed: the part sits at
+    /// `prefix` in the document, and `place` turns an offset in the part
+    /// into one in `bytes`.
+    pub(crate) fn report(
+        &mut self,
+        bytes: &[u8],
+        prefix: &str,
+        place: &dyn Fn(usize) -> usize,
+        noted: Noted,
+        found: &mut Capped<'_, Settings>,
+    ) {
+        let Noted {
+            repeated_keys,
+            more_repeated_keys,
+            lone_surrogates,
+            more_lone_surrogates,
+            out_of_range,
+            more_out_of_range,
+        } = noted;
+        self.keys_repeat |= !repeated_keys.is_empty();
+        for (at, repetition) in repeated_keys {
+            let at = format!("{prefix}{at}");
+            let key = crate::pointer::last(&at).unwrap_or_default();
+            let mut diagnostic = Diagnostic::new(
+                "duplicate-key",
+                rules::default_severity("duplicate-key"),
+                at.clone(),
+                format!("key '{key}' appears more than once in this object"),
+            )
+            .with_help("parsers disagree on which value wins; keep one")
+            .at(Target::RepeatedKey(repetition));
+            diagnostic.related.push(Related {
+                pointer: at,
+                message: "first occurrence".into(),
+                record: None,
+                location: None,
+                target: Target::RepeatedKey(0),
+            });
+            found.push(diagnostic);
+        }
+        found.count(
+            "duplicate-key",
+            rules::default_severity("duplicate-key"),
+            more_repeated_keys,
+        );
+        found.count(
+            "lone-surrogate",
+            rules::default_severity("lone-surrogate"),
+            more_lone_surrogates,
+        );
+        // A number beyond a double's range was read as a stand-in of the
+        // same length (see `parse`); it is reported here, at its place, and
+        // the interoperability rule leaves the stand-in alone.
+        for number in out_of_range {
+            let offset = place(number.offset);
+            let written = bytes
+                .get(offset..offset + number.length)
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let pointer = format!("{prefix}{}", number.pointer);
+            let mut diagnostic = Diagnostic::new(
+                "non-interoperable-number",
+                rules::default_severity("non-interoperable-number"),
+                pointer.clone(),
+                format!(
+                    "number {} is beyond the range of a double: JavaScript reads it as Infinity, Python as inf, and parsers that keep to a double's range refuse the document",
+                    crate::text::excerpt(&written)
+                ),
+            )
+            .with_help("send a number this large as a string; RFC 8259 section 6 lets receivers limit the range of numbers, and every SDK does; the rest was checked as if it read ±1e300");
+            diagnostic.location = Some(locate::location_at(bytes, offset));
+            found.push(diagnostic);
+            self.skip_numbers.insert(pointer);
+        }
+        found.count(
+            "non-interoperable-number",
+            rules::default_severity("non-interoperable-number"),
+            more_out_of_range,
+        );
+        for lone in lone_surrogates {
+            let offset = place(lone.offset);
+            self.lone_escapes.push(offset);
+            let escape = bytes
+                .get(offset..offset + 6)
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let mut diagnostic = Diagnostic::new(
+                "lone-surrogate",
+                rules::default_severity("lone-surrogate"),
+                format!("{prefix}{}", lone.pointer),
+                format!(
+                    "{} has the unpaired UTF-16 surrogate escape '{escape}'",
+                    if lone.in_key { "key" } else { "string" }
+                ),
+            )
+            .with_help("the Python SDK rejects such strings; escape the whole character (both halves of the pair) or drop the half; the rest was checked as if it read U+FFFD")
+            .at(if lone.in_key { Target::Key } else { Target::Value });
+            // At the escape itself, which is more precise than the string
+            // the locator would find; `locate_all` keeps a preset location.
+            diagnostic.location = Some(locate::location_at(bytes, offset));
+            found.push(diagnostic);
+        }
+    }
+
+    /// The text the locator reads: a key with an unpaired surrogate escape
+    /// is in the pointers as the parse read it, with U+FFFD, and the
+    /// locator decodes keys, so each such escape is replaced by `\ufffd`,
+    /// of the same length, so that offsets stay true.
+    pub(crate) fn located_text<'b>(&self, bytes: &'b [u8]) -> std::borrow::Cow<'b, [u8]> {
+        let mut text = std::borrow::Cow::Borrowed(bytes);
+        for &offset in &self.lone_escapes {
+            if let Some(escape) = text.to_mut().get_mut(offset..offset + 6) {
+                escape.copy_from_slice(b"\\ufffd");
+            }
+        }
+        text
     }
 }
 
@@ -994,14 +1144,21 @@ mod tests {
                     .with_settings(Settings::default().protocol(ProtocolChoice::Version(default)));
                 // The full path always hands back the value it parsed; the
                 // fast path never builds one.
-                let (report, value) =
-                    validator.check_bytes(Some(Kind::RunAgentInput), &bytes, None);
+                let (report, kept) = validator.check_bytes(Some(Kind::RunAgentInput), &bytes, None);
                 assert!(report.diagnostics().is_empty(), "{}", path.display());
-                assert!(value.is_none(), "{} built a Value", path.display());
+                assert!(
+                    matches!(kept, Kept::Nothing),
+                    "{} built a Value",
+                    path.display()
+                );
                 assert_eq!(report.protocol(), Protocol::V1_0, "{}", path.display());
-                let (report, value) = validator.check_bytes(None, &bytes, None);
+                let (report, kept) = validator.check_bytes(None, &bytes, None);
                 assert_eq!(report.kind(), Some(Kind::RunAgentInput));
-                assert!(value.is_none(), "{} detected built a Value", path.display());
+                assert!(
+                    matches!(kept, Kept::Nothing),
+                    "{} detected built a Value",
+                    path.display()
+                );
                 let typed = validator
                     .check_run_agent_input(&bytes)
                     .expect("a valid input");
@@ -1029,8 +1186,8 @@ mod tests {
                           "type": "function",
                           "function": {"name": "get weather", "arguments": "{}"}}]}]}"#;
         let validator = Validator::new().expect("validator");
-        let (report, value) = validator.check_bytes(Some(Kind::RunAgentInput), bytes, None);
-        assert!(value.is_none(), "the full path built a Value");
+        let (report, kept) = validator.check_bytes(Some(Kind::RunAgentInput), bytes, None);
+        assert!(matches!(kept, Kept::Nothing), "the full path built a Value");
         let mut rules: Vec<&str> = report.diagnostics().iter().map(|d| &*d.rule).collect();
         rules.sort_unstable();
         assert_eq!(

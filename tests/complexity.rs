@@ -248,6 +248,21 @@ fn findings_in_one_document() {
         },
         check_input(&validator),
     );
+    // The same, every message sharing one id: such a document is parsed
+    // a message at a time, so nothing it holds grows with its messages.
+    family(
+        "a wrong type in every message, one id",
+        10_000,
+        Memory::Flat,
+        |n| {
+            input(
+                &repeat(r#"{"id":"m","role":"user","content":5}"#, n),
+                "",
+                "",
+            )
+        },
+        check_input(&validator),
+    );
     family(
         "a wrong type in every event of an events document",
         10_000,

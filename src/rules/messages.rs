@@ -5,11 +5,8 @@
 //! or a call is left unanswered before the conversation moves on; neither
 //! SDK checks this, so a bad history fails only at the provider, mid-run.
 
-// foldhash: seeded per process, so keys a client chooses cannot collide at
-// will, and several times faster than SipHash on short keys.
-use foldhash::{HashMap, HashMapExt};
-
 use super::arguments::{self, Arguments};
+use super::ids::{small, IdMap};
 use super::view::{Call, Conversation, Findings, Message, RunIds, Text};
 use super::Rule;
 use crate::diagnostic::Severity;
@@ -252,15 +249,15 @@ pub(crate) fn check_run_ids(run: &RunIds<'_>, out: &mut impl Findings) {
 pub(crate) struct MessageRules<'c, 'a> {
     conversation: &'c Conversation<'a>,
     /// Message id -> the first message with it.
-    message_ids: HashMap<Text<'a>, usize>,
+    message_ids: IdMap<u32>,
     /// Call id -> where its first call is made.
-    call_ids: HashMap<Text<'a>, (usize, usize)>,
+    call_ids: IdMap<(u32, u32)>,
     /// Call id -> the first tool message answering a call made before it.
-    answered: HashMap<Text<'a>, usize>,
+    answered: IdMap<u32>,
     /// Tool messages answering an id no earlier message made a call of:
     /// judged at the end, when it is known whether a later one does.
-    early_results: Vec<(Text<'a>, usize)>,
-    unanswered: Unanswered<'a>,
+    early_results: Ids,
+    unanswered: Unanswered,
     arguments: Arguments<'c>,
 }
 
@@ -269,10 +266,10 @@ impl<'c, 'a> MessageRules<'c, 'a> {
     pub(crate) fn new(conversation: &'c Conversation<'a>) -> Self {
         MessageRules {
             conversation,
-            message_ids: HashMap::new(),
-            call_ids: HashMap::new(),
-            answered: HashMap::new(),
-            early_results: Vec::new(),
+            message_ids: IdMap::default(),
+            call_ids: IdMap::default(),
+            answered: IdMap::default(),
+            early_results: Ids::default(),
             unanswered: Unanswered::default(),
             arguments: Arguments::new(conversation.tools.as_deref()),
         }
@@ -314,20 +311,17 @@ impl<'c, 'a> MessageRules<'c, 'a> {
                     rule.diagnostic(at(), "tool call 'id' is the empty string")
                 });
                 if let Some(made_in) = call.made_in {
-                    self.call_ids.entry(id.clone()).or_insert(made_in);
+                    self.call_ids.first_or_insert(id, pair(made_in));
                 }
             } else if let Some(made_in) = call.made_in {
-                match self.call_ids.get(id.as_ref()) {
-                    Some(&first) => out.add(&DUPLICATE_TOOL_CALL_ID, |rule| {
+                if let Some(first) = self.call_ids.first_or_insert(id, pair(made_in)) {
+                    out.add(&DUPLICATE_TOOL_CALL_ID, |rule| {
                         rule.diagnostic(at(), format!("tool call id '{id}' is already used"))
                             .with_related(
-                                format!("{}/id", conversation.call_at(Some(first))),
+                                format!("{}/id", conversation.call_at(Some(unpair(first)))),
                                 "first tool call with this id",
                             )
-                    }),
-                    None => {
-                        self.call_ids.insert(id.clone(), made_in);
-                    }
+                    });
                 }
             }
             if conversation.whole {
@@ -345,8 +339,9 @@ impl<'c, 'a> MessageRules<'c, 'a> {
     pub(crate) fn finish(self, out: &mut impl Findings) {
         let conversation = self.conversation;
         let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
-        for (id, index) in &self.early_results {
-            match self.call_ids.get(id.as_ref()) {
+        for (id, index) in self.early_results.iter() {
+            let index = &(index as usize);
+            match self.call_ids.get(id) {
                 None => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
                     rule
                         .diagnostic(
@@ -355,13 +350,13 @@ impl<'c, 'a> MessageRules<'c, 'a> {
                         )
                         .with_help("a tool message must follow the assistant message whose 'toolCalls' has this id")
                 }),
-                Some(&call) => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
+                Some(call) => out.add(&TOOL_RESULT_WITHOUT_CALL, |rule| {
                     rule
                         .diagnostic(
                             answer_at(*index),
                             format!("tool message answers toolCallId '{id}', which is only made later"),
                         )
-                        .with_related(conversation.call_at(Some(call)), "the call, after its result")
+                        .with_related(conversation.call_at(Some(unpair(call))), "the call, after its result")
                         .with_help("move the tool message after the assistant message that makes the call")
                 }),
             }
@@ -380,39 +375,74 @@ impl<'c, 'a> MessageRules<'c, 'a> {
                 rule.diagnostic(at(index), "message 'id' is the empty string")
             });
         }
-        match self.message_ids.get(id.as_ref()) {
-            Some(&earlier) => out.add(&DUPLICATE_MESSAGE_ID, |rule| {
+        if let Some(earlier) = self.message_ids.first_or_insert(id, small(index)) {
+            out.add(&DUPLICATE_MESSAGE_ID, |rule| {
                 rule.diagnostic(at(index), format!("message id '{id}' is already used"))
-                    .with_related(at(earlier), "first message with this id")
-            }),
-            None => {
-                self.message_ids.insert(id.clone(), index);
-            }
+                    .with_related(at(earlier as usize), "first message with this id")
+            });
         }
     }
 
     /// Tool message `index`, answering call `id`.
     fn check_result(&mut self, index: usize, id: &Text<'a>, out: &mut impl Findings) {
         self.unanswered.answered(id);
-        if !self.call_ids.contains_key(id.as_ref()) {
-            self.early_results.push((id.clone(), index));
+        if !self.call_ids.contains(id) {
+            self.early_results.push(id, small(index));
             return;
         }
         let conversation = self.conversation;
         let answer_at = |index: usize| format!("{}/toolCallId", conversation.message_at(index));
-        match self.answered.get(id.as_ref()) {
-            Some(&first) => out.add(&DUPLICATE_TOOL_RESULT, |rule| {
+        if let Some(first) = self.answered.first_or_insert(id, small(index)) {
+            out.add(&DUPLICATE_TOOL_RESULT, |rule| {
                 rule.diagnostic(
                     answer_at(index),
                     format!("tool call '{id}' is already answered"),
                 )
-                .with_related(answer_at(first), "first result for this call")
-            }),
-            None => {
-                self.answered.insert(id.clone(), index);
-            }
+                .with_related(answer_at(first as usize), "first result for this call")
+            });
         }
     }
+}
+
+/// Ids in order, repeats and all, their text in one buffer.
+#[derive(Default)]
+struct Ids {
+    text: String,
+    /// Where each id's text starts and ends, and its value.
+    items: Vec<(u32, u32, u32)>,
+}
+
+impl Ids {
+    /// Adds `id` with `value`. (An id past 4 GiB of them is dropped: one
+    /// finding fewer, never one made up.)
+    fn push(&mut self, id: &str, value: u32) {
+        let (Ok(start), Ok(end)) = (
+            u32::try_from(self.text.len()),
+            u32::try_from(self.text.len() + id.len()),
+        ) else {
+            return;
+        };
+        self.text.push_str(id);
+        self.items.push((start, end, value));
+    }
+
+    /// Each id with its value, in order.
+    fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.items.iter().map(|&(start, end, value)| {
+            let id = self.text.get(start as usize..end as usize);
+            (id.unwrap_or_default(), value)
+        })
+    }
+}
+
+/// `made_in` kept small.
+fn pair((index, position): (usize, usize)) -> (u32, u32) {
+    (small(index), small(position))
+}
+
+/// `made_in` as the views give it.
+fn unpair((index, position): (u32, u32)) -> (usize, usize) {
+    (index as usize, position as usize)
 }
 
 /// The calls no later tool message has answered yet, in the order they
@@ -420,46 +450,69 @@ impl<'c, 'a> MessageRules<'c, 'a> {
 /// follows it (the conversation moved on) and no tool message after it
 /// answers it, however late.
 #[derive(Default)]
-struct Unanswered<'a> {
-    calls: Vec<Open<'a>>,
+struct Unanswered {
+    calls: Vec<Open>,
+    /// The ids of `calls`, each at the place its call says.
+    ids: String,
     /// Call id -> the latest open call of that id, whose `earlier` chains
     /// the others.
-    latest: HashMap<Text<'a>, usize>,
+    latest: IdMap<u32>,
     /// Calls from here on have no user or assistant message after them yet.
     awaiting_turn: usize,
     /// How many of `calls` are answered, to compact them when most are.
     answered: usize,
 }
 
+/// No call: the end of a chain of `earlier` calls, or no next turn yet.
+const NONE: u32 = u32::MAX;
+
 /// A call not known to be answered.
-struct Open<'a> {
-    id: Text<'a>,
-    made_in: (usize, usize),
-    /// The first user or assistant message after it.
-    next_turn: Option<usize>,
-    /// The open call of the same id made before it.
-    earlier: Option<usize>,
+struct Open {
+    /// Where its id's text is in [`Unanswered::ids`].
+    id: (u32, u32),
+    made_in: (u32, u32),
+    /// The first user or assistant message after it, or [`NONE`].
+    next_turn: u32,
+    /// The open call of the same id made before it, or [`NONE`].
+    earlier: u32,
     answered: bool,
 }
 
-impl<'a> Unanswered<'a> {
+impl Unanswered {
     /// A user or assistant message at `index`: the calls before it now
     /// have a next turn.
     fn turn(&mut self, index: usize) {
         for open in &mut self.calls[self.awaiting_turn..] {
-            open.next_turn.get_or_insert(index);
+            if open.next_turn == NONE {
+                open.next_turn = small(index);
+            }
         }
         self.awaiting_turn = self.calls.len();
     }
 
+    /// The id of `open`.
+    fn id_of<'s>(ids: &'s str, open: &Open) -> &'s str {
+        ids.get(open.id.0 as usize..open.id.1 as usize)
+            .unwrap_or_default()
+    }
+
     /// A call of `id`, made where `made_in` says.
-    fn made(&mut self, id: &Text<'a>, made_in: (usize, usize)) {
-        let at = self.calls.len();
-        let earlier = self.latest.insert(id.clone(), at);
+    fn made(&mut self, id: &str, made_in: (usize, usize)) {
+        let (Ok(at), Ok(start), Ok(end)) = (
+            u32::try_from(self.calls.len()),
+            u32::try_from(self.ids.len()),
+            u32::try_from(self.ids.len() + id.len()),
+        ) else {
+            // Past 4 GiB of open calls' ids: not followed (a finding
+            // fewer, never one made up).
+            return;
+        };
+        let earlier = self.latest.insert(id, at).unwrap_or(NONE);
+        self.ids.push_str(id);
         self.calls.push(Open {
-            id: id.clone(),
-            made_in,
-            next_turn: None,
+            id: (start, end),
+            made_in: pair(made_in),
+            next_turn: NONE,
             earlier,
             answered: false,
         });
@@ -468,9 +521,8 @@ impl<'a> Unanswered<'a> {
     /// A tool message answering `id`: every call of it made so far is
     /// answered.
     fn answered(&mut self, id: &str) {
-        let mut next = self.latest.remove(id);
-        while let Some(at) = next {
-            let open = &mut self.calls[at];
+        let mut next = self.latest.remove(id).unwrap_or(NONE);
+        while let Some(open) = self.calls.get_mut(next as usize) {
             open.answered = true;
             self.answered += 1;
             next = open.earlier;
@@ -486,24 +538,31 @@ impl<'a> Unanswered<'a> {
             .iter()
             .filter(|open| !open.answered)
             .count();
+        let old = std::mem::take(&mut self.ids);
         self.calls.retain(|open| !open.answered);
         self.answered = 0;
         self.latest.clear();
         for (at, open) in self.calls.iter_mut().enumerate() {
-            open.earlier = self.latest.insert(open.id.clone(), at);
+            let id = Self::id_of(&old, open);
+            // Fewer calls and ids than before: these fit.
+            let start = small(self.ids.len());
+            self.ids.push_str(id);
+            open.id = (start, small(self.ids.len()));
+            open.earlier = self.latest.insert(id, small(at)).unwrap_or(NONE);
         }
         self.awaiting_turn = self.calls.len() - awaiting;
     }
 
     fn finish(self, conversation: &Conversation<'_>, out: &mut impl Findings) {
         for open in self.calls.iter().filter(|open| !open.answered) {
-            let Some(next) = open.next_turn else {
+            if open.next_turn == NONE {
                 continue;
-            };
-            let id = &open.id;
+            }
+            let next = open.next_turn as usize;
+            let id = Self::id_of(&self.ids, open);
             out.add(&TOOL_CALL_WITHOUT_RESULT, |rule| {
                 rule.diagnostic(
-                    conversation.call_at(Some(open.made_in)),
+                    conversation.call_at(Some(unpair(open.made_in))),
                     format!("tool call '{id}' has no result before the conversation moves on"),
                 )
                 .with_related(

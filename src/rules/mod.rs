@@ -10,6 +10,7 @@ mod capabilities;
 pub(crate) mod content;
 pub(crate) mod conversation;
 pub(crate) mod encrypted;
+mod ids;
 mod interop;
 pub(crate) mod messages;
 pub(crate) mod request;
@@ -228,6 +229,56 @@ pub(crate) fn check(
     if kind == Kind::Events {
         check_sequence(value, protocol, limits, out);
     }
+}
+
+/// [`check`] on a RunAgentInput whose messages are parsed one at a time:
+/// `top` is the input with its `messages` empty, and `messages` hands
+/// each message in turn, with its index, to the function it is given,
+/// which runs the rules on it (the sink passed along, so that the caller
+/// can report into it between messages). What the rules keep across
+/// messages (ids, open calls) is copied out of each, which is then
+/// dropped.
+pub(crate) fn check_by_message<F: Findings>(
+    protocol: Protocol,
+    top: &Value,
+    limits: crate::Limits,
+    schema_bounds: &dyn Fn(&str) -> bool,
+    out: &mut F,
+    messages: impl FnOnce(&mut F, &mut dyn FnMut(usize, &Value, &mut F)),
+) {
+    let document = walk::Document {
+        kind: Kind::RunAgentInput,
+        protocol,
+        root: top,
+        limits,
+    };
+    let conversation = Conversation::of_document(&document);
+    let mut check = ConversationCheck::new(&conversation, out);
+    messages(out, &mut |index, message, out| {
+        let (read, calls) = view::owned_turn(index, message);
+        check.message(index, &read, &calls, out);
+        let at = format!("/messages/{index}");
+        let alone = walk::Document {
+            kind: Kind::Message,
+            protocol,
+            root: message,
+            limits,
+        };
+        let mut under = Prefixed {
+            inner: &mut *out,
+            prefix: &at,
+        };
+        content::check(&alone, &mut under);
+        interop::check(
+            &alone,
+            &|pointer| schema_bounds(&format!("{at}{pointer}")),
+            &mut under,
+        );
+    });
+    check.finish(out);
+    tools::check(&document, out);
+    content::check(&document, out);
+    interop::check(&document, schema_bounds, out);
 }
 
 /// The families that check the protocol's types wherever they appear.

@@ -376,23 +376,56 @@ pub(crate) fn turns<'a>(
         _ => Vec::new(),
     };
     messages.into_iter().enumerate().map(|(index, message)| {
-        let calls = if string(message, "role") == Some("assistant") {
-            items(message.get("toolCalls"))
-                .into_iter()
-                .enumerate()
-                .map(|(position, made)| call(made, Some((index, position))))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let read = Message {
-            role: text(message, "role"),
-            id: text(message, "id"),
-            tool_call_id: text(message, "toolCallId"),
-            marks: Marks::of(message),
-        };
+        let (read, calls) = turn(index, message);
         (index, read, calls)
     })
+}
+
+/// What the conversation rules read of `message`, message `index`, and
+/// the tool calls it makes.
+fn turn(index: usize, message: &Value) -> (Message<'_>, Vec<Call<'_>>) {
+    let calls = if string(message, "role") == Some("assistant") {
+        items(message.get("toolCalls"))
+            .into_iter()
+            .enumerate()
+            .map(|(position, made)| call(made, Some((index, position))))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let read = Message {
+        role: text(message, "role"),
+        id: text(message, "id"),
+        tool_call_id: text(message, "toolCallId"),
+        marks: Marks::of(message),
+    };
+    (read, calls)
+}
+
+/// [`turn`] for a message parsed on its own and dropped once read: its
+/// strings copied, as the rules keep ids across messages.
+pub(crate) fn owned_turn(index: usize, message: &Value) -> (Message<'static>, Vec<Call<'static>>) {
+    fn owned(text: Option<Text<'_>>) -> Option<Text<'static>> {
+        text.map(|t| Cow::Owned(t.into_owned()))
+    }
+    let (read, calls) = turn(index, message);
+    let read = Message {
+        role: owned(read.role),
+        id: owned(read.id),
+        tool_call_id: owned(read.tool_call_id),
+        marks: read.marks,
+    };
+    let calls = calls
+        .into_iter()
+        .map(|call| Call {
+            made_in: call.made_in,
+            id: owned(call.id),
+            name: owned(call.name),
+            arguments: owned(call.arguments),
+            marks: call.marks,
+        })
+        .collect();
+    (read, calls)
 }
 
 /// The tool call a parsed `document` is, when it is one.

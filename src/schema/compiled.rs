@@ -38,13 +38,13 @@ impl CompiledSchema {
     /// The schema's findings on `value`, which it does not accept (see
     /// [`Split`]).
     pub(crate) fn check(&self, value: &Value, protocol: Protocol, out: &mut impl Findings) {
-        self.split.get_or_init(|| Split::of(&self.schema)).check(
-            &self.schema,
-            &self.validator,
-            value,
-            protocol,
-            out,
-        );
+        self.split()
+            .check(&self.schema, &self.validator, value, protocol, out);
+    }
+
+    /// How its documents' arrays are checked item by item.
+    pub(crate) fn split(&self) -> &Split {
+        self.split.get_or_init(|| Split::of(&self.schema))
     }
 }
 

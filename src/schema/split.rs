@@ -198,6 +198,27 @@ impl Split {
         }
     }
 
+    /// Whether the items of the root property `member` are checked one
+    /// at a time.
+    pub(crate) fn splits(&self, member: &str) -> bool {
+        self.members.iter().any(|(key, _)| key == member)
+    }
+
+    /// The findings of `item`, at `prefix`, an item of the root property
+    /// `member` (one [`Split::splits`]), as [`Split::check`] reports them.
+    pub(crate) fn check_item(
+        &self,
+        member: &str,
+        item: &Value,
+        prefix: &str,
+        protocol: Protocol,
+        out: &mut impl Findings,
+    ) {
+        if let Some((_, items)) = self.members.iter().find(|(key, _)| key == member) {
+            items.check(item, prefix, protocol, out);
+        }
+    }
+
     /// The schema's findings on `value` (already known not to be valid),
     /// its split arrays checked item by item.
     pub(crate) fn check(
