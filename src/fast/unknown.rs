@@ -56,26 +56,30 @@ fn report(
 /// resume entries (its messages are reported as they are read).
 pub(super) fn report_input(input: &RunAgentInput<'_>, protocol: Protocol, out: &mut impl Findings) {
     report(&input.unknown, protocol, Holder::Input, String::new, out);
-    let lists = [
-        ("tools", Holder::Tool),
-        ("context", Holder::Context),
-        ("resume", Holder::ResumeEntry),
-    ];
-    for (list, holder) in lists {
-        let items: Vec<&Unknown<'_>> = match list {
-            "tools" => input.tools.iter().flatten().map(|t| &t.unknown).collect(),
-            "context" => input.context.iter().flatten().map(|c| &c.unknown).collect(),
-            _ => input.resume.iter().flatten().map(|r| &r.unknown).collect(),
-        };
-        for (index, unknown) in items.into_iter().enumerate() {
-            report(
-                unknown,
-                protocol,
-                holder,
-                || format!("/{list}/{index}"),
-                out,
-            );
-        }
+    let tools = input.tools.iter().flatten().map(|t| &t.unknown);
+    report_list("tools", Holder::Tool, tools, protocol, out);
+    let context = input.context.iter().flatten().map(|c| &c.unknown);
+    report_list("context", Holder::Context, context, protocol, out);
+    let resume = input.resume.iter().flatten().map(|r| &r.unknown);
+    report_list("resume", Holder::ResumeEntry, resume, protocol, out);
+}
+
+/// Reports the unknown keys of each item of the input's list `list`.
+fn report_list<'u, 'a: 'u>(
+    list: &str,
+    holder: Holder<'_>,
+    items: impl Iterator<Item = &'u Unknown<'a>>,
+    protocol: Protocol,
+    out: &mut impl Findings,
+) {
+    for (index, unknown) in items.enumerate() {
+        report(
+            unknown,
+            protocol,
+            holder,
+            || format!("/{list}/{index}"),
+            out,
+        );
     }
 }
 
