@@ -1,6 +1,7 @@
 //! How a source holds its documents ([`Layout`]), and JSON Lines read one
 //! line at a time, so that a capture of any size is read in bounded memory.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::path::Path;
 
@@ -75,16 +76,125 @@ pub struct Line {
     pub bytes: Vec<u8>,
     /// The line's length in bytes, also when it was too long to keep.
     pub length: usize,
+    /// Where the line starts in the stream, in bytes from its first.
+    pub offset: u64,
 }
 
-/// Reads the non-blank lines of JSON Lines one at a time. Every other line
-/// is a record, including a final line without a newline and a line that is
-/// not JSON (its finding belongs to that record alone).
+/// JSON Lines fed bytes as they come: each non-blank line is handed out
+/// once its `\n` arrives (or the stream ends), including a line that is
+/// not JSON (its finding belongs to that record alone). A line longer
+/// than the limit is measured and handed out empty, never held whole.
+#[derive(Debug)]
+pub struct LineFramer {
+    limit: usize,
+    /// 1-based number of the last line ended; 0 before the first.
+    number: usize,
+    /// What of the current line is kept (at most `limit + 1` bytes).
+    kept: Vec<u8>,
+    /// The current line's length so far.
+    length: usize,
+    /// Some byte of the current line has arrived.
+    started: bool,
+    /// Bytes fed so far.
+    fed: u64,
+    /// Where the current line starts in the stream.
+    line_offset: u64,
+}
+
+impl LineFramer {
+    /// A framer whose lines of more than `limit` bytes are measured and
+    /// skipped.
+    pub fn new(limit: usize) -> Self {
+        LineFramer {
+            limit,
+            number: 0,
+            kept: Vec::new(),
+            length: 0,
+            started: false,
+            fed: 0,
+            line_offset: 0,
+        }
+    }
+
+    /// Frames the next `chunk`, handing each line it completes to `out`.
+    pub fn push(&mut self, chunk: &[u8], out: &mut impl FnMut(Line)) {
+        let mut rest = chunk;
+        while let Some(at) = memchr::memchr(b'\n', rest) {
+            let content = &rest[..at];
+            rest = &rest[at + 1..];
+            self.fed += at as u64 + 1;
+            let bytes = if !self.started && content.len() <= self.limit {
+                // The whole line in the chunk: one allocation, of its size.
+                self.length = content.len();
+                content.to_vec()
+            } else {
+                self.take(content);
+                std::mem::take(&mut self.kept)
+            };
+            self.end_line(bytes, out);
+        }
+        if !rest.is_empty() {
+            self.started = true;
+            self.fed += rest.len() as u64;
+            self.take(rest);
+        }
+    }
+
+    /// Ends the stream: a final line without a `\n` is still a line.
+    pub fn finish(&mut self, out: &mut impl FnMut(Line)) {
+        if self.started {
+            let bytes = std::mem::take(&mut self.kept);
+            self.end_line(bytes, out);
+        }
+    }
+
+    /// Adds `part` to the current line, keeping what fits.
+    fn take(&mut self, part: &[u8]) {
+        self.length += part.len();
+        if self.kept.len() <= self.limit {
+            let room = self.limit.saturating_add(1) - self.kept.len();
+            self.kept.extend_from_slice(&part[..part.len().min(room)]);
+        }
+    }
+
+    /// Hands out the line just ended, unless blank, and begins the next.
+    fn end_line(&mut self, mut bytes: Vec<u8>, out: &mut impl FnMut(Line)) {
+        self.number += 1;
+        let mut length = std::mem::take(&mut self.length);
+        let offset = self.line_offset;
+        self.started = false;
+        self.line_offset = self.fed;
+        if length <= self.limit && bytes.last() == Some(&b'\r') {
+            bytes.pop();
+            length -= 1;
+        }
+        if length > self.limit {
+            out(Line {
+                number: self.number,
+                bytes: Vec::new(),
+                length,
+                offset,
+            });
+        } else if !is_blank(&bytes) {
+            out(Line {
+                number: self.number,
+                bytes,
+                length,
+                offset,
+            });
+        }
+    }
+}
+
+/// Reads the non-blank lines of JSON Lines one at a time from a buffered
+/// reader, through a [`LineFramer`].
 pub struct JsonLines<R> {
     reader: R,
-    number: usize,
-    failed: bool,
-    limit: usize,
+    framer: LineFramer,
+    /// Lines framed from the last chunk and not yet taken.
+    ready: VecDeque<Line>,
+    /// End of input or an I/O error was reached: nothing more comes.
+    finished: bool,
 }
 
 impl<R: BufRead> JsonLines<R> {
@@ -98,47 +208,9 @@ impl<R: BufRead> JsonLines<R> {
     pub fn with_limit(reader: R, limit: usize) -> Self {
         JsonLines {
             reader,
-            number: 0,
-            failed: false,
-            limit,
-        }
-    }
-
-    /// The next line's bytes (at most `limit + 1` kept) and its length,
-    /// without the `\n`; `None` at the end of the input.
-    fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, usize)>> {
-        let mut kept = Vec::new();
-        let mut length = 0usize;
-        let mut any = false;
-        loop {
-            let buffer = self.reader.fill_buf()?;
-            if buffer.is_empty() {
-                return Ok(any.then_some((kept, length)));
-            }
-            let first = !any;
-            any = true;
-            let (chunk, done) = match memchr::memchr(b'\n', buffer) {
-                Some(at) => (&buffer[..at], Some(at + 1)),
-                None => (buffer, None),
-            };
-            length += chunk.len();
-            if let (true, Some(consumed)) = (first, done) {
-                if chunk.len() <= self.limit {
-                    // The whole line in the buffer: one allocation, of its size.
-                    let line = chunk.to_vec();
-                    self.reader.consume(consumed);
-                    return Ok(Some((line, length)));
-                }
-            }
-            if kept.len() <= self.limit {
-                let room = self.limit.saturating_add(1) - kept.len();
-                kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            }
-            let consumed = done.unwrap_or(buffer.len());
-            self.reader.consume(consumed);
-            if done.is_some() {
-                return Ok(Some((kept, length)));
-            }
+            framer: LineFramer::new(limit),
+            ready: VecDeque::new(),
+            finished: false,
         }
     }
 }
@@ -147,35 +219,32 @@ impl<R: BufRead> Iterator for JsonLines<R> {
     type Item = io::Result<Line>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
+        let JsonLines {
+            reader,
+            framer,
+            ready,
+            finished,
+        } = self;
         loop {
-            match self.read_line() {
-                Ok(None) => return None,
-                Ok(Some((mut bytes, mut length))) => {
-                    self.number += 1;
-                    if length <= self.limit && bytes.last() == Some(&b'\r') {
-                        bytes.pop();
-                        length -= 1;
-                    }
-                    if length > self.limit {
-                        return Some(Ok(Line {
-                            number: self.number,
-                            bytes: Vec::new(),
-                            length,
-                        }));
-                    }
-                    if !is_blank(&bytes) {
-                        return Some(Ok(Line {
-                            number: self.number,
-                            bytes,
-                            length,
-                        }));
-                    }
+            if let Some(line) = ready.pop_front() {
+                return Some(Ok(line));
+            }
+            if *finished {
+                return None;
+            }
+            match reader.fill_buf() {
+                Ok([]) => {
+                    *finished = true;
+                    framer.finish(&mut |line| ready.push_back(line));
                 }
+                Ok(buffer) => {
+                    let used = buffer.len();
+                    framer.push(buffer, &mut |line| ready.push_back(line));
+                    reader.consume(used);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => {
-                    self.failed = true;
+                    *finished = true;
                     return Some(Err(error));
                 }
             }
@@ -232,6 +301,35 @@ mod tests {
             .map(|l| l.expect("line"))
             .collect();
         assert_eq!(again, lines);
+    }
+
+    #[test]
+    fn lines_split_anywhere_frame_as_they_do_whole() {
+        let input: &[u8] = b"{\"a\":1}\r\n\n  \n{broken\r\n\xc3\xa9\n[]";
+        let framed = |size: usize, limit: usize| {
+            let mut framer = LineFramer::new(limit);
+            let mut lines = Vec::new();
+            for chunk in input.chunks(size) {
+                framer.push(chunk, &mut |line| lines.push(line));
+            }
+            framer.finish(&mut |line| lines.push(line));
+            lines
+        };
+        for limit in [usize::MAX, 3] {
+            let whole = framed(input.len(), limit);
+            assert_eq!(whole.len(), 4);
+            for size in 1..input.len() {
+                assert_eq!(
+                    framed(size, limit),
+                    whole,
+                    "chunks of {size}, limit {limit}"
+                );
+            }
+        }
+        let whole = framed(input.len(), usize::MAX);
+        let offsets: Vec<u64> = whole.iter().map(|line| line.offset).collect();
+        assert_eq!(offsets, [0, 13, 22, 25]);
+        assert_eq!(whole[1].bytes, b"{broken");
     }
 
     #[test]

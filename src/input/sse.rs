@@ -6,6 +6,7 @@
 //! that a finding inside an event's JSON can point back into the file. It
 //! knows nothing about AG-UI: events come out as bytes.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 /// The UTF-8 byte order mark, which the event-stream grammar allows (and
@@ -42,17 +43,21 @@ pub struct SseEvent {
     /// 1-based file line of the event's first field line (its first `data:`
     /// or `event:`/`id:` line).
     pub first_line: usize,
+    /// Where that line starts in the stream, in bytes from its first.
+    pub offset: u64,
     /// The length of the event's data in bytes. Larger than `data.len()`
     /// when the data was over the reader's limit: then only its start is
     /// kept.
     pub length: usize,
 }
 
-/// Reads events one at a time from a buffered reader, holding at most one
-/// event (and one line) in memory, so a capture of any size is read in
-/// bounded memory.
-pub struct SseReader<R> {
-    reader: R,
+/// The event-stream grammar fed bytes as they come: a chunk may end
+/// anywhere (inside a field, between a CR and its LF), and each event is
+/// handed out as soon as the blank line that dispatches it arrives. Holds
+/// at most one event and one line (each within its limit), so a stream of
+/// any length is framed in bounded memory.
+#[derive(Debug)]
+pub struct SseFramer {
     /// Most bytes of data kept per event (and, give or take a field name,
     /// per line); beyond it data is only measured.
     limit: usize,
@@ -60,20 +65,25 @@ pub struct SseReader<R> {
     line: Vec<u8>,
     /// The line's length, also the part not kept.
     line_length: usize,
+    /// Some byte of the current line has arrived (a final line without a
+    /// break is still a line).
+    started: bool,
     /// 1-based number of the last line read; 0 before the first.
     line_number: usize,
     /// The previous line ended with a CR, so an LF at the start of the next
-    /// read belongs to that break. Remembered rather than peeked at so that
+    /// chunk belongs to that break. Remembered rather than peeked at so that
     /// a live stream's line is handled without waiting for the next byte.
     skip_lf: bool,
+    /// Bytes fed so far.
+    fed: u64,
+    /// Where the current line starts in the stream.
+    line_offset: u64,
     /// The event being built.
     pending: Pending,
     /// The last event ID buffer, which outlives events.
     id: Option<String>,
     /// Events emitted so far.
     emitted: usize,
-    /// End of input or an I/O error was reached: nothing more comes.
-    finished: bool,
 }
 
 /// The buffers of the event not yet dispatched.
@@ -83,86 +93,88 @@ struct Pending {
     length: usize,
     event: Option<String>,
     lines: Vec<LineOrigin>,
-    first_line: Option<usize>,
+    first_line: Option<(usize, u64)>,
 }
 
-impl<R: BufRead> SseReader<R> {
-    /// A reader of the events in `reader`, from its first byte.
-    pub fn new(reader: R) -> Self {
-        SseReader::with_limit(reader, usize::MAX)
-    }
-
-    /// A reader that keeps at most `limit` bytes of an event's data (and
-    /// of a line), measuring the rest: an event of any size is read in
+impl SseFramer {
+    /// A framer that keeps at most `limit` bytes of an event's data (and
+    /// of a line), measuring the rest: an event of any size is framed in
     /// bounded memory and reported by its length.
-    pub fn with_limit(reader: R, limit: usize) -> Self {
-        SseReader {
-            reader,
+    pub fn new(limit: usize) -> Self {
+        SseFramer {
             limit,
             line: Vec::new(),
             line_length: 0,
+            started: false,
             line_number: 0,
             skip_lf: false,
+            fed: 0,
+            line_offset: 0,
             pending: Pending::default(),
             id: None,
             emitted: 0,
-            finished: false,
         }
     }
 
-    /// Reads the next line into `self.line`, without its line break.
-    /// Returns `false` at end of input when no byte of a new line was read,
-    /// so that a final line without a break is still a line.
-    fn read_line(&mut self) -> io::Result<bool> {
-        self.line.clear();
-        self.line_length = 0;
-        let mut started = false;
-        loop {
-            let buf = match self.reader.fill_buf() {
-                Ok(buf) => buf,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            if buf.is_empty() {
-                self.skip_lf = false;
-                if started {
-                    self.line_number += 1;
-                }
-                return Ok(started);
-            }
+    /// Frames the next `chunk` of the stream, handing each event it
+    /// completes to `out`.
+    pub fn push(&mut self, chunk: &[u8], out: &mut impl FnMut(SseEvent)) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
             if self.skip_lf {
                 self.skip_lf = false;
-                if buf.first() == Some(&b'\n') {
-                    self.reader.consume(1);
+                if rest.first() == Some(&b'\n') {
+                    rest = &rest[1..];
+                    self.fed += 1;
+                    self.line_offset = self.fed;
                     continue;
                 }
             }
-            started = true;
+            self.started = true;
             // Every event ends with a blank line: found without a search.
-            let at = match buf.first() {
+            let at = match rest.first() {
                 Some(b'\n') => Some(0),
-                _ => memchr::memchr2(b'\n', b'\r', buf),
+                _ => memchr::memchr2(b'\n', b'\r', rest),
             };
-            let (used, ended) = match at {
-                Some(at) => {
-                    let (content, rest) = buf.split_at(at);
-                    keep(&mut self.line, content, self.limit);
-                    self.line_length += content.len();
-                    self.skip_lf = rest.first() == Some(&b'\r');
-                    (at + 1, true)
-                }
-                None => {
-                    keep(&mut self.line, buf, self.limit);
-                    self.line_length += buf.len();
-                    (buf.len(), false)
-                }
+            let Some(at) = at else {
+                keep(&mut self.line, rest, self.limit);
+                self.line_length += rest.len();
+                self.fed += rest.len() as u64;
+                return;
             };
-            self.reader.consume(used);
-            if ended {
-                self.line_number += 1;
-                return Ok(true);
-            }
+            let (content, after) = rest.split_at(at);
+            keep(&mut self.line, content, self.limit);
+            self.line_length += content.len();
+            self.skip_lf = after.first() == Some(&b'\r');
+            rest = after.get(1..).unwrap_or_default();
+            self.fed += at as u64 + 1;
+            self.end_line(out);
         }
+    }
+
+    /// Ends the stream: a final line without a break is still a line, and
+    /// unlike a browser, a capture cut before its final blank line still
+    /// shows its last event.
+    pub fn finish(&mut self, out: &mut impl FnMut(SseEvent)) {
+        self.skip_lf = false;
+        if self.started {
+            self.end_line(out);
+        }
+        if let Some(event) = self.dispatch() {
+            out(event);
+        }
+    }
+
+    /// The line just completed, interpreted, and the next one begun.
+    fn end_line(&mut self, out: &mut impl FnMut(SseEvent)) {
+        self.line_number += 1;
+        if let Some(event) = self.process_line() {
+            out(event);
+        }
+        self.line.clear();
+        self.line_length = 0;
+        self.started = false;
+        self.line_offset = self.fed;
     }
 
     /// Interprets the line just read; returns the event a blank line
@@ -222,7 +234,9 @@ impl<R: BufRead> SseReader<R> {
             // by the grammar, and neither marks where an event starts.
             _ => return None,
         }
-        self.pending.first_line.get_or_insert(line_number);
+        self.pending
+            .first_line
+            .get_or_insert((line_number, self.line_offset));
         None
     }
 
@@ -233,15 +247,49 @@ impl<R: BufRead> SseReader<R> {
             return None;
         }
         self.emitted += 1;
+        let (first_line, offset) = pending
+            .first_line
+            .unwrap_or((self.line_number, self.line_offset));
         Some(SseEvent {
             index: self.emitted,
             data: pending.data,
             event: pending.event,
             id: self.id.clone(),
-            first_line: pending.first_line.unwrap_or(self.line_number),
+            first_line,
+            offset,
             lines: pending.lines,
             length: pending.length,
         })
+    }
+}
+
+/// Reads events one at a time from a buffered reader through an
+/// [`SseFramer`], so a capture of any size is read in bounded memory.
+pub struct SseReader<R> {
+    reader: R,
+    framer: SseFramer,
+    /// Events framed from the last chunk and not yet taken.
+    ready: VecDeque<SseEvent>,
+    /// End of input or an I/O error was reached: nothing more comes.
+    finished: bool,
+}
+
+impl<R: BufRead> SseReader<R> {
+    /// A reader of the events in `reader`, from its first byte.
+    pub fn new(reader: R) -> Self {
+        SseReader::with_limit(reader, usize::MAX)
+    }
+
+    /// A reader that keeps at most `limit` bytes of an event's data (and
+    /// of a line), measuring the rest: an event of any size is read in
+    /// bounded memory and reported by its length.
+    pub fn with_limit(reader: R, limit: usize) -> Self {
+        SseReader {
+            reader,
+            framer: SseFramer::new(limit),
+            ready: VecDeque::new(),
+            finished: false,
+        }
     }
 }
 
@@ -249,26 +297,36 @@ impl<R: BufRead> Iterator for SseReader<R> {
     type Item = io::Result<SseEvent>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while !self.finished {
-            match self.read_line() {
-                Ok(true) => {
-                    if let Some(event) = self.process_line() {
-                        return Some(Ok(event));
-                    }
+        let SseReader {
+            reader,
+            framer,
+            ready,
+            finished,
+        } = self;
+        loop {
+            if let Some(event) = ready.pop_front() {
+                return Some(Ok(event));
+            }
+            if *finished {
+                return None;
+            }
+            match reader.fill_buf() {
+                Ok([]) => {
+                    *finished = true;
+                    framer.finish(&mut |event| ready.push_back(event));
                 }
-                Ok(false) => {
-                    self.finished = true;
-                    // Unlike a browser, a capture cut before its final blank
-                    // line still shows its last event.
-                    return self.dispatch().map(Ok);
+                Ok(buffer) => {
+                    let used = buffer.len();
+                    framer.push(buffer, &mut |event| ready.push_back(event));
+                    reader.consume(used);
                 }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => {
-                    self.finished = true;
+                    *finished = true;
                     return Some(Err(error));
                 }
             }
         }
-        None
     }
 }
 
@@ -401,8 +459,19 @@ mod tests {
         assert_eq!(lf.len(), 2);
         assert_eq!(lf[0].lines, vec![origin(2, 6), origin(3, 5)]);
         assert_eq!(lf[1].lines, vec![origin(6, 6)]);
-        assert_eq!(crlf, lf);
-        assert_eq!(cr, lf);
+        // The same events, but for where they start in bytes.
+        let offsets = |events: &[SseEvent]| events.iter().map(|e| e.offset).collect::<Vec<_>>();
+        assert_eq!(offsets(&lf), [0, 29]);
+        assert_eq!(offsets(&crlf), [0, 34]);
+        assert_eq!(offsets(&cr), [0, 29]);
+        let without_offsets = |events: Vec<SseEvent>| {
+            events
+                .into_iter()
+                .map(|e| SseEvent { offset: 0, ..e })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(without_offsets(crlf), without_offsets(lf.clone()));
+        assert_eq!(without_offsets(cr), without_offsets(lf));
     }
 
     #[test]
@@ -497,6 +566,58 @@ mod tests {
         assert_eq!(first.data, b"a");
         assert!(matches!(reader.next(), Some(Err(_))));
         assert!(reader.next().is_none());
+    }
+
+    /// The events of `input` fed to a framer in chunks of `size` bytes.
+    fn framed_in_chunks(input: &[u8], size: usize) -> Vec<SseEvent> {
+        let mut framer = SseFramer::new(usize::MAX);
+        let mut events = Vec::new();
+        for chunk in input.chunks(size) {
+            framer.push(chunk, &mut |event| events.push(event));
+        }
+        framer.finish(&mut |event| events.push(event));
+        events
+    }
+
+    #[test]
+    fn a_stream_split_anywhere_frames_as_it_does_whole() {
+        let input: &[u8] = b"\xEF\xBB\xBF: hi\r\nevent: e\r\nid: 7\r\ndata: {\r\ndata:  }\r\n\r\n\
+            data: b\rdata:c\r\r\ndata: \xc3\xa9\n\ndata: last";
+        let whole = framed_in_chunks(input, input.len());
+        assert_eq!(whole.len(), 4);
+        assert_eq!(whole, events(input));
+        for size in 1..input.len() {
+            assert_eq!(framed_in_chunks(input, size), whole, "chunks of {size}");
+        }
+        // Each split in two, at every byte.
+        for at in 0..=input.len() {
+            let mut framer = SseFramer::new(usize::MAX);
+            let mut events = Vec::new();
+            framer.push(&input[..at], &mut |event| events.push(event));
+            framer.push(&input[at..], &mut |event| events.push(event));
+            framer.finish(&mut |event| events.push(event));
+            assert_eq!(events, whole, "split at {at}");
+        }
+    }
+
+    #[test]
+    fn an_event_is_handed_out_as_soon_as_its_blank_line_arrives() {
+        let mut framer = SseFramer::new(usize::MAX);
+        let mut events = Vec::new();
+        framer.push(b"data: a\n", &mut |event| events.push(event));
+        assert!(events.is_empty());
+        framer.push(b"\n", &mut |event| events.push(event));
+        assert_eq!(events.len(), 1);
+        // A CR ends the line at once: the LF that may follow is not waited for.
+        framer.push(b"data: b\r\r", &mut |event| events.push(event));
+        assert_eq!(events.len(), 2);
+    }
+
+    #[test]
+    fn an_event_knows_the_byte_offset_of_its_first_field() {
+        let got = events(b": c\r\n\r\nevent: x\r\ndata: a\n\ndata: b\n\n");
+        assert_eq!(got[0].offset, 7);
+        assert_eq!(got[1].offset, 26);
     }
 
     #[test]
