@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+mod checked;
 pub mod diagnostic;
 mod encoding;
 mod fast;
@@ -43,6 +44,7 @@ pub mod schema;
 #[cfg(feature = "axum")]
 pub mod server;
 pub mod settings;
+mod stream;
 mod suggest;
 mod text;
 pub mod types;
@@ -54,4 +56,5 @@ pub use limits::Limits;
 pub use protocol::{Declaration, Protocol, ProtocolChoice, UnknownProtocolName};
 pub use report::Report;
 pub use settings::{Settings, SettingsError};
+pub use stream::{Framing, StreamChecker};
 pub use validator::{BuildError, EventStream, Validator};

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use agui_lint::check::{check_reader, Checked};
 use agui_lint::input::Layout as SourceLayout;
-use agui_lint::{EventStream, Kind, Limits, Settings, Validator};
+use agui_lint::{EventStream, Framing, Kind, Limits, Settings, StreamChecker, Validator};
 use serde_json::json;
 
 /// Counts the bytes allocated and the most allocated at once.
@@ -574,6 +574,20 @@ fn check_stream(validator: &Validator) -> impl Fn(&[u8]) + '_ {
     }
 }
 
+/// Feeds `bytes` to a [`StreamChecker`] in chunks of 1,000 bytes (cut
+/// inside events), as a guard on a response does.
+fn check_in_chunks(validator: &Validator, framing: Framing) -> impl Fn(&[u8]) + '_ {
+    move |bytes| {
+        let mut checker = StreamChecker::new(validator, framing);
+        let mut findings = 0usize;
+        for chunk in bytes.chunks(1000) {
+            findings += checker.feed(chunk).len();
+        }
+        findings += checker.finish().len();
+        std::hint::black_box(findings);
+    }
+}
+
 fn lines(events: impl Iterator<Item = serde_json::Value>) -> Vec<u8> {
     let mut out = Vec::new();
     for event in events {
@@ -745,6 +759,25 @@ fn event_streams() {
             out.into_bytes()
         },
         check_capture(&validator, SourceLayout::Sse),
+    );
+    // The same fed in chunks, with a stray event every hundred: what a
+    // stream checker holds is the event being framed and what is open.
+    family(
+        "server-sent events fed in chunks",
+        20_000,
+        Memory::Flat,
+        |n| {
+            let mut out = String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n");
+            for k in 0..n {
+                let id = if k % 100 == 0 { "stray" } else { "m" };
+                out.push_str("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\n");
+                out.push_str(&format!(
+                    "data: \"messageId\":\"{id}\",\"delta\":\"x\"}}\n\n"
+                ));
+            }
+            out.into_bytes()
+        },
+        check_in_chunks(&validator, Framing::Sse),
     );
 }
 

@@ -181,6 +181,30 @@ class Validator:
     ) -> StreamResult:
         """Checks a captured event stream, every record and the events together."""
 
+class StreamChecker:
+    """One event stream checked as its bytes come, in chunks split anywhere.
+
+    ``feed`` each chunk as it arrives and ``finish`` at the end; each returns
+    the records it made final that have findings. ``request``, the JSON text
+    of the ``RunAgentInput`` the stream answers, pairs the two.
+    """
+
+    def __init__(
+        self,
+        validator: Validator,
+        format: Literal["sse", "jsonl", "auto"] = "sse",
+        kind: str = "auto",
+        path: str = "-",
+        request: Optional[Body] = None,
+    ) -> None: ...
+    def feed(self, chunk: Body) -> List[Result]:
+        """Feeds the next chunk; returns the records it made final that have findings."""
+    def finish(self) -> List[Result]:
+        """Ends the stream; returns the records left that have findings."""
+    @property
+    def records(self) -> int:
+        """How many records (events, lines) have been checked so far."""
+
 def rules() -> List[Rule]:
     """Every rule agui-lint can report, in documentation order."""
 

@@ -14,7 +14,8 @@ use agui_lint::check::{self, Outcome};
 use agui_lint::input::Layout;
 use agui_lint::render::{self, Format, Options};
 use agui_lint::{
-    rules, Diagnostic, Kind, ProtocolChoice, Related, Report, Settings, Severity, Validator,
+    rules, Diagnostic, Framing, Kind, ProtocolChoice, Related, Report, Settings, Severity,
+    StreamChecker, Validator,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -273,13 +274,27 @@ impl PyValidator {
         let validator = &*self.inner;
         let outcome = py.detach(|| {
             let mut outcome = Outcome::default();
-            // Reading from memory cannot fail.
-            let read = check::check_reader(validator, path, layout, bytes, kind, &mut |c| {
-                outcome.push(c)
-            });
-            read.map(|()| outcome)
+            let framing = match layout {
+                Layout::Sse => Framing::Sse,
+                Layout::JsonLines => Framing::JsonLines,
+                // One document or a HAR archive: read whole, as the CLI
+                // reads a file.
+                Layout::Json | Layout::Har => {
+                    // Reading from memory cannot fail.
+                    let read = check::check_reader(validator, path, layout, bytes, kind, &mut |c| {
+                        outcome.push(c)
+                    });
+                    return read.map(|()| outcome);
+                }
+            };
+            // Events and lines through the stream checker, as a guard's
+            // response is checked.
+            let mut checker = stream_checker(validator, framing, kind, path);
+            checker.feed_each(bytes, |c| outcome.push(c));
+            checker.finish_each(|c| outcome.push(c));
+            Ok(outcome)
         });
-        let outcome = outcome.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let outcome = outcome.map_err(|e: std::io::Error| PyValueError::new_err(e.to_string()))?;
         Ok(StreamResult { outcome })
     }
 
@@ -326,6 +341,16 @@ impl PyValidator {
 struct CheckResult {
     report: Report,
     record: Option<usize>,
+}
+
+impl CheckResult {
+    /// The result of one checked record of a stream.
+    fn of(checked: check::Checked) -> Self {
+        CheckResult {
+            report: checked.report,
+            record: checked.record,
+        }
+    }
 }
 
 #[pymethods]
@@ -415,6 +440,109 @@ impl CheckResult {
 
 /// What a check found in a captured stream: one `Result` per record, in
 /// order, and the totals.
+/// A stream checker over `validator` framed as `framing`, its records of
+/// `kind` (`None`: events for SSE, as each line's shape tells otherwise).
+fn stream_checker(
+    validator: &Validator,
+    framing: Framing,
+    kind: Option<Kind>,
+    path: &str,
+) -> StreamChecker {
+    let checker = StreamChecker::new(validator, framing).with_path(path);
+    match kind {
+        Some(kind) => checker.with_kind(kind),
+        None => checker,
+    }
+}
+
+/// One event stream checked as its bytes come: `feed(chunk)` with each
+/// chunk as it arrives (split anywhere, an SSE event across two writes
+/// included), `finish()` at its end. Each returns the records made final
+/// that have findings, as `Result`s with their `record`; what the stream
+/// leaves open (a run never finished) is found by `finish()`. Memory holds
+/// the record being framed and what is open, never the stream.
+///
+/// `format` is `"sse"`, `"jsonl"` or `"auto"` (told from the first
+/// bytes); `kind` the records' kind (`"auto"`: events for SSE, as each
+/// line's shape tells for JSON Lines); `request`, the JSON text of the
+/// `RunAgentInput` the stream answers, pairs the two (its declared version,
+/// the tool calls its messages made, its state).
+#[pyclass(name = "StreamChecker", module = "agui_lint")]
+struct PyStreamChecker {
+    /// `None` once finished.
+    inner: Option<StreamChecker>,
+}
+
+#[pymethods]
+impl PyStreamChecker {
+    #[new]
+    #[pyo3(signature = (validator, format = "sse", kind = "auto", path = "-", request = None))]
+    fn new(
+        validator: &PyValidator,
+        format: &str,
+        kind: &str,
+        path: &str,
+        request: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let framing = match format {
+            "sse" => Framing::Sse,
+            "jsonl" => Framing::JsonLines,
+            "auto" => Framing::Auto,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown stream format '{other}' (expected sse, jsonl or auto)"
+                )))
+            }
+        };
+        let kind = match kind {
+            "auto" => None,
+            name => Some(name.parse::<Kind>().map_err(value_error)?),
+        };
+        let mut checker = stream_checker(&validator.inner, framing, kind, path);
+        if let Some(request) = request {
+            let mut text = None;
+            let request = self::body(request, &mut text)?;
+            let request: serde_json::Value = serde_json::from_slice(request.bytes())
+                .map_err(|e| PyValueError::new_err(format!("the request is not JSON: {e}")))?;
+            checker = checker.answering(&request);
+        }
+        Ok(PyStreamChecker {
+            inner: Some(checker),
+        })
+    }
+
+    /// Feeds the next chunk (`bytes` or `str`); returns the records it
+    /// made final that have findings.
+    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Vec<CheckResult>> {
+        let mut text = None;
+        let chunk = self::body(chunk, &mut text)?;
+        let checker = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyRuntimeError::new_err("the stream was finished"))?;
+        let bytes = chunk.bytes();
+        let found = py.detach(|| checker.feed(bytes));
+        Ok(found.into_iter().map(CheckResult::of).collect())
+    }
+
+    /// Ends the stream; returns the records left that have findings, with
+    /// what the end found still open.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<Vec<CheckResult>> {
+        let checker = self
+            .inner
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("the stream was finished"))?;
+        let found = py.detach(|| checker.finish());
+        Ok(found.into_iter().map(CheckResult::of).collect())
+    }
+
+    /// How many records (events, lines) have been checked so far.
+    #[getter]
+    fn records(&self) -> usize {
+        self.inner.as_ref().map_or(0, StreamChecker::records)
+    }
+}
+
 #[pyclass(frozen, name = "StreamResult", module = "agui_lint")]
 struct StreamResult {
     outcome: Outcome,
@@ -726,6 +854,7 @@ fn _agui_lint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyValidator>()?;
     m.add_class::<CheckResult>()?;
     m.add_class::<StreamResult>()?;
+    m.add_class::<PyStreamChecker>()?;
     m.add_class::<PyDiagnostic>()?;
     m.add_class::<PyRelated>()?;
     m.add_class::<PyRule>()?;

@@ -156,6 +156,51 @@ def test_a_broken_stream_is_judged_as_one_stream(validator):
         validator.check_stream(jsonl, format="xml")
 
 
+def test_a_stream_fed_in_chunks_finds_what_the_whole_stream_finds(validator):
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+    ]
+    sse = "".join(f"data: {json.dumps(e)}\r\n\r\n" for e in events).encode()
+    whole = validator.check_stream(sse, format="sse")
+    expected = [(d.record, [f.rule for f in d.diagnostics]) for d in whole.documents if d.diagnostics]
+    assert len(expected) == 2
+    for size in (1, 7, 64, len(sse)):
+        checker = agui_lint.StreamChecker(validator, format="auto")
+        found = []
+        for at in range(0, len(sse), size):
+            found += checker.feed(sse[at : at + size])
+        assert checker.records == 3
+        found += checker.finish()
+        assert [(d.record, [f.rule for f in d.diagnostics]) for d in found] == expected
+        with pytest.raises(RuntimeError, match="finished"):
+            checker.feed(b"data: {}\n\n")
+
+
+def test_a_stream_checker_pairs_the_stream_with_its_request(validator):
+    request = {
+        "threadId": "t", "runId": "r", "state": {}, "tools": [], "context": [],
+        "forwardedProps": {},
+        "messages": [{"id": "a", "role": "assistant", "toolCalls": [
+            {"id": "call-1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}],
+    }
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "call-1", "content": "ok"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    jsonl = "".join(json.dumps(e) + "\n" for e in events)
+    alone = agui_lint.StreamChecker(validator, format="jsonl")
+    assert alone.feed(jsonl) + alone.finish()
+    paired = agui_lint.StreamChecker(validator, format="jsonl", request=json.dumps(request))
+    assert paired.feed(jsonl) + paired.finish() == []
+    with pytest.raises(ValueError, match="not JSON"):
+        agui_lint.StreamChecker(validator, request="{")
+    with pytest.raises(ValueError, match="stream format"):
+        agui_lint.StreamChecker(validator, format="har")
+
+
 def test_to_json_is_the_documented_document(validator, bad_bodies):
     result = validator.check_run_agent_input(bad_bodies["tool-result-without-call"])
     document = json.loads(result.to_json("/agent"))

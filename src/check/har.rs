@@ -11,14 +11,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{
-    fill_source_lines, relocate, root_location, to_file_positions, Context, File, Pending, Sink,
-    Text,
-};
+use super::{Context, Sink};
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
 use crate::lines::Lines;
 use crate::rules::Interrupted;
+use crate::stream::record::{
+    fill_source_lines, line_text, relocate, root_location, to_file_positions, File, Pending, Text,
+};
 use crate::{rules, Diagnostic, EventStream, Kind, Location};
 
 /// The HAR file being read, for placing findings in it: its text,
@@ -53,7 +53,7 @@ impl<'a> Archive<'a> {
                 return Some(text.clone());
             }
         }
-        let text = super::line_text(self.lines.line(line)?, usize::MAX);
+        let text = line_text(self.lines.line(line)?, usize::MAX);
         *self.last_line.borrow_mut() = Some((line, text.clone()));
         Some(text)
     }

@@ -22,9 +22,12 @@
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
 
-use super::{end_stream, outcome, Checked, File, Record, Sink};
-use crate::validator::{StreamEvent, StreamVersions};
-use crate::{EventStream, Kind, Protocol, Report};
+use super::Sink;
+use crate::stream::batch::CheckedBatch;
+use crate::stream::record::{File, Record};
+use crate::stream::sequenced::Sequenced;
+use crate::validator::StreamVersions;
+use crate::{Kind, Protocol};
 
 /// Records checked together at most, and their bytes at most. A batch is
 /// what one hand-over between threads carries, so it holds hundreds of
@@ -81,122 +84,6 @@ fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>, expected: 
     }
 }
 
-/// What the check of one record found: its report and, for an event, the
-/// event as the check read it (borrowing the record's bytes).
-type Checks<'a> = Vec<(Report, Option<StreamEvent<'a>>)>;
-
-self_cell::self_cell!(
-    /// A batch of records together with what their checks found, so that
-    /// it can wait for the sequence rules while the next batch is checked.
-    struct CheckedBatch {
-        owner: Vec<Record>,
-        #[covariant]
-        dependent: Checks,
-    }
-);
-
-/// The last stage of [`File::stream`]: checked batches taken in stream
-/// order, their events sequenced and their documents handed on.
-struct Sequenced<'f, 'v> {
-    file: &'f File<'v>,
-    stream: EventStream,
-    /// The latest record, held until the next one comes or the stream
-    /// ends, since the end may add findings to it.
-    last: Option<(Record, Report)>,
-    /// Clean records not handed over yet: the first as a document, and
-    /// how many follow it. Handed over as one run when the run breaks and
-    /// at the end of each batch.
-    run: Option<(Checked, usize)>,
-    count: usize,
-    in_file_positions: bool,
-}
-
-impl<'f, 'v> Sequenced<'f, 'v> {
-    fn new(file: &'f File<'v>) -> Self {
-        Sequenced {
-            file,
-            stream: EventStream::new(),
-            last: None,
-            run: None,
-            count: 0,
-            in_file_positions: false,
-        }
-    }
-
-    /// The next batch in stream order: its events' sequence findings added
-    /// to their reports, and its documents handed to `sink`.
-    fn take(&mut self, mut batch: CheckedBatch, sink: &mut dyn Sink) {
-        let (file, stream) = (self.file, &mut self.stream);
-        let reports = batch.with_dependent_mut(|records, checks| {
-            file.sequence(stream, records, std::mem::take(checks))
-        });
-        let records = batch.into_owner();
-        self.count += records.len();
-        self.in_file_positions |= records.iter().any(|r| r.origins.is_some());
-        for (record, report) in records.into_iter().zip(reports) {
-            if let Some((record, report)) = self.last.replace((record, report)) {
-                self.hand_over(record, report, sink);
-            }
-        }
-        self.end_run(sink);
-    }
-
-    /// A record whose findings are final: a clean one that follows the
-    /// current run joins it without becoming a document; any other is
-    /// made one.
-    fn hand_over(&mut self, record: Record, report: Report, sink: &mut dyn Sink) {
-        if report.diagnostics().is_empty() {
-            if let Some((first, more)) = &mut self.run {
-                // One stream, one path; an SSE event's context follows its
-                // record number.
-                if outcome::follows_run(first, *more, record.number, &report) {
-                    *more += 1;
-                    return;
-                }
-            }
-        }
-        self.end_run(sink);
-        let (checked, _) = self.file.checked_record(record, report);
-        if checked.is_clean() {
-            self.run = Some((checked, 0));
-        } else {
-            sink.document(checked);
-        }
-    }
-
-    /// Hands the current run of clean records over, if any.
-    fn end_run(&mut self, sink: &mut dyn Sink) {
-        if let Some((first, more)) = self.run.take() {
-            sink.clean_run(first, more);
-        }
-    }
-
-    /// The end of the stream: its ending findings on the last document,
-    /// and the read error that ended it early, if any.
-    fn finish(mut self, error: Option<io::Error>, sink: &mut dyn Sink) -> io::Result<()> {
-        let ending = self.file.validator.finish_stream(&mut self.stream);
-        if let Some((record, report)) = self.last.take() {
-            if ending.is_empty() {
-                self.hand_over(record, report, sink);
-            } else {
-                self.end_run(sink);
-                let (last, text) = self.file.checked_record(record, report);
-                end_stream(last, &text, ending, sink, self.in_file_positions);
-            }
-        }
-        self.end_run(sink);
-        match error {
-            Some(error) => Err(error),
-            None => {
-                if self.count == 0 {
-                    self.file.empty(sink);
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
 impl File<'_> {
     /// The records of a capture, its events one stream: read, checked and
     /// sequenced in overlapping stages (see the module's documentation).
@@ -207,12 +94,12 @@ impl File<'_> {
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
         let mut versions = StreamVersions::default();
-        let mut sequenced = Sequenced::new(self);
+        let mut sequenced = Sequenced::new();
         let first = next_batch(&mut records, 256);
         if first.last {
             let protocols = self.protocols(&first.records, &mut versions);
-            sequenced.take(self.check_batch(first.records, protocols, kind), sink);
-            return sequenced.finish(first.error, sink);
+            sequenced.take(self, self.check_batch(first.records, protocols, kind), sink);
+            return sequenced.finish(self, first.error, sink);
         }
         // A checker a core: with fewer, a capture of large records (whose
         // check outweighs their sequencing) is checked on one core.
@@ -276,78 +163,11 @@ impl File<'_> {
                     break;
                 };
                 taken += 1;
-                sequenced.take(batch, sink);
+                sequenced.take(self, batch, sink);
             }
             drop(to_check);
-            sequenced.finish(error, sink)
+            sequenced.finish(self, error, sink)
         })
-    }
-
-    /// The version that judges each record's events, told in stream order.
-    fn protocols(&self, records: &[Record], versions: &mut StreamVersions) -> Vec<Protocol> {
-        let default = self.validator.settings().default_protocol();
-        records
-            .iter()
-            .map(|record| versions.protocol_for(&record.bytes, default))
-            .collect()
-    }
-
-    /// A batch's records checked, each event judged by `protocols`.
-    fn check_batch(
-        &self,
-        batch: Vec<Record>,
-        protocols: Vec<Protocol>,
-        kind: Option<Kind>,
-    ) -> CheckedBatch {
-        CheckedBatch::new(batch, |records| {
-            records
-                .iter()
-                .zip(protocols)
-                .map(|(record, protocol)| {
-                    if record.is_oversized() {
-                        (self.validator.oversized(record.length), None)
-                    } else {
-                        self.validator.check_record(kind, &record.bytes, protocol)
-                    }
-                })
-                .collect()
-        })
-    }
-
-    /// The reports of a batch's records, with the sequence findings of
-    /// their events (in stream order) added and, for SSE events, every
-    /// finding moved to file positions.
-    fn sequence(
-        &self,
-        stream: &mut EventStream,
-        records: &[Record],
-        checks: Checks<'_>,
-    ) -> Vec<Report> {
-        records
-            .iter()
-            .zip(checks)
-            .map(|(record, (mut report, event))| {
-                if let Some(event) = event {
-                    let protocol = report.protocol();
-                    let sequence = self.validator.continue_stream(
-                        stream,
-                        event.view(),
-                        protocol,
-                        &record.bytes,
-                        Some(record.number),
-                        Some(record.root()),
-                    );
-                    if !sequence.is_empty() {
-                        report.extend(sequence);
-                    }
-                }
-                if let Some(origins) = &record.origins {
-                    report
-                        .relocate(|d| super::to_file_positions(d, |l| super::relocate(origins, l)));
-                }
-                report
-            })
-            .collect()
     }
 }
 
@@ -356,6 +176,7 @@ mod tests {
     use std::io::{BufReader, Read};
 
     use super::*;
+    use crate::check::Checked;
     use crate::input::Layout;
     use crate::Validator;
 

@@ -5,6 +5,10 @@
 
 pub mod har;
 mod records;
+
+/// Bytes a reader of records frames at a time: what it queues is the
+/// records of one piece, however much its source hands out at once.
+const PIECE: usize = 16 * 1024;
 pub mod sse;
 mod walk;
 
@@ -12,7 +16,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-pub use records::{JsonLines, Layout, Line};
+pub use records::{JsonLines, Layout, Line, LineFramer};
 pub use walk::{collect_sources, Collected, Filter, InputError};
 
 /// Where a document's bytes come from.

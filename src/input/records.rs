@@ -6,6 +6,7 @@ use std::io::{self, BufRead};
 use std::path::Path;
 
 use super::sse::looks_like_sse;
+use super::PIECE;
 
 /// How a source holds its documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,8 +239,12 @@ impl<R: BufRead> Iterator for JsonLines<R> {
                     framer.finish(&mut |line| ready.push_back(line));
                 }
                 Ok(buffer) => {
-                    let used = buffer.len();
-                    framer.push(buffer, &mut |line| ready.push_back(line));
+                    // A piece at a time: a reader over memory hands out all
+                    // of it at once, whose records are taken as they are
+                    // wanted, not queued together.
+                    let piece = &buffer[..buffer.len().min(PIECE)];
+                    let used = piece.len();
+                    framer.push(piece, &mut |line| ready.push_back(line));
                     reader.consume(used);
                 }
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}

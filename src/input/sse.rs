@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
+use super::PIECE;
+
 /// The UTF-8 byte order mark, which the event-stream grammar allows (and
 /// drops) at the very start of a stream.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -316,8 +318,12 @@ impl<R: BufRead> Iterator for SseReader<R> {
                     framer.finish(&mut |event| ready.push_back(event));
                 }
                 Ok(buffer) => {
-                    let used = buffer.len();
-                    framer.push(buffer, &mut |event| ready.push_back(event));
+                    // A piece at a time: a reader over memory hands out all
+                    // of it at once, whose records are taken as they are
+                    // wanted, not queued together.
+                    let piece = &buffer[..buffer.len().min(PIECE)];
+                    let used = piece.len();
+                    framer.push(piece, &mut |event| ready.push_back(event));
                     reader.consume(used);
                 }
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}

@@ -324,6 +324,7 @@ pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> Stri
         record,
         context: None,
         line_offset: 0,
+        offset: None,
         report: report.clone(),
         source_lines: BTreeMap::new(),
     });
@@ -447,6 +448,7 @@ mod tests {
             record: Some(n),
             context: Some(Context::Event(n)),
             line_offset: n - 1,
+            offset: None,
             report: Report::new(Some(crate::Kind::Message), vec![error, warning]),
             source_lines: BTreeMap::from([(n, format!("{{\"id\": \"m{n}\", \"x\": 1}}").into())]),
         }

@@ -77,6 +77,11 @@ pub struct Checked {
     /// for SSE and HAR documents, whose locations are file positions
     /// already.
     pub line_offset: usize,
+    /// Where the record starts in its stream, in bytes from the stream's
+    /// first: known for a record of a JSON Lines or SSE stream that has
+    /// findings; `None` for a clean record (which may stand for a run of
+    /// them), a file that is one document and a HAR entry.
+    pub offset: Option<u64>,
     /// The findings.
     pub report: Report,
     /// The text of each file line a finding or its related notes point at,

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::checked::{Checked, Failure};
+use super::document::{Checked, Failure};
 use crate::Report;
 
 /// Documents as stored: one with findings, or a run of clean ones.
@@ -165,8 +165,9 @@ impl super::Sink for Outcome {
 }
 
 /// The document `k` steps after `first` in its stream.
-pub(super) fn advanced(first: &Checked, k: usize) -> Checked {
+pub(crate) fn advanced(first: &Checked, k: usize) -> Checked {
     let mut next = first.clone();
+    next.offset = None;
     (next.record, next.context) = place_after(first, k);
     // A JSON Lines record (no context) starts `k` lines further; an event
     // of an SSE or HAR capture is placed in file positions already.
@@ -177,7 +178,7 @@ pub(super) fn advanced(first: &Checked, k: usize) -> Checked {
 }
 
 /// The record and context of the document `k` steps after `first`.
-fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::Context>) {
+fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::document::Context>) {
     (
         record_after(first, k),
         first.context.as_ref().map(|c| c.advanced(k)),
@@ -188,7 +189,9 @@ fn place_after(first: &Checked, k: usize) -> (Option<usize>, Option<super::Conte
 fn record_after(first: &Checked, k: usize) -> Option<usize> {
     match &first.context {
         // The events of one HAR response share their entry's record.
-        Some(super::Context::HarEvent(..) | super::Context::HarBase64Event(..)) => first.record,
+        Some(
+            super::document::Context::HarEvent(..) | super::document::Context::HarBase64Event(..),
+        ) => first.record,
         _ => first.record.map(|r| r + k),
     }
 }
@@ -197,9 +200,9 @@ fn record_after(first: &Checked, k: usize) -> Option<usize> {
 /// right after the run of `first` and the `more` documents after it: the
 /// next record, of the same kind and version. Its path and context are the
 /// caller's to compare where they can differ; a capture's stream
-/// ([`super::stream`]) asks this of each clean record before making it a
+/// ([`crate::stream`]) asks this of each clean record before making it a
 /// document.
-pub(super) fn follows_run(first: &Checked, more: usize, record: usize, report: &Report) -> bool {
+pub(crate) fn follows_run(first: &Checked, more: usize, record: usize, report: &Report) -> bool {
     record_after(first, more + 1) == Some(record)
         && first.report.kind() == report.kind()
         && first.report.protocol() == report.protocol()
@@ -250,6 +253,7 @@ mod tests {
             record: Some(n),
             context: Some(Context::Event(n)),
             line_offset: 0,
+            offset: None,
             report: Report::new(Some(Kind::Event), diagnostics),
             source_lines: BTreeMap::new(),
         }

@@ -1,0 +1,59 @@
+//! A batch of a stream's records checked: each told the version that
+//! judges it, in stream order, then checked on its own. Batches are what
+//! the CLI's threads hand each other, and what a [`super::StreamChecker`]
+//! makes of each chunk.
+
+use super::record::{File, Record};
+use crate::validator::{StreamEvent, StreamVersions};
+use crate::{Kind, Protocol, Report};
+
+/// What the check of one record found: its report and, for an event, the
+/// event as the check read it (borrowing the record's bytes).
+pub(crate) type Checks<'a> = Vec<(Report, Option<StreamEvent<'a>>)>;
+
+self_cell::self_cell!(
+    /// A batch of records together with what their checks found, so that
+    /// it can wait for the sequence rules while the next batch is checked.
+    pub(crate) struct CheckedBatch {
+        owner: Vec<Record>,
+        #[covariant]
+        dependent: Checks,
+    }
+);
+
+impl File<'_> {
+    /// The version that judges each record's events, told in stream order.
+    pub(crate) fn protocols(
+        &self,
+        records: &[Record],
+        versions: &mut StreamVersions,
+    ) -> Vec<Protocol> {
+        let default = self.validator.settings().default_protocol();
+        records
+            .iter()
+            .map(|record| versions.protocol_for(&record.bytes, default))
+            .collect()
+    }
+
+    /// A batch's records checked, each event judged by `protocols`.
+    pub(crate) fn check_batch(
+        &self,
+        batch: Vec<Record>,
+        protocols: Vec<Protocol>,
+        kind: Option<Kind>,
+    ) -> CheckedBatch {
+        CheckedBatch::new(batch, |records| {
+            records
+                .iter()
+                .zip(protocols)
+                .map(|(record, protocol)| {
+                    if record.is_oversized() {
+                        (self.validator.oversized(record.length), None)
+                    } else {
+                        self.validator.check_record(kind, &record.bytes, protocol)
+                    }
+                })
+                .collect()
+        })
+    }
+}
