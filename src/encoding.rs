@@ -5,7 +5,6 @@
 
 use crate::diagnostic::{Diagnostic, Location};
 use crate::locate::location_at;
-use crate::rules::default_severity;
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
@@ -13,15 +12,11 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 /// without a byte order mark, or `None` when they cannot be read at all.
 pub(crate) fn examine(bytes: &[u8]) -> (Vec<Diagnostic>, Option<&[u8]>) {
     if let Some(name) = wide_encoding(bytes) {
-        let finding = Diagnostic::new(
-            "invalid-encoding",
-            default_severity("invalid-encoding"),
-            "",
-            format!("the document is {name}, not UTF-8"),
-        )
-        .with_help(
-            "save or send it as UTF-8: JSON exchanged between systems must be UTF-8 (RFC 8259)",
-        );
+        let finding = crate::rules::INVALID_ENCODING
+            .diagnostic("", format!("the document is {name}, not UTF-8"))
+            .with_help(
+                "save or send it as UTF-8: JSON exchanged between systems must be UTF-8 (RFC 8259)",
+            );
         return (
             vec![located(finding, Location { line: 1, column: 1 })],
             None,
@@ -30,10 +25,7 @@ pub(crate) fn examine(bytes: &[u8]) -> (Vec<Diagnostic>, Option<&[u8]>) {
     let mut findings = Vec::new();
     let text = match bytes.strip_prefix(BOM) {
         Some(rest) => {
-            let finding = Diagnostic::new(
-                "byte-order-mark",
-                default_severity("byte-order-mark"),
-                "",
+            let finding = crate::rules::BYTE_ORDER_MARK.diagnostic("",
                 "the document starts with a UTF-8 byte order mark",
             )
             .with_help("save it without the mark: JSON.parse and Python's json.loads both reject it; the rest was checked as if it were not there");
@@ -47,10 +39,7 @@ pub(crate) fn examine(bytes: &[u8]) -> (Vec<Diagnostic>, Option<&[u8]>) {
         let byte = text.get(at).copied().unwrap_or_default();
         // Not UTF-8 is not JSON (RFC 8259, section 8.1): the JSON rule, with
         // the byte named.
-        let finding = Diagnostic::new(
-            "invalid-json",
-            default_severity("invalid-json"),
-            "",
+        let finding = crate::rules::INVALID_JSON.diagnostic("",
             format!("invalid JSON: byte 0x{byte:02x} is not UTF-8"),
         )
         .with_help("save or send it as UTF-8; a single byte such as 0xe9 for 'é' is Latin-1 (or Windows-1252), not UTF-8");

@@ -276,8 +276,8 @@ mod tests {
 
     fn diagnostics() -> Vec<Diagnostic> {
         vec![
-            Diagnostic::new("unknown-field", Severity::Warning, "/a", "a"),
-            Diagnostic::new("missing-field", Severity::Error, "", "b"),
+            crate::rules::UNKNOWN_FIELD.diagnostic("/a", "a"),
+            crate::rules::MISSING_FIELD.diagnostic("", "b"),
             Diagnostic::new("empty-id", Severity::Warning, "/id", "c"),
         ]
     }
@@ -365,14 +365,10 @@ mod tests {
     fn masking_keeps_rules_pointers_and_positions() {
         let settings = Settings::default().mask_values(true);
         assert!(settings.masks_values());
-        let mut found = vec![Diagnostic::new(
-            "invalid-value",
-            Severity::Error,
-            "/messages/0/role",
-            "unknown role 'hunter2'",
-        )
-        .with_help("did you mean 'assistant'?")
-        .with_related("/messages/1", "tool call 'hunter2' made here")];
+        let mut found = vec![crate::rules::INVALID_VALUE
+            .diagnostic("/messages/0/role", "unknown role 'hunter2'")
+            .with_help("did you mean 'assistant'?")
+            .with_related("/messages/1", "tool call 'hunter2' made here")];
         found[0].location = Some(crate::Location { line: 3, column: 9 });
         settings.apply(&mut found);
         let d = &found[0];

@@ -321,9 +321,7 @@ impl Validator {
                 // The schema and the types are generated from one source,
                 // so this is not expected; still a report, never a panic.
                 let mut diagnostics = findings;
-                diagnostics.push(Diagnostic::new(
-                    "schema-violation",
-                    rules::default_severity("schema-violation"),
+                diagnostics.push(crate::rules::SCHEMA_VIOLATION.diagnostic(
                     "",
                     format!("the document passed the schema but not the typed reader: {e}"),
                 ));
@@ -461,10 +459,7 @@ impl Validator {
     /// which was not read whole.
     pub(crate) fn oversized(&self, length: usize) -> Report {
         let limit = self.settings.limits().max_document_bytes;
-        let mut finding = Diagnostic::new(
-            "document-too-large",
-            rules::default_severity("document-too-large"),
-            "",
+        let mut finding = crate::rules::DOCUMENT_TOO_LARGE.diagnostic("",
             format!("the document is {length} bytes, over the limit of {limit}"),
         )
         .with_help("it was not checked; raise the limit with --max-document-size (max-document-bytes under [limits]) if it is expected");
@@ -659,12 +654,7 @@ impl Validator {
                 } else {
                     format!("invalid JSON: {}", plain_syntax_message(&error.message))
                 };
-                let mut diagnostic = Diagnostic::new(
-                    "invalid-json",
-                    rules::default_severity("invalid-json"),
-                    "",
-                    message,
-                );
+                let mut diagnostic = crate::rules::INVALID_JSON.diagnostic("", message);
                 if error.message == "trailing characters" {
                     diagnostic = diagnostic.with_help(
                         "one document per file; a file with one JSON document per line \
@@ -712,13 +702,9 @@ impl Validator {
                     )
                 };
                 found.push(
-                    Diagnostic::new(
-                        "unknown-kind",
-                        rules::default_severity("unknown-kind"),
-                        "",
-                        "cannot tell which kind of AG-UI document this is",
-                    )
-                    .with_help(help),
+                    crate::rules::UNKNOWN_KIND
+                        .diagnostic("", "cannot tell which kind of AG-UI document this is")
+                        .with_help(help),
                 );
                 None
             }
@@ -746,28 +732,20 @@ impl Validator {
     ) {
         let compiled = match self.schemas.get(protocol, kind) {
             Ok(Some(compiled)) => compiled,
-            Ok(None) => {
-                return out.push(
-                    Diagnostic::new(
-                        "unknown-kind",
-                        rules::default_severity("unknown-kind"),
-                        "",
-                        format!("AG-UI {protocol} has no '{kind}' documents"),
-                    )
+            Ok(None) => return out.push(
+                crate::rules::UNKNOWN_KIND
+                    .diagnostic("", format!("AG-UI {protocol} has no '{kind}' documents"))
                     .with_help(
                         "pass --protocol with a version that has them, or declare protocolVersion",
                     ),
-                )
-            }
+            ),
             Err(error) => {
                 return out.push(
-                    Diagnostic::new(
-                        "schema-violation",
-                        rules::default_severity("schema-violation"),
-                        "",
-                        error.to_string(),
-                    )
-                    .with_help("this is a bug in agui-lint, not in the document; please report it"),
+                    crate::rules::SCHEMA_VIOLATION
+                        .diagnostic("", error.to_string())
+                        .with_help(
+                            "this is a bug in agui-lint, not in the document; please report it",
+                        ),
                 )
             }
         };
@@ -853,7 +831,8 @@ impl<F: Findings> Findings for SchemaFindings<'_, F> {
 
     fn push(&mut self, mut diagnostic: Diagnostic) {
         diagnostic.severity = rules::default_severity(&diagnostic.rule);
-        if diagnostic.rule == "schema-violation" && self.bounded.len() < self.bound {
+        if diagnostic.rule == crate::rules::SCHEMA_VIOLATION.name && self.bounded.len() < self.bound
+        {
             self.bounded.insert(diagnostic.pointer.clone());
         }
         self.inner.push(diagnostic);
@@ -936,19 +915,16 @@ fn plain_syntax_message(message: &str) -> &str {
 /// when `open` arrays and objects are never closed, the `invalid-json`
 /// finding that the text is cut short (which no depth limit hides).
 fn too_deep(bytes: &[u8], offset: usize, limit: usize, open: usize) -> Vec<Diagnostic> {
-    let mut finding = Diagnostic::new(
-        "nesting-too-deep",
-        rules::default_severity("nesting-too-deep"),
-        "",
-        format!("arrays and objects nest more than {limit} levels deep here"),
-    )
-    .with_help("the document was not checked further; no AG-UI payload nests this deep");
+    let mut finding = crate::rules::NESTING_TOO_DEEP
+        .diagnostic(
+            "",
+            format!("arrays and objects nest more than {limit} levels deep here"),
+        )
+        .with_help("the document was not checked further; no AG-UI payload nests this deep");
     finding.location = Some(locate::location_at(bytes, offset));
     let mut findings = vec![finding];
     if open > 0 {
-        let mut cut = Diagnostic::new(
-            "invalid-json",
-            rules::default_severity("invalid-json"),
+        let mut cut = crate::rules::INVALID_JSON.diagnostic(
             "",
             format!("invalid JSON: the text ends with {open} arrays or objects still open"),
         );

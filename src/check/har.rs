@@ -19,7 +19,7 @@ use crate::rules::Interrupted;
 use crate::stream::record::{
     fill_source_lines, line_text, relocate, root_location, to_file_positions, File, Pending, Text,
 };
-use crate::{rules, Diagnostic, EventStream, Kind, Location};
+use crate::{EventStream, Kind, Location};
 
 /// The HAR file being read, for placing findings in it: its text,
 /// indexed once, and the last line asked for (every event of a minified
@@ -204,10 +204,7 @@ impl File<'_> {
             1 => "the archive's one entry is not an AG-UI run".to_string(),
             n => format!("none of the archive's {n} entries is an AG-UI run"),
         };
-        let mut finding = Diagnostic::new(
-            "no-agui-traffic",
-            rules::default_severity("no-agui-traffic"),
-            "",
+        let mut finding = crate::rules::NO_AGUI_TRAFFIC.diagnostic("",
             message,
         )
         .with_help("an AG-UI run is a request whose body is a RunAgentInput; record the exchange with the agent's endpoint (devtools: Save all as HAR with content)");
@@ -229,16 +226,15 @@ impl File<'_> {
         why: &NotCaptured,
         sink: &mut dyn Sink,
     ) {
-        let mut finding = Diagnostic::new(
-            "response-not-captured",
-            rules::default_severity("response-not-captured"),
-            format!("{}/response", entry.pointer),
-            format!(
-                "the run's response {}: its events are not checked",
-                why.why()
-            ),
-        )
-        .with_help(why.help());
+        let mut finding = crate::rules::RESPONSE_NOT_CAPTURED
+            .diagnostic(
+                format!("{}/response", entry.pointer),
+                format!(
+                    "the run's response {}: its events are not checked",
+                    why.why()
+                ),
+            )
+            .with_help(why.help());
         finding.location = Some(archive.location(entry.response_offset));
         let report = self.validator.report_of(vec![finding]);
         if !report.diagnostics().is_empty() {
@@ -257,10 +253,7 @@ impl File<'_> {
         sink: &mut dyn Sink,
     ) {
         let location = archive.location(error.offset);
-        let mut diagnostic = Diagnostic::new(
-            "invalid-har",
-            rules::default_severity("invalid-har"),
-            error.pointer.clone(),
+        let mut diagnostic = crate::rules::INVALID_HAR.diagnostic(error.pointer.clone(),
             error.message.clone(),
         )
         .with_help(

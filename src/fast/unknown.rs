@@ -12,23 +12,10 @@
 //! `too-many-findings` add up to the same total).
 
 use super::borrowed::{Message, RunAgentInput, Unknown};
-use crate::diagnostic::Severity;
-use crate::findings::{Findings, RuleId};
+use crate::findings::Findings;
+use crate::rules::UNKNOWN_FIELD;
 use crate::schema::{known_keys, unknown_field, Holder};
 use crate::Protocol;
-
-/// The rule, as a sink asks for it before the finding is built.
-struct UnknownField;
-
-impl RuleId for UnknownField {
-    fn name(&self) -> &'static str {
-        "unknown-field"
-    }
-
-    fn severity(&self) -> Severity {
-        Severity::Warning
-    }
-}
 
 /// Reports the unknown keys of `unknown`, those of the object at `at`
 /// (made only when reported), a `holder` of the schema of `protocol`.
@@ -44,12 +31,12 @@ fn report(
     }
     let mut known: Option<Vec<&str>> = None;
     for key in unknown.kept() {
-        out.add(&UnknownField, |_| {
+        out.add(&UNKNOWN_FIELD, |_| {
             let known = known.get_or_insert_with(|| known_keys(protocol, holder));
             unknown_field(protocol, &at(), key.as_str(), known)
         });
     }
-    out.add_unbuilt(&UnknownField, unknown.more());
+    out.add_unbuilt(&UNKNOWN_FIELD, unknown.more());
 }
 
 /// Reports the unknown keys of `input` and of its tools, context and

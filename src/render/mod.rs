@@ -439,9 +439,10 @@ mod tests {
     /// Record `n` of a capture at `path`, with two findings and the source
     /// line they point at.
     fn document(path: &Arc<str>, n: usize) -> Checked {
-        let mut error = Diagnostic::new("missing-field", Severity::Error, "/role", "no 'role'");
+        let mut error = crate::rules::MISSING_FIELD.diagnostic("/role", "no 'role'");
         error.location = Some(Location { line: 1, column: 2 });
-        let warning = Diagnostic::new("unknown-field", Severity::Warning, "/x", "unknown key 'x'")
+        let warning = crate::rules::UNKNOWN_FIELD
+            .diagnostic("/x", "unknown key 'x'")
             .with_help("remove it");
         Checked {
             path: path.clone(),

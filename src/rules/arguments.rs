@@ -13,6 +13,7 @@ use super::tools::Compiled;
 use super::view::{Call, Conversation, Findings, Tool};
 use super::Rule;
 use crate::diagnostic::Severity;
+use crate::rules::EVERY_VERSION;
 
 /// Subschema applications a document's tool-call arguments may cost in
 /// all, before their length is counted in: `ARGUMENTS_BUDGET` plus
@@ -29,6 +30,8 @@ const DETAILED_MISMATCH_BUDGET: u64 = 100_000;
 pub(super) const TOOL_ARGUMENTS_NOT_JSON: Rule = Rule {
     name: "tool-arguments-not-json",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: Some(Severity::Warning),
     summary: "A tool call's arguments are not a JSON text",
     docs: r#"## What it checks
 That `function.arguments`, a string, holds a JSON text.
@@ -59,6 +62,8 @@ makes the call fail (a frequent result of truncated model output).
 pub(super) const TOOL_ARGUMENTS_NOT_OBJECT: Rule = Rule {
     name: "tool-arguments-not-object",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool call's arguments are JSON but not an object",
     docs: r#"## What it checks
 That `function.arguments` holds a JSON object, as function-calling APIs
@@ -83,6 +88,8 @@ number as arguments cannot bind to named parameters.
 pub(super) const TOOL_ARGUMENTS_SCHEMA_MISMATCH: Rule = Rule {
     name: "tool-arguments-schema-mismatch",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool call's arguments do not satisfy the tool's parameters schema",
     docs: r#"## What it checks
 That the arguments of each tool call satisfy the `parameters` JSON Schema of
@@ -119,6 +126,8 @@ worse, runs with the wrong input.
 pub(super) const TOOL_ARGUMENTS_UNCHECKED: Rule = Rule {
     name: "tool-arguments-unchecked",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool call's arguments were not checked against its tool's parameters: the check would cost more than its budget",
     docs: r##"## What it checks
 What checking tool-call arguments against the `parameters` of their tool
@@ -164,6 +173,8 @@ what was left unchecked rather than passing it silently.
 pub(super) const TOOL_CALL_UNKNOWN_TOOL: Rule = Rule {
     name: "tool-call-unknown-tool",
     severity: Severity::Info,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool call names a function the run's tools do not define",
     docs: r#"## What it checks
 That the function a tool call names is one of the RunAgentInput's `tools`.

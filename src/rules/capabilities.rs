@@ -9,6 +9,7 @@ use super::content::parse_mime_type;
 use super::walk::{Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Related, Severity, Target};
+use crate::rules::{EVERY_VERSION, PRE_1_0};
 use crate::text::excerpt;
 use crate::Protocol;
 
@@ -24,6 +25,8 @@ pub(super) const RULES: &[Rule] = &[
 pub(super) const CAPABILITY_CONTRADICTION: Rule = Rule {
     name: "capability-contradiction",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A capability is declared while its category's switch turns it off",
     docs: r#"## What it checks
 That no capability is declared on while the switch it depends on is off:
@@ -70,6 +73,8 @@ that is the intent, this warning can be ignored for that key.
 pub(super) const CAPABILITY_INVALID_LIMIT: Rule = Rule {
     name: "capability-invalid-limit",
     severity: Severity::Error,
+    protocols: PRE_1_0,
+    severity_1x: None,
     summary: "An execution limit is negative or not a whole number",
     docs: r#"## What it checks
 Pre-1.0 only (since 1.0 the schema itself bounds both to an integer from 0
@@ -103,6 +108,8 @@ it as `int` rejects the declaration.
 pub(super) const CAPABILITY_INVALID_URL: Rule = Rule {
     name: "capability-invalid-url",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "identity.documentationUrl is not an absolute URL",
     docs: r#"## What it checks
 That `identity.documentationUrl` is an absolute URL (WHATWG URL syntax,
@@ -128,6 +135,8 @@ points at the client's own site or nowhere.
 pub(super) const CAPABILITY_INVALID_VERSION: Rule = Rule {
     name: "capability-invalid-version",
     severity: Severity::Info,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "identity.version is not a semantic version",
     docs: r#"## What it checks
 That `identity.version` is a semantic version (semver.org 2.0.0):
@@ -156,6 +165,8 @@ compare versions it can parse; any string is allowed, hence only an info.
 pub(super) const CAPABILITY_INVALID_MIME_TYPE: Rule = Rule {
     name: "capability-invalid-mime-type",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An output.supportedMimeTypes entry is not a MIME type",
     docs: r#"## What it checks
 That every entry of `output.supportedMimeTypes` is a MIME type:

@@ -10,6 +10,7 @@ use super::view::{Emptiness, Findings, Part};
 use super::walk::Document;
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::EVERY_VERSION;
 use crate::text::excerpt;
 
 /// The rules of this family, in documentation order.
@@ -23,6 +24,8 @@ pub(super) const RULES: &[Rule] = &[
 pub(super) const CONTENT_DATA_NOT_BASE64: Rule = Rule {
     name: "content-data-not-base64",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A data source's value is not standard padded base64",
     docs: r#"## What it checks
 That the `value` of a `data` source (`{"type": "data", ...}`) is base64 as
@@ -60,6 +63,8 @@ fails with others.
 pub(super) const CONTENT_MIME_TYPE_MISMATCH: Rule = Rule {
     name: "content-mime-type-mismatch",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A source's mimeType is malformed or does not fit the part's type",
     docs: r#"## What it checks
 The `mimeType` of a content part's source, on `data` and `url` sources:
@@ -95,6 +100,8 @@ the wrong format. A malformed MIME type cannot be matched at all.
 pub(super) const CONTENT_URL_INVALID: Rule = Rule {
     name: "content-url-invalid",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A url source's value is not an absolute URL",
     docs: r#"## What it checks
 That the `value` of a `url` source is an absolute URL (WHATWG URL syntax,
@@ -124,6 +131,8 @@ reach, such as a file on the client's disk or a private bucket.
 pub(super) const CONTENT_EMPTY: Rule = Rule {
     name: "content-empty",
     severity: Severity::Info,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A user message has empty content",
     docs: r#"## What it checks
 That a user message's `content` is neither the empty string `""` nor the

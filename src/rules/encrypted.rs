@@ -5,6 +5,7 @@
 use super::view::{Call, Conversation, Findings, Marks, Message};
 use super::Rule;
 use crate::diagnostic::{Severity, Target};
+use crate::rules::SINCE_1_1;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE];
@@ -12,6 +13,8 @@ pub(super) const RULES: &[Rule] = &[ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE];
 pub(super) const ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE: Rule = Rule {
     name: "encrypted-value-type-without-value",
     severity: Severity::Warning,
+    protocols: SINCE_1_1,
+    severity_1x: None,
     summary: "An encryptedValueType names the kind of an encryptedValue that is not there",
     docs: r#"## What it checks
 Messages and tool calls of AG-UI 1.1: an `encryptedValueType` only beside an

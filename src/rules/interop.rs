@@ -14,13 +14,16 @@ use super::Rule;
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::pointer;
+use crate::rules::EVERY_VERSION;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[NON_INTEROPERABLE_NUMBER, LONE_SURROGATE];
 
-pub(super) const NON_INTEROPERABLE_NUMBER: Rule = Rule {
+pub(crate) const NON_INTEROPERABLE_NUMBER: Rule = Rule {
     name: "non-interoperable-number",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An integer beyond ±(2^53−1), which the TypeScript SDK rounds",
     docs: r#"## What it checks
 That no number anywhere in the document (including `state`,
@@ -51,9 +54,11 @@ thing to a Python peer and another to a TypeScript peer.
 "#,
 };
 
-pub(super) const LONE_SURROGATE: Rule = Rule {
+pub(crate) const LONE_SURROGATE: Rule = Rule {
     name: "lone-surrogate",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A string escapes an unpaired UTF-16 surrogate, which the Python SDK rejects",
     docs: r#"## What it checks
 That no string (value or key) contains a `\uD800`–`\uDBFF` escape not

@@ -10,6 +10,7 @@ use super::ids::{small, IdMap};
 use super::view::{Call, Conversation, Findings, Message, RunIds, Text};
 use super::Rule;
 use crate::diagnostic::Severity;
+use crate::rules::EVERY_VERSION;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
@@ -30,6 +31,8 @@ pub(super) const RULES: &[Rule] = &[
 const DUPLICATE_MESSAGE_ID: Rule = Rule {
     name: "duplicate-message-id",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "Two messages share an id",
     docs: r#"## What it checks
 That every message of a conversation has its own `id`. The finding points
@@ -56,6 +59,8 @@ another in the UI, and snapshots (`MESSAGES_SNAPSHOT`) merge the wrong ones.
 const EMPTY_ID: Rule = Rule {
     name: "empty-id",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An id is the empty string",
     docs: r#"## What it checks
 That `threadId`, `runId`, message ids and tool call ids are not `""`.
@@ -80,6 +85,8 @@ dropped.
 const PARENT_RUN_IS_SELF: Rule = Rule {
     name: "parent-run-is-self",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A run names itself as its parent",
     docs: r#"## What it checks
 That `parentRunId`, when given, differs from `runId`.
@@ -105,6 +112,8 @@ parent makes run trees cyclic; code that walks up the tree never stops.
 const DUPLICATE_TOOL_CALL_ID: Rule = Rule {
     name: "duplicate-tool-call-id",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "Two tool calls share an id",
     docs: r#"## What it checks
 That every tool call across the messages has its own `id`.
@@ -133,6 +142,8 @@ the history.
 const TOOL_RESULT_WITHOUT_CALL: Rule = Rule {
     name: "tool-result-without-call",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool message answers no tool call of an earlier assistant message",
     docs: r#"## What it checks
 That each tool message's `toolCallId` is the id of a tool call made by an
@@ -162,6 +173,8 @@ the run fails at the provider instead of at the client.
 const DUPLICATE_TOOL_RESULT: Rule = Rule {
     name: "duplicate-tool-result",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "Two tool messages answer the same tool call",
     docs: r#"## What it checks
 That each tool call is answered by at most one tool message.
@@ -190,6 +203,8 @@ model sees depends on the integration.
 const TOOL_CALL_WITHOUT_RESULT: Rule = Rule {
     name: "tool-call-without-result",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool call is left unanswered while the conversation moves on",
     docs: r#"## What it checks
 That every tool call of an assistant message is answered by a tool message

@@ -26,6 +26,15 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
+pub(crate) use interop::{LONE_SURROGATE, NON_INTEROPERABLE_NUMBER};
+// The parse layer's and the schema's rules, whose findings the validator
+// and the schema refinement make.
+pub(crate) use schema::{
+    BYTE_ORDER_MARK, CHECK_TIMED_OUT, DOCUMENT_TOO_LARGE, DUPLICATE_KEY, EMPTY_INPUT,
+    INVALID_ENCODING, INVALID_HAR, INVALID_JSON, INVALID_VALUE, MISSING_FIELD, NESTING_TOO_DEEP,
+    NO_AGUI_TRAFFIC, NULL_FOR_OPTIONAL, RESPONSE_NOT_CAPTURED, SCHEMA_VIOLATION,
+    UNKNOWN_EVENT_TYPE, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE,
+};
 pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -41,6 +50,15 @@ pub struct Rule {
     pub name: &'static str,
     /// Severity unless configured otherwise.
     pub severity: Severity,
+    /// The protocol versions whose documents this rule judges; each family
+    /// reports only in its rules' versions.
+    pub protocols: &'static [Protocol],
+    /// The severity of this rule's findings in 1.x documents when it is
+    /// less serious there than before 1.0: what a 1.x receiver strips,
+    /// drops or tolerates (`spec/1.1/basic/processing.mdx`, "The rule"),
+    /// which the pre-1.0 SDKs rejected. The rule's docs say which of its
+    /// findings this covers.
+    pub severity_1x: Option<Severity>,
     /// One line saying what the rule reports.
     pub summary: &'static str,
     /// Markdown documentation: what it checks, why it matters, an invalid
@@ -49,13 +67,9 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// The protocol versions whose documents this rule judges: every
-    /// version unless `SCOPES` says otherwise.
+    /// The protocol versions whose documents this rule judges.
     pub fn protocols(&self) -> &'static [Protocol] {
-        SCOPES
-            .iter()
-            .find(|(name, _)| *name == self.name)
-            .map_or(&Protocol::ALL, |(_, protocols)| *protocols)
+        self.protocols
     }
 
     /// The versions as `rule` shows them: `all`, or a list such as
@@ -71,11 +85,11 @@ impl Rule {
     }
 
     /// The severity of this rule's findings in a document of `protocol`,
-    /// unless configured otherwise: its default, or what `SEVERITIES_1X`
-    /// gives it in 1.x, where the prose tolerates what it reports.
+    /// unless configured otherwise: its default, or its 1.x severity in
+    /// 1.x, where the prose tolerates what it reports.
     pub fn severity_in(&self, protocol: Protocol) -> Severity {
-        match SEVERITIES_1X.iter().find(|(name, _)| *name == self.name) {
-            Some((_, severity)) if protocol.is_1x() => *severity,
+        match self.severity_1x {
+            Some(severity) if protocol.is_1x() => severity,
             _ => self.severity,
         }
     }
@@ -83,8 +97,8 @@ impl Rule {
     /// The severity as `rule` shows it: `error`, or `error (warning in
     /// 1.0, 1.1)` for a rule whose severity differs in 1.x.
     pub fn severity_text(&self) -> String {
-        match SEVERITIES_1X.iter().find(|(name, _)| *name == self.name) {
-            Some((_, severity)) => format!("{} ({severity} in 1.0, 1.1)", self.severity),
+        match self.severity_1x {
+            Some(severity) => format!("{} ({severity} in 1.0, 1.1)", self.severity),
             None => self.severity.to_string(),
         }
     }
@@ -105,56 +119,14 @@ impl crate::findings::RuleId for Rule {
     }
 }
 
+/// Every version.
+pub(crate) const EVERY_VERSION: &[Protocol] = &Protocol::ALL;
 /// The pre-1.0 profile alone.
 pub(crate) const PRE_1_0: &[Protocol] = &[Protocol::V0];
 /// AG-UI 1.0 and 1.1.
 pub(crate) const SINCE_1_0: &[Protocol] = &[Protocol::V1_1, Protocol::V1_0];
 /// AG-UI 1.1 alone.
 pub(crate) const SINCE_1_1: &[Protocol] = &[Protocol::V1_1];
-
-/// The rules that judge only some versions' documents; every other rule
-/// judges all of them. Each family reports only in its rules' versions.
-const SCOPES: &[(&str, &[Protocol])] = &[
-    ("capability-invalid-limit", PRE_1_0),
-    ("retired-shape", SINCE_1_0),
-    ("retired-event", SINCE_1_0),
-    ("duplicate-resume-entry", SINCE_1_0),
-    ("activity-message-in-input", SINCE_1_0),
-    ("metadata-reserved-key", SINCE_1_0),
-    // The normative stream behaviour of 1.x (issue 14).
-    ("run-started-other-thread", SINCE_1_0),
-    ("run-id-reused", SINCE_1_0),
-    ("protocol-version-mismatch", SINCE_1_0),
-    ("protocol-version-missing", SINCE_1_0),
-    ("snapshot-contradicts-stream", SINCE_1_0),
-    ("chunk-contradicts-opener", SINCE_1_0),
-    ("chunk-continuation-ambiguous", SINCE_1_0),
-    ("continuation-owner-mismatch", SINCE_1_0),
-    ("subagent-started-late", SINCE_1_0),
-    ("subagent-id-reused", SINCE_1_0),
-    ("subagent-parent-not-started", SINCE_1_0),
-    ("interrupt-id-duplicate", SINCE_1_0),
-    ("outcome-tool-call-answered", SINCE_1_0),
-    ("activity-delta-without-snapshot", SINCE_1_0),
-    ("activity-delta-not-applicable", SINCE_1_0),
-    ("activity-content-not-object", SINCE_1_0),
-    ("resume-missing-interrupt", SINCE_1_0),
-    ("resume-unknown-interrupt", SINCE_1_0),
-    ("unknown-event-type", SINCE_1_0),
-    ("encrypted-value-type-without-value", SINCE_1_1),
-];
-
-/// The rules whose findings are less serious in 1.x than before 1.0, with
-/// their 1.x severity: what a 1.x receiver strips, drops or tolerates
-/// (`spec/1.1/basic/processing.mdx`, "The rule"), which the pre-1.0 SDKs
-/// rejected. A rule's docs say which of its findings this covers.
-const SEVERITIES_1X: &[(&str, Severity)] = &[
-    // Unrecognised values of closed sets are stripped, not fatal.
-    ("invalid-value", Severity::Warning),
-    // Argument text is carried, not validated (`events/tool-calls.mdx`).
-    ("tool-call-args-not-json", Severity::Warning),
-    ("tool-arguments-not-json", Severity::Warning),
-];
 
 /// Every registered rule, family by family, in documentation order.
 static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {

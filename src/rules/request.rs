@@ -7,6 +7,7 @@ use super::view::{Call, Conversation, Findings, Marks, Message};
 use super::walk::repeats;
 use super::Rule;
 use crate::diagnostic::{Severity, Target};
+use crate::rules::SINCE_1_0;
 use crate::text::excerpt;
 
 /// The rules of this family, in documentation order.
@@ -19,6 +20,8 @@ pub(super) const RULES: &[Rule] = &[
 pub(super) const DUPLICATE_RESUME_ENTRY: Rule = Rule {
     name: "duplicate-resume-entry",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "Two resume entries answer the same interrupt",
     docs: r#"## What it checks
 That each entry of a `RunAgentInput`'s `resume` list answers its own
@@ -52,6 +55,8 @@ what it does is up to whichever entry its code happens to read last.
 pub(super) const ACTIVITY_MESSAGE_IN_INPUT: Rule = Rule {
     name: "activity-message-in-input",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A 1.x RunAgentInput sends an activity message back to the agent",
     docs: r#"## What it checks
 That the `messages` of a 1.x `RunAgentInput` hold no message with role
@@ -83,6 +88,8 @@ the model does not know.
 pub(super) const METADATA_RESERVED_KEY: Rule = Rule {
     name: "metadata-reserved-key",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A client writes the protocol's reserved `ag-ui` metadata key",
     docs: r#"## What it checks
 The `metadata` objects a client writes in a 1.x `RunAgentInput` (on

@@ -5,6 +5,7 @@
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Severity, Target};
 use crate::pointer;
+use crate::rules::SINCE_1_0;
 
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[RETIRED_SHAPE, RETIRED_EVENT];
@@ -12,6 +13,8 @@ pub(super) const RULES: &[Rule] = &[RETIRED_SHAPE, RETIRED_EVENT];
 pub(super) const RETIRED_SHAPE: Rule = Rule {
     name: "retired-shape",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A 1.x document uses a shape that 1.0 retired",
     docs: r#"## What it checks
 Shapes of the pre-1.0 protocol that AG-UI 1.0 retired, met in a document
@@ -50,6 +53,8 @@ sending them was built against the pre-1.0 SDKs.
 pub(super) const RETIRED_EVENT: Rule = Rule {
     name: "retired-event",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A 1.x stream sends a THINKING_* event, which 1.0 retired",
     docs: r#"## What it checks
 Events of a type AG-UI 1.0 retired, in a document or stream judged as 1.0

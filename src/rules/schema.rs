@@ -29,9 +29,11 @@ pub(super) const RULES: &[Rule] = &[
     SCHEMA_VIOLATION,
 ];
 
-pub(super) const INVALID_JSON: Rule = Rule {
+pub(crate) const INVALID_JSON: Rule = Rule {
     name: "invalid-json",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The document is not JSON",
     docs: r#"## What it checks
 That the document is one well-formed JSON text (RFC 8259): no comments, no
@@ -53,9 +55,11 @@ Neither SDK can read the payload at all; nothing else in it can be checked.
 "#,
 };
 
-pub(super) const INVALID_ENCODING: Rule = Rule {
+pub(crate) const INVALID_ENCODING: Rule = Rule {
     name: "invalid-encoding",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The document is UTF-16 or UTF-32, not UTF-8",
     docs: r#"## What it checks
 That the document is not in a wide Unicode encoding: UTF-16 or UTF-32,
@@ -82,9 +86,11 @@ writes UTF-16).
 "#,
 };
 
-pub(super) const BYTE_ORDER_MARK: Rule = Rule {
+pub(crate) const BYTE_ORDER_MARK: Rule = Rule {
     name: "byte-order-mark",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The document starts with a byte order mark",
     docs: r#"## What it checks
 That the document does not start with the UTF-8 byte order mark (`EF BB
@@ -108,9 +114,11 @@ text that starts with it, so the payload is unreadable to both.
 "#,
 };
 
-pub(super) const EMPTY_INPUT: Rule = Rule {
+pub(crate) const EMPTY_INPUT: Rule = Rule {
     name: "empty-input",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A capture holds no document",
     docs: r#"## What it checks
 Whether a JSON Lines file or an SSE capture holds at least one record. An
@@ -134,9 +142,11 @@ capture that failed.
 "#,
 };
 
-pub(super) const DOCUMENT_TOO_LARGE: Rule = Rule {
+pub(crate) const DOCUMENT_TOO_LARGE: Rule = Rule {
     name: "document-too-large",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The document is larger than the configured limit",
     docs: r#"## What it checks
 That a document (a file, a JSON Lines line, an SSE event) is no larger than
@@ -163,6 +173,8 @@ bounds the memory and time one request can take.
 pub(super) const TOO_MANY_FINDINGS: Rule = Rule {
     name: crate::findings::TOO_MANY_FINDINGS,
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A document has more findings than are reported; the rest are counted by rule",
     docs: r#"## What it checks
 How many findings one document reports: the first `max-findings` (default
@@ -198,9 +210,11 @@ usually fixes the rest; raise the limit to see them all.
 "#,
 };
 
-pub(super) const CHECK_TIMED_OUT: Rule = Rule {
+pub(crate) const CHECK_TIMED_OUT: Rule = Rule {
     name: "check-timed-out",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A server guard could not check a request within its time budget",
     docs: r#"## What it checks
 Whether a server guard (the Rust tower layer and axum extractor, the
@@ -230,9 +244,11 @@ not hold the server's workers, nor let an unchecked request through.
 "#,
 };
 
-pub(super) const NESTING_TOO_DEEP: Rule = Rule {
+pub(crate) const NESTING_TOO_DEEP: Rule = Rule {
     name: "nesting-too-deep",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "Arrays and objects nest deeper than the limit",
     docs: r#"## What it checks
 That arrays and objects nest no deeper than `max-depth` (default and at
@@ -256,9 +272,11 @@ No AG-UI payload needs it.
 "#,
 };
 
-pub(super) const INVALID_HAR: Rule = Rule {
+pub(crate) const INVALID_HAR: Rule = Rule {
     name: "invalid-har",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An HTTP Archive, or one of its entries, cannot be read",
     docs: r#"## What it checks
 That a `.har` file is an HTTP Archive (HAR 1.2): a `log` object with an
@@ -287,9 +305,11 @@ unchecked.
 "#,
 };
 
-pub(super) const NO_AGUI_TRAFFIC: Rule = Rule {
+pub(crate) const NO_AGUI_TRAFFIC: Rule = Rule {
     name: "no-agui-traffic",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An HTTP Archive holds no AG-UI run",
     docs: r#"## What it checks
 Whether a `.har` file holds at least one AG-UI run: an entry whose request
@@ -317,9 +337,11 @@ it; a CI step that reads it and says "0 documents checked" hides that.
 "#,
 };
 
-pub(super) const RESPONSE_NOT_CAPTURED: Rule = Rule {
+pub(crate) const RESPONSE_NOT_CAPTURED: Rule = Rule {
     name: "response-not-captured",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A run's response is not in the HTTP Archive as events",
     docs: r#"## What it checks
 For each AG-UI run of a `.har` file (an entry whose request body is a
@@ -352,9 +374,11 @@ where most AG-UI bugs are, skipped without a word.
 "#,
 };
 
-pub(super) const DUPLICATE_KEY: Rule = Rule {
+pub(crate) const DUPLICATE_KEY: Rule = Rule {
     name: "duplicate-key",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A key appears twice in one object",
     docs: r#"## What it checks
 That no object repeats a key. The finding points at each repetition, with
@@ -377,9 +401,11 @@ repeated key can mean one thing to the client and another to the agent.
 "#,
 };
 
-pub(super) const UNKNOWN_KIND: Rule = Rule {
+pub(crate) const UNKNOWN_KIND: Rule = Rule {
     name: "unknown-kind",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The kind of the document cannot be told from its shape",
     docs: r#"## What it checks
 With `--kind auto`, that the document looks like one of the kinds agui-lint
@@ -402,9 +428,11 @@ A document of unknown kind would otherwise be skipped silently. Pass
 "#,
 };
 
-pub(super) const MISSING_FIELD: Rule = Rule {
+pub(crate) const MISSING_FIELD: Rule = Rule {
     name: "missing-field",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A required key is absent",
     docs: r#"## What it checks
 That every key the protocol requires is present, for example `toolCallId`
@@ -426,9 +454,11 @@ Both SDKs reject a payload without a required key.
 "#,
 };
 
-pub(super) const WRONG_TYPE: Rule = Rule {
+pub(crate) const WRONG_TYPE: Rule = Rule {
     name: "wrong-type",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A value has the wrong JSON type",
     docs: r#"## What it checks
 That each value has the JSON type the protocol gives it: strings for ids and
@@ -453,9 +483,11 @@ the peer.
 "#,
 };
 
-pub(super) const INVALID_VALUE: Rule = Rule {
+pub(crate) const INVALID_VALUE: Rule = Rule {
     name: "invalid-value",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: Some(Severity::Warning),
     summary: "A value is not one of those the protocol allows",
     docs: r#"## What it checks
 That values restricted to a fixed set are in it: a message's `role`, a
@@ -490,9 +522,11 @@ application.
 "#,
 };
 
-pub(super) const NULL_FOR_OPTIONAL: Rule = Rule {
+pub(crate) const NULL_FOR_OPTIONAL: Rule = Rule {
     name: "null-for-optional",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An optional key is given null instead of being left out",
     docs: r#"## What it checks
 That optional keys (`name?: string`, `parentRunId?: string`, `toolCalls?`)
@@ -515,9 +549,11 @@ accepts it. Such a payload works with one peer and fails with the other.
 "#,
 };
 
-pub(super) const UNKNOWN_FIELD: Rule = Rule {
+pub(crate) const UNKNOWN_FIELD: Rule = Rule {
     name: "unknown-field",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A key the protocol does not define",
     docs: r#"## What it checks
 That every key is one the version judging the document defines for its
@@ -547,9 +583,11 @@ TypeScript SDK.
 "#,
 };
 
-pub(super) const UNKNOWN_EVENT_TYPE: Rule = Rule {
+pub(crate) const UNKNOWN_EVENT_TYPE: Rule = Rule {
     name: "unknown-event-type",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary:
         "An event of a type the protocol version does not define (1.x: dropped with a warning)",
     docs: r#"## What it checks
@@ -575,9 +613,11 @@ not smuggle private signals this way: `CUSTOM` and `RAW` exist for that.
 "#,
 };
 
-pub(super) const SCHEMA_VIOLATION: Rule = Rule {
+pub(crate) const SCHEMA_VIOLATION: Rule = Rule {
     name: "schema-violation",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The document breaks its JSON Schema in a way no narrower rule names",
     docs: r#"## What it checks
 Any schema error that is not a missing key, a wrong type, a disallowed
@@ -600,3 +640,4 @@ A document that matches two alternatives of a `oneOf` at once.
 A document that matches exactly one alternative.
 "#,
 };
+use crate::rules::{EVERY_VERSION, SINCE_1_0};

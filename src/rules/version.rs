@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::{EventView, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::protocol::{Declaration, Protocol};
+use crate::rules::EVERY_VERSION;
 use crate::text::excerpt;
 use crate::Kind;
 
@@ -16,6 +17,8 @@ pub(super) const RULES: &[Rule] = &[UNKNOWN_PROTOCOL_VERSION];
 pub(super) const UNKNOWN_PROTOCOL_VERSION: Rule = Rule {
     name: "unknown-protocol-version",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A declared protocolVersion is newer than any agui-lint knows, or not a version",
     docs: r#"## What it checks
 The `protocolVersion` a document declares: on a `RunAgentInput` (the

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::unknown::{quoted_list, unknown_field};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::findings::{Findings, RuleId};
+use crate::findings::Findings;
 use crate::pointer;
 use crate::rules::retired;
 use crate::suggest;
@@ -44,19 +44,6 @@ pub(crate) fn refine_errors<'a>(
     }
 }
 
-/// A rule this module reports by name, with its registered severity.
-struct Named(&'static str);
-
-impl RuleId for Named {
-    fn name(&self) -> &'static str {
-        self.0
-    }
-
-    fn severity(&self) -> Severity {
-        crate::rules::default_severity(self.0)
-    }
-}
-
 struct Refiner<'s> {
     /// The version judging: a pre-1.0 shape in a 1.x document is named as
     /// retired.
@@ -68,9 +55,7 @@ struct Refiner<'s> {
 /// The warning for a 1.x event whose `type` is `tag`, a type the receiver
 /// does not know, which it drops.
 fn dropped_event(pointer: String, tag: &str, allowed: &[&str]) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        "unknown-event-type",
-        Severity::Warning,
+    let diagnostic = crate::rules::UNKNOWN_EVENT_TYPE.diagnostic(
         pointer,
         format!("unknown event type '{tag}': a receiver drops the event, with a warning"),
     );
@@ -107,7 +92,7 @@ impl Refiner<'_> {
                         Some(retired) => out.push(retired),
                         // A document can hold a million unknown keys; the
                         // suggestion for one is only made if it is reported.
-                        None => out.add(&Named("unknown-field"), |_| {
+                        None => out.add(&crate::rules::UNKNOWN_FIELD, |_| {
                             self.unknown_field(at, key, parent)
                         }),
                     }
@@ -142,10 +127,7 @@ impl Refiner<'_> {
                     .map(text::excerpt)
                     .unwrap_or_default();
                 out.push(
-                    Diagnostic::new(
-                        "schema-violation",
-                        Severity::Error,
-                        at,
+                    crate::rules::SCHEMA_VIOLATION.diagnostic(at,
                         format!("'{found}' is not a JSON Pointer"),
                     )
                     .with_help(
@@ -160,7 +142,7 @@ impl Refiner<'_> {
                 if limit.as_i64().map(i64::unsigned_abs) == Some(SAFE_INTEGER) =>
             {
                 out.push(
-                    Diagnostic::new("schema-violation", Severity::Error, at, error.to_string())
+                    crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string())
                         .with_help(
                             "the schema bounds it to ±(2^53 − 1), the integers a JSON number keeps exactly: a larger one reads back as another number in JavaScript",
                         ),
@@ -179,12 +161,7 @@ impl Refiner<'_> {
                         }),
                 );
             }
-            _ => out.push(Diagnostic::new(
-                "schema-violation",
-                Severity::Error,
-                at,
-                error.to_string(),
-            )),
+            _ => out.push(crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string())),
         }
     }
 
@@ -227,12 +204,7 @@ impl Refiner<'_> {
             return;
         }
         let (Some(tag_key), Some(instance)) = (tag_key, self.instance_at(at)) else {
-            out.push(Diagnostic::new(
-                "schema-violation",
-                Severity::Error,
-                at,
-                error.to_string(),
-            ));
+            out.push(crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string()));
             return;
         };
         let allowed: Vec<&str> = branches
@@ -242,30 +214,25 @@ impl Refiner<'_> {
             .collect();
         let Value::Object(object) = instance else {
             out.push(
-                Diagnostic::new(
-                    "wrong-type",
-                    Severity::Error,
-                    at,
-                    format!("expected an object, found {}", describe(instance)),
-                )
-                .with_help(format!(
-                    "each entry is an object told apart by its '{tag_key}'"
-                )),
+                crate::rules::WRONG_TYPE
+                    .diagnostic(
+                        at,
+                        format!("expected an object, found {}", describe(instance)),
+                    )
+                    .with_help(format!(
+                        "each entry is an object told apart by its '{tag_key}'"
+                    )),
             );
             return;
         };
         let list = quoted_list(&allowed);
         match object.get(tag_key) {
             None => out.push(
-                Diagnostic::new(
-                    "missing-field",
-                    Severity::Error,
-                    at,
-                    format!("missing required key '{tag_key}'"),
-                )
-                .with_help(format!(
-                    "'{tag_key}' tells which kind of object this is: one of {list}"
-                )),
+                crate::rules::MISSING_FIELD
+                    .diagnostic(at, format!("missing required key '{tag_key}'"))
+                    .with_help(format!(
+                        "'{tag_key}' tells which kind of object this is: one of {list}"
+                    )),
             ),
             Some(Value::String(tag)) => {
                 match allowed.iter().position(|a| a == tag) {
@@ -305,15 +272,12 @@ impl Refiner<'_> {
                             return;
                         }
                         let severity = self.invalid_value_severity(object.get(tag_key));
-                        out.add_as(&Named("invalid-value"), severity, |_| {
+                        out.add_as(&crate::rules::INVALID_VALUE, severity, |_| {
                         let pointer = pointer::push(at, tag_key);
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
                             .find(|(old, _)| tag_key == "type" && old == tag);
-                        let mut diagnostic = Diagnostic::new(
-                            "invalid-value",
-                            Severity::Error,
-                            pointer,
+                        let mut diagnostic = crate::rules::INVALID_VALUE.diagnostic(pointer,
                             match replacement {
                                 Some(_) => format!("event type '{tag}' is deprecated"),
                                 None => format!("unknown {tag_key} '{tag}'"),
@@ -341,13 +305,12 @@ impl Refiner<'_> {
                 }
             }
             Some(other) => out.push(
-                Diagnostic::new(
-                    "wrong-type",
-                    Severity::Error,
-                    pointer::push(at, tag_key),
-                    format!("expected a string, found {}", describe(other)),
-                )
-                .with_help(format!("'{tag_key}' is one of {list}")),
+                crate::rules::WRONG_TYPE
+                    .diagnostic(
+                        pointer::push(at, tag_key),
+                        format!("expected a string, found {}", describe(other)),
+                    )
+                    .with_help(format!("'{tag_key}' is one of {list}")),
             ),
         }
     }
@@ -368,12 +331,7 @@ impl Refiner<'_> {
             .map(Vec::as_slice)
             .unwrap_or_default();
         let Some(instance) = self.instance_at(at) else {
-            out.push(Diagnostic::new(
-                "schema-violation",
-                Severity::Error,
-                at,
-                error.to_string(),
-            ));
+            out.push(crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string()));
             return;
         };
         let types: Vec<&str> = branches.iter().map(|b| self.json_type_of(b)).collect();
@@ -390,12 +348,7 @@ impl Refiner<'_> {
                     self.refine(inner, out);
                 }
             }
-            _ => out.push(Diagnostic::new(
-                "schema-violation",
-                Severity::Error,
-                at,
-                error.to_string(),
-            )),
+            _ => out.push(crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string())),
         }
     }
 
@@ -430,12 +383,8 @@ impl Refiner<'_> {
     }
 
     fn missing_field(&self, at: &str, key: &str) -> Diagnostic {
-        let diagnostic = Diagnostic::new(
-            "missing-field",
-            Severity::Error,
-            at,
-            format!("missing required key '{key}'"),
-        );
+        let diagnostic =
+            crate::rules::MISSING_FIELD.diagnostic(at, format!("missing required key '{key}'"));
         let present = self.instance_at(at).and_then(Value::as_object);
         let near = present.and_then(|object| {
             object
@@ -482,10 +431,7 @@ impl Refiner<'_> {
         }
         let key = key.unwrap_or_default();
         Some(
-            Diagnostic::new(
-                "null-for-optional",
-                Severity::Error,
-                at,
+            crate::rules::NULL_FOR_OPTIONAL.diagnostic(at,
                 format!("optional key '{key}' is null"),
             )
             .with_help(format!(
@@ -495,9 +441,7 @@ impl Refiner<'_> {
     }
 
     fn null_or_wrong_type(&self, at: &str, instance: &Value, expected: &str) -> Diagnostic {
-        Diagnostic::new(
-            "wrong-type",
-            Severity::Error,
+        crate::rules::WRONG_TYPE.diagnostic(
             at,
             format!("expected {expected}, found {}", describe(instance)),
         )
@@ -526,7 +470,7 @@ impl Refiner<'_> {
     fn invalid_value(&self, at: &str, allowed: &[Value], out: &mut impl Findings) {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
         let severity = self.invalid_value_severity(Some(instance));
-        out.add_as(&Named("invalid-value"), severity, |_| {
+        out.add_as(&crate::rules::INVALID_VALUE, severity, |_| {
             self.invalid_value_finding(at, instance, allowed)
         });
     }
@@ -545,12 +489,8 @@ impl Refiner<'_> {
         let what = pointer::last(at)
             .filter(|k| k.parse::<usize>().is_err())
             .unwrap_or_else(|| "value".to_string());
-        let diagnostic = Diagnostic::new(
-            "invalid-value",
-            Severity::Error,
-            at,
-            format!("invalid {what} {}", preview(instance)),
-        );
+        let diagnostic = crate::rules::INVALID_VALUE
+            .diagnostic(at, format!("invalid {what} {}", preview(instance)));
         let list = names.join(", ");
         match instance
             .as_str()

@@ -8,19 +8,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
 use crate::{pointer, suggest, Kind, Protocol};
 
 /// The finding for `key` in the object at `at`, whose schema defines
 /// `known` (in the schema's order), judged by `protocol`.
 pub(crate) fn unknown_field(protocol: Protocol, at: &str, key: &str, known: &[&str]) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        "unknown-field",
-        Severity::Warning,
-        pointer::push(at, key),
-        format!("unknown key '{key}'"),
-    )
-    .at(Target::Key);
+    let diagnostic = crate::rules::UNKNOWN_FIELD
+        .diagnostic(pointer::push(at, key), format!("unknown key '{key}'"))
+        .at(Target::Key);
     if protocol == Protocol::V1_0 && crate::types::v1::ADDED_IN_1_1.contains(&key) {
         return diagnostic.with_help(format!(
             "'{key}' came with AG-UI 1.1; a 1.0 receiver strips it: declare protocolVersion \"1.1\" if the sender speaks 1.1"

@@ -618,7 +618,7 @@ mod tests {
 
     #[test]
     fn warnings_header_is_ascii_json_within_its_bound() {
-        let finding = Diagnostic::new("unknown-field", Severity::Warning, "/é", "unknown key 'é'");
+        let finding = crate::rules::UNKNOWN_FIELD.diagnostic("/é", "unknown key 'é'");
         let (list, count) = warnings_headers(&vec![finding; 100]);
         assert!(list.len() <= WARNINGS_HEADER_BYTES);
         assert_eq!(count, "100");

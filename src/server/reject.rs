@@ -89,7 +89,7 @@ impl Rejection {
                     "tool": "agui-lint",
                     "version": env!("CARGO_PKG_VERSION"),
                     "error": self.to_string(),
-                    "rule": "check-timed-out",
+                    "rule": crate::rules::CHECK_TIMED_OUT.name,
                 });
                 format!("{error}\n")
             }

@@ -126,13 +126,9 @@ impl File<'_> {
 
     /// A capture with no record is said to be empty, once.
     pub(crate) fn empty(&self, sink: &mut dyn Sink) {
-        let finding = Diagnostic::new(
-            "empty-input",
-            crate::rules::default_severity("empty-input"),
-            "",
-            "the capture holds no document",
-        )
-        .with_help("a capture that recorded nothing is usually a capture that failed");
+        let finding = crate::rules::EMPTY_INPUT
+            .diagnostic("", "the capture holds no document")
+            .with_help("a capture that recorded nothing is usually a capture that failed");
         // At the start of the file, so every format can point at it.
         let mut finding = finding;
         finding.location = Some(Location { line: 1, column: 1 });

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Related, Target};
+use crate::diagnostic::{Related, Target};
 use crate::findings::{Capped, Findings};
 use crate::locate;
 use crate::parse::{self, Parsed};
@@ -83,14 +83,13 @@ impl Noticed {
         for (at, repetition) in repeated_keys {
             let at = format!("{prefix}{at}");
             let key = crate::pointer::last(&at).unwrap_or_default();
-            let mut diagnostic = Diagnostic::new(
-                "duplicate-key",
-                rules::default_severity("duplicate-key"),
-                at.clone(),
-                format!("key '{key}' appears more than once in this object"),
-            )
-            .with_help("parsers disagree on which value wins; keep one")
-            .at(Target::RepeatedKey(repetition));
+            let mut diagnostic = rules::DUPLICATE_KEY
+                .diagnostic(
+                    at.clone(),
+                    format!("key '{key}' appears more than once in this object"),
+                )
+                .with_help("parsers disagree on which value wins; keep one")
+                .at(Target::RepeatedKey(repetition));
             diagnostic.related.push(Related {
                 pointer: at,
                 message: "first occurrence".into(),
@@ -101,13 +100,13 @@ impl Noticed {
             found.push(diagnostic);
         }
         found.count(
-            "duplicate-key",
-            rules::default_severity("duplicate-key"),
+            rules::DUPLICATE_KEY.name,
+            rules::DUPLICATE_KEY.severity,
             more_repeated_keys,
         );
         found.count(
-            "lone-surrogate",
-            rules::default_severity("lone-surrogate"),
+            rules::LONE_SURROGATE.name,
+            rules::LONE_SURROGATE.severity,
             more_lone_surrogates,
         );
         // A number beyond a double's range was read as a stand-in of the
@@ -120,10 +119,7 @@ impl Noticed {
                 .map(String::from_utf8_lossy)
                 .unwrap_or_default();
             let pointer = format!("{prefix}{}", number.pointer);
-            let mut diagnostic = Diagnostic::new(
-                "non-interoperable-number",
-                rules::default_severity("non-interoperable-number"),
-                pointer.clone(),
+            let mut diagnostic = rules::NON_INTEROPERABLE_NUMBER.diagnostic(pointer.clone(),
                 format!(
                     "number {} is beyond the range of a double: JavaScript reads it as Infinity, Python as inf, and parsers that keep to a double's range refuse the document",
                     crate::text::excerpt(&written)
@@ -135,8 +131,8 @@ impl Noticed {
             self.skip_numbers.insert(pointer);
         }
         found.count(
-            "non-interoperable-number",
-            rules::default_severity("non-interoperable-number"),
+            rules::NON_INTEROPERABLE_NUMBER.name,
+            rules::NON_INTEROPERABLE_NUMBER.severity,
             more_out_of_range,
         );
         for lone in lone_surrogates {
@@ -146,10 +142,7 @@ impl Noticed {
                 .get(offset..offset + 6)
                 .map(String::from_utf8_lossy)
                 .unwrap_or_default();
-            let mut diagnostic = Diagnostic::new(
-                "lone-surrogate",
-                rules::default_severity("lone-surrogate"),
-                format!("{prefix}{}", lone.pointer),
+            let mut diagnostic = rules::LONE_SURROGATE.diagnostic(format!("{prefix}{}", lone.pointer),
                 format!(
                     "{} has the unpaired UTF-16 surrogate escape '{escape}'",
                     if lone.in_key { "key" } else { "string" }

@@ -4,10 +4,13 @@
 
 use crate::diagnostic::Severity;
 use crate::rules::Rule;
+use crate::rules::EVERY_VERSION;
 
 pub(super) const EVENT_BEFORE_RUN_STARTED: Rule = Rule {
     name: "event-before-run-started",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A stream's first event is not RUN_STARTED (or RUN_ERROR)",
     docs: r#"## What it checks
 That a stream begins with `RUN_STARTED`. `RUN_ERROR` may come first too: an
@@ -35,6 +38,8 @@ misattribute them.
 pub(super) const RUN_STARTED_WHILE_ACTIVE: Rule = Rule {
     name: "run-started-while-active",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "RUN_STARTED arrives while a run is still active",
     docs: r#"## What it checks
 That a run ends (`RUN_FINISHED` or `RUN_ERROR`) before the next
@@ -63,6 +68,8 @@ of both.
 pub(super) const EVENT_AFTER_RUN_ERROR: Rule = Rule {
     name: "event-after-run-error",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An event follows RUN_ERROR",
     docs: r#"## What it checks
 That nothing follows `RUN_ERROR`: "after a RunError event, no further
@@ -93,6 +100,8 @@ applied to the next run.
 pub(super) const EVENT_AFTER_RUN_FINISHED: Rule = Rule {
     name: "event-after-run-finished",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "An event other than RUN_STARTED follows RUN_FINISHED",
     docs: r#"## What it checks
 That after `RUN_FINISHED` the only event is a new `RUN_STARTED`. Only the
@@ -120,6 +129,8 @@ first event out of place after each finished run is reported.
 pub(super) const RUN_FINISHED_ID_MISMATCH: Rule = Rule {
     name: "run-finished-id-mismatch",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "RUN_FINISHED names another thread or run than its RUN_STARTED",
     docs: r#"## What it checks
 That `RUN_FINISHED` carries the `threadId` and `runId` of the
@@ -146,6 +157,8 @@ started run open and finishes one that does not exist.
 pub(super) const RUN_FINISHED_WHILE_OPEN: Rule = Rule {
     name: "run-finished-while-open",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "RUN_FINISHED arrives while a message, tool call, step or reasoning block is open",
     docs: r#"## What it checks
 That every text message, tool call, step, reasoning phase and reasoning
@@ -177,6 +190,8 @@ stops loading; a tool call left open is never executed or answered.
 pub(super) const STREAM_TRUNCATED: Rule = Rule {
     name: "stream-truncated",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The stream ends while a run is active",
     docs: r#"## What it checks
 That the last run of a stream has ended (`RUN_FINISHED` or `RUN_ERROR`)
@@ -208,6 +223,8 @@ agent says it cannot go on.
 pub(super) const EVENT_WITHOUT_START: Rule = Rule {
     name: "event-without-start",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A content, arguments or end event names a message, tool call or reasoning block that is not open",
     docs: r#"## What it checks
 That `TEXT_MESSAGE_CONTENT`/`TEXT_MESSAGE_END`, `TOOL_CALL_ARGS`/
@@ -239,6 +256,8 @@ for one already ended says the agent lost track of its own stream.
 pub(super) const DUPLICATE_START: Rule = Rule {
     name: "duplicate-start",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A start event names a message, tool call or reasoning block that is already open",
     docs: r#"## What it checks
 That `TEXT_MESSAGE_START`, `TOOL_CALL_START`, `REASONING_START` and
@@ -269,6 +288,8 @@ tool call with two argument texts run together.
 pub(super) const NEVER_ENDED: Rule = Rule {
     name: "never-ended",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A message, tool call or reasoning block is still open when the stream ends",
     docs: r#"## What it checks
 That every text message, tool call, reasoning phase and reasoning message
@@ -301,6 +322,8 @@ tool call.
 pub(super) const TOOL_CALL_ARGS_NOT_JSON: Rule = Rule {
     name: "tool-call-args-not-json",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: Some(Severity::Warning),
     summary: "A tool call's streamed arguments do not concatenate to JSON",
     docs: r#"## What it checks
 That the `delta`s of a tool call's `TOOL_CALL_ARGS` (or `TOOL_CALL_CHUNK`)
@@ -341,6 +364,8 @@ drops the first chunk of a call's arguments, so its deltas join to
 pub(super) const TOOL_CALL_RESULT_WITHOUT_START: Rule = Rule {
     name: "tool-call-result-without-start",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "TOOL_CALL_RESULT answers a tool call the stream never started",
     docs: r#"## What it checks
 That the `toolCallId` of a `TOOL_CALL_RESULT` was started earlier in the
@@ -371,6 +396,8 @@ providers reject on the next run (see `tool-result-without-call`).
 pub(super) const STEP_FINISHED_WITHOUT_START: Rule = Rule {
     name: "step-finished-without-start",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "STEP_FINISHED names a step that is not running",
     docs: r#"## What it checks
 That `STEP_FINISHED` names a step whose `STEP_STARTED` came before and
@@ -400,6 +427,8 @@ finishes nothing, and the real step stays shown as running.
 pub(super) const STEP_STARTED_TWICE: Rule = Rule {
     name: "step-started-twice",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "STEP_STARTED names a step that is already running",
     docs: r#"## What it checks
 That a step is not started again before it finishes. The finding names
@@ -429,6 +458,8 @@ the UI unsure which ended, and one of them never does.
 pub(super) const STEP_NEVER_FINISHED: Rule = Rule {
     name: "step-never-finished",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A step is still running when the stream ends",
     docs: r#"## What it checks
 That every `STEP_STARTED` is followed by its `STEP_FINISHED` before the
@@ -457,6 +488,8 @@ The progress UI shows the step as running forever.
 pub(super) const FIRST_CHUNK_WITHOUT_ID: Rule = Rule {
     name: "first-chunk-without-id",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "The first chunk of a message or tool call lacks its id (or a tool call its name)",
     docs: r#"## What it checks
 That the first `TEXT_MESSAGE_CHUNK` and `REASONING_MESSAGE_CHUNK` of a
@@ -487,6 +520,8 @@ the chunk.
 pub(super) const STATE_DELTA_INVALID_PATCH: Rule = Rule {
     name: "state-delta-invalid-patch",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A STATE_DELTA's delta is not a valid JSON Patch (RFC 6902)",
     docs: r#"## What it checks
 That every operation of a `STATE_DELTA`'s `delta` is an RFC 6902 JSON
@@ -523,6 +558,8 @@ delta; the client's state silently stops following the agent's.
 pub(super) const STATE_OVER_BUDGET: Rule = Rule {
     name: "state-over-budget",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary:
         "A state or activity update would take what agui-lint keeps of a stream past its bounds",
     docs: r#"## What it checks
@@ -597,6 +634,8 @@ A consumer that applies them runs out of memory; so would a checker.
 pub(super) const STATE_DELTA_NOT_APPLICABLE: Rule = Rule {
     name: "state-delta-not-applicable",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A STATE_DELTA does not apply to the state built so far",
     docs: r#"## What it checks
 That each `STATE_DELTA` applies to the state built from the last
@@ -631,6 +670,8 @@ spec's remedy is a fresh `STATE_SNAPSHOT`.
 pub(super) const STATE_DELTA_BEFORE_SNAPSHOT: Rule = Rule {
     name: "state-delta-before-snapshot",
     severity: Severity::Info,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A STATE_DELTA comes before any state snapshot in the stream",
     docs: r#"## What it checks
 Whether a `STATE_DELTA` arrives before the stream gave a base state (a

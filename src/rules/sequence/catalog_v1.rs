@@ -5,10 +5,13 @@
 
 use crate::diagnostic::Severity;
 use crate::rules::Rule;
+use crate::rules::SINCE_1_0;
 
 pub(super) const RUN_STARTED_OTHER_THREAD: Rule = Rule {
     name: "run-started-other-thread",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A run of a stream names another thread than the run before it",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/lifecycle.mdx`, "Several runs on one stream"): a
@@ -41,6 +44,8 @@ re-homing the stream: its messages and state belong to the first thread.
 pub(super) const RUN_ID_REUSED: Rule = Rule {
     name: "run-id-reused",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A run of a stream reuses the runId of an earlier run",
     docs: r#"## What it checks
 AG-UI 1.x: every run a stream carries is a new run (`spec/1.1/events/lifecycle.mdx`,
@@ -74,6 +79,8 @@ warning.
 pub(super) const PROTOCOL_VERSION_MISMATCH: Rule = Rule {
     name: "protocol-version-mismatch",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary:
         "RUN_STARTED declares another protocolVersion than the request (or the input it echoes)",
     docs: r#"## What it checks
@@ -106,6 +113,8 @@ version it speaks and warns: what the newer version adds is stripped.
 pub(super) const PROTOCOL_VERSION_MISSING: Rule = Rule {
     name: "protocol-version-missing",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A 1.x run's RUN_STARTED declares no protocolVersion, though its request did or the run uses what only 1.x has",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/versioning.mdx`, "Version negotiation"): "an
@@ -140,6 +149,8 @@ consumers from noticing a downgrade.
 pub(super) const SNAPSHOT_CONTRADICTS_STREAM: Rule = Rule {
     name: "snapshot-contradicts-stream",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A MESSAGES_SNAPSHOT says otherwise than the run streamed about the same message or tool call",
     docs: r#"## What it checks
 AG-UI 1.x: a `MESSAGES_SNAPSHOT` replaces a consumer's copy of each message
@@ -188,6 +199,8 @@ tool with none.
 pub(super) const CHUNK_CONTRADICTS_OPENER: Rule = Rule {
     name: "chunk-contradicts-opener",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A continuation chunk repeats a field of its opener with another value",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/patterns/streaming.mdx`, "Continuation chunks"):
@@ -221,6 +234,8 @@ reject the stream rather than choose.
 pub(super) const CHUNK_CONTINUATION_AMBIGUOUS: Rule = Rule {
     name: "chunk-continuation-ambiguous",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A chunk names no item and no owner while several subagents stream one",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/patterns/streaming.mdx`, "Closing a chunk
@@ -256,6 +271,8 @@ stream could put one agent's words in another's message.
 pub(super) const OWNER_MISMATCH: Rule = Rule {
     name: "continuation-owner-mismatch",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A content or end event is attributed to another subagent than its opener",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/subagents.mdx`, "Ownership"): once a message,
@@ -290,6 +307,8 @@ to another producer's message, which nobody can detect afterwards.
 pub(super) const SUBAGENT_STARTED_LATE: Rule = Rule {
     name: "subagent-started-late",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "SUBAGENT_STARTED comes after events already attributed to the invocation",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/subagents.mdx`, "Lifecycle"): a producer that
@@ -322,6 +341,8 @@ before it were grouped under an invocation it did not know yet.
 pub(super) const SUBAGENT_ID_REUSED: Rule = Rule {
     name: "subagent-id-reused",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A subagentRunId is used again after its invocation finished in the run",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/subagents.mdx`): an id identifies one
@@ -358,6 +379,8 @@ that already reported its end.
 pub(super) const SUBAGENT_PARENT_NOT_STARTED: Rule = Rule {
     name: "subagent-parent-not-started",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "SUBAGENT_STARTED names a parent invocation the run never announced",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/subagents.mdx`, "Nesting and parallelism"):
@@ -391,6 +414,8 @@ it nowhere in the tree.
 pub(super) const INTERRUPT_ID_DUPLICATE: Rule = Rule {
     name: "interrupt-id-duplicate",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "Two interrupts of one RUN_FINISHED outcome share an id",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Interrupting"):
@@ -420,6 +445,8 @@ rejects the outcome.
 pub(super) const OUTCOME_TOOL_CALL_ANSWERED: Rule = Rule {
     name: "outcome-tool-call-answered",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A RUN_FINISHED outcome names as pending a tool call the run answered",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/lifecycle.mdx`, `RUN_FINISHED`): a success
@@ -455,6 +482,8 @@ on, an answer that already exists.
 pub(super) const RESUME_MISSING_INTERRUPT: Rule = Rule {
     name: "resume-missing-interrupt",
     severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary:
         "The request after an interrupted run leaves one of its interrupts without a resume entry",
     docs: r#"## What it checks
@@ -485,6 +514,8 @@ sending it, and a producer that notices must keep the interrupt open.
 pub(super) const RESUME_UNKNOWN_INTERRUPT: Rule = Rule {
     name: "resume-unknown-interrupt",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "A resume entry answers an interrupt the run it continues did not raise",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming"), in
@@ -514,6 +545,8 @@ answer is lost.
 pub(super) const ACTIVITY_DELTA_WITHOUT_SNAPSHOT: Rule = Rule {
     name: "activity-delta-without-snapshot",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "ACTIVITY_DELTA for an activity message no ACTIVITY_SNAPSHOT created",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/activity.mdx`, `ACTIVITY_DELTA`): a producer
@@ -546,6 +579,8 @@ activity it was meant to update never shows the change.
 pub(super) const ACTIVITY_DELTA_NOT_APPLICABLE: Rule = Rule {
     name: "activity-delta-not-applicable",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "An ACTIVITY_DELTA patch does not apply to the activity's content",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/activity.mdx`): each `ACTIVITY_DELTA` patch is
@@ -579,6 +614,8 @@ and consumer now disagree about the activity until its next snapshot.
 pub(super) const ACTIVITY_CONTENT_NOT_OBJECT: Rule = Rule {
     name: "activity-content-not-object",
     severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
     summary: "An ACTIVITY_DELTA patch makes the activity's content something other than an object",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/events/activity.mdx`): the patched content must still

@@ -5,11 +5,14 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::view::Findings;
 use crate::rules::walk::repeats;
 use crate::rules::Rule;
+use crate::rules::EVERY_VERSION;
 use crate::text::quote;
 
 pub(super) const DUPLICATE_TOOL_NAME: Rule = Rule {
     name: "duplicate-tool-name",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "Two tools in one list share a name",
     docs: r##"## What it checks
 That no two tools of one list (a RunAgentInput's `tools`, a tools array,
@@ -39,6 +42,8 @@ a name.
 pub(super) const TOOL_NAME_FORMAT: Rule = Rule {
     name: "tool-name-format",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool name is not 1 to 64 ASCII letters, digits, '_' or '-'",
     docs: r##"## What it checks
 That each tool's `name` matches `^[a-zA-Z0-9_-]{1,64}$`: not empty, at most

@@ -32,12 +32,15 @@ use crate::limits::values_over;
 use crate::pointer;
 use crate::rules::walk::Node;
 use crate::rules::Rule;
+use crate::rules::EVERY_VERSION;
 use crate::text::{describe, expected_types, preview, quote};
 use crate::Protocol;
 
 pub(super) const TOOL_PARAMETERS_INVALID_SCHEMA: Rule = Rule {
     name: "tool-parameters-invalid-schema",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters is not a valid JSON Schema",
     docs: r##"## What it checks
 That a tool's `parameters` is a valid JSON Schema of its draft: the draft
@@ -82,6 +85,8 @@ arguments against it fails too.
 pub(super) const TOOL_PARAMETERS_REMOTE_REF: Rule = Rule {
     name: "tool-parameters-remote-ref",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters refers to a schema outside itself",
     docs: r##"## What it checks
 That every `$ref`, `$dynamicRef` and `$recursiveRef` in a tool's
@@ -125,6 +130,8 @@ and a peer that does would let a payload make it fetch URLs or read files
 pub(super) const TOOL_PARAMETERS_UNKNOWN_DRAFT: Rule = Rule {
     name: "tool-parameters-unknown-draft",
     severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters names a JSON Schema draft agui-lint does not support",
     docs: r##"## What it checks
 That a `$schema` in a tool's `parameters`, when present, names a supported
@@ -161,6 +168,8 @@ tool.
 pub(super) const TOOL_PARAMETERS_TOO_LARGE: Rule = Rule {
     name: "tool-parameters-too-large",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters schema is too large to check",
     docs: r#"## What it checks
 Whether a tool's `parameters` holds more JSON values than the compile
@@ -192,6 +201,8 @@ tool schemas are a few hundred values.
 pub(super) const TOOL_PARAMETERS_TOO_COMPLEX: Rule = Rule {
     name: "tool-parameters-too-complex",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters would check one value against too many subschemas",
     docs: r##"## What it checks
 How many subschemas checking one value against a tool's `parameters`
@@ -239,6 +250,8 @@ tool schema fans out this far.
 pub(super) const TOOL_PARAMETERS_UNSUPPORTED_PATTERN: Rule = Rule {
     name: "tool-parameters-unsupported-pattern",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A pattern of a tool's parameters uses look-around or a back-reference, which agui-lint does not run",
     docs: r##"## What it checks
 Whether a `pattern` or a `patternProperties` key of a tool's `parameters`
@@ -277,6 +290,8 @@ const MAX_FAN_OUT: u64 = 10_000;
 pub(super) const TOOL_PARAMETERS_NOT_OBJECT: Rule = Rule {
     name: "tool-parameters-not-object",
     severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
     summary: "A tool's parameters does not declare \"type\": \"object\" at its root",
     docs: r##"## What it checks
 That the root of a tool's `parameters` is an object schema with exactly
