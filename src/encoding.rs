@@ -25,7 +25,8 @@ pub(crate) fn examine(bytes: &[u8]) -> (Vec<Diagnostic>, Option<&[u8]>) {
     let mut findings = Vec::new();
     let text = match bytes.strip_prefix(BOM) {
         Some(rest) => {
-            let finding = crate::rules::BYTE_ORDER_MARK.diagnostic("",
+            let finding = crate::rules::BYTE_ORDER_MARK.diagnostic(
+                "",
                 "the document starts with a UTF-8 byte order mark",
             )
             .with_help("save it without the mark: JSON.parse and Python's json.loads both reject it; the rest was checked as if it were not there");
@@ -39,7 +40,8 @@ pub(crate) fn examine(bytes: &[u8]) -> (Vec<Diagnostic>, Option<&[u8]>) {
         let byte = text.get(at).copied().unwrap_or_default();
         // Not UTF-8 is not JSON (RFC 8259, section 8.1): the JSON rule, with
         // the byte named.
-        let finding = crate::rules::INVALID_JSON.diagnostic("",
+        let finding = crate::rules::INVALID_JSON.diagnostic(
+            "",
             format!("invalid JSON: byte 0x{byte:02x} is not UTF-8"),
         )
         .with_help("save or send it as UTF-8; a single byte such as 0xe9 for 'é' is Latin-1 (or Windows-1252), not UTF-8");

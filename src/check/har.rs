@@ -204,7 +204,8 @@ impl File<'_> {
             1 => "the archive's one entry is not an AG-UI run".to_string(),
             n => format!("none of the archive's {n} entries is an AG-UI run"),
         };
-        let mut finding = crate::rules::NO_AGUI_TRAFFIC.diagnostic("",
+        let mut finding = crate::rules::NO_AGUI_TRAFFIC.diagnostic(
+            "",
             message,
         )
         .with_help("an AG-UI run is a request whose body is a RunAgentInput; record the exchange with the agent's endpoint (devtools: Save all as HAR with content)");
@@ -253,7 +254,8 @@ impl File<'_> {
         sink: &mut dyn Sink,
     ) {
         let location = archive.location(error.offset);
-        let mut diagnostic = crate::rules::INVALID_HAR.diagnostic(error.pointer.clone(),
+        let mut diagnostic = crate::rules::INVALID_HAR.diagnostic(
+            error.pointer.clone(),
             error.message.clone(),
         )
         .with_help(

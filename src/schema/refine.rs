@@ -127,7 +127,8 @@ impl Refiner<'_> {
                     .map(text::excerpt)
                     .unwrap_or_default();
                 out.push(
-                    crate::rules::SCHEMA_VIOLATION.diagnostic(at,
+                    crate::rules::SCHEMA_VIOLATION.diagnostic(
+                        at,
                         format!("'{found}' is not a JSON Pointer"),
                     )
                     .with_help(
@@ -277,7 +278,8 @@ impl Refiner<'_> {
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
                             .find(|(old, _)| tag_key == "type" && old == tag);
-                        let mut diagnostic = crate::rules::INVALID_VALUE.diagnostic(pointer,
+                        let mut diagnostic = crate::rules::INVALID_VALUE.diagnostic(
+                            pointer,
                             match replacement {
                                 Some(_) => format!("event type '{tag}' is deprecated"),
                                 None => format!("unknown {tag_key} '{tag}'"),
@@ -431,7 +433,8 @@ impl Refiner<'_> {
         }
         let key = key.unwrap_or_default();
         Some(
-            crate::rules::NULL_FOR_OPTIONAL.diagnostic(at,
+            crate::rules::NULL_FOR_OPTIONAL.diagnostic(
+                at,
                 format!("optional key '{key}' is null"),
             )
             .with_help(format!(

@@ -25,7 +25,8 @@ use std::ops::Range;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{locate_all, out_bound, Noted, Noticed, SchemaFindings, Validator};
+use super::full::{locate_all, out_bound, SchemaFindings};
+use super::{Noted, Noticed, Validator};
 use crate::diagnostic::Diagnostic;
 use crate::findings::Findings;
 use crate::limits::{self, PARSER_DEPTH};

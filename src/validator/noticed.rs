@@ -119,7 +119,8 @@ impl Noticed {
                 .map(String::from_utf8_lossy)
                 .unwrap_or_default();
             let pointer = format!("{prefix}{}", number.pointer);
-            let mut diagnostic = rules::NON_INTEROPERABLE_NUMBER.diagnostic(pointer.clone(),
+            let mut diagnostic = rules::NON_INTEROPERABLE_NUMBER.diagnostic(
+                pointer.clone(),
                 format!(
                     "number {} is beyond the range of a double: JavaScript reads it as Infinity, Python as inf, and parsers that keep to a double's range refuse the document",
                     crate::text::excerpt(&written)
@@ -142,7 +143,8 @@ impl Noticed {
                 .get(offset..offset + 6)
                 .map(String::from_utf8_lossy)
                 .unwrap_or_default();
-            let mut diagnostic = rules::LONE_SURROGATE.diagnostic(format!("{prefix}{}", lone.pointer),
+            let mut diagnostic = rules::LONE_SURROGATE.diagnostic(
+                format!("{prefix}{}", lone.pointer),
                 format!(
                     "{} has the unpaired UTF-16 surrogate escape '{escape}'",
                     if lone.in_key { "key" } else { "string" }

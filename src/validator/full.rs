@@ -1,0 +1,407 @@
+//! The full (explaining) path: a document parsed into a `Value`, checked
+//! against its version's schema and every rule, each finding located.
+
+use serde_json::Value;
+
+use super::by_message;
+use super::noticed::{Noted, Noticed};
+use super::Validator;
+use crate::diagnostic::Diagnostic;
+use crate::encoding;
+use crate::fast;
+use crate::findings::{Capped, Findings};
+use crate::limits::{self, PARSER_DEPTH};
+use crate::locate::{self, Locator};
+use crate::parse;
+use crate::protocol::Protocol;
+use crate::report::Report;
+use crate::rules;
+use crate::settings::Settings;
+use crate::types::RunAgentInput;
+use crate::Kind;
+
+impl Validator {
+    /// Whether the fast path reads `bytes`, a record of a stream judged by
+    /// `protocol`, as a clean event.
+    pub(crate) fn reads_clean_event(&self, bytes: &[u8], protocol: Protocol) -> bool {
+        let shapes = &self.event_shapes[protocol.index()];
+        fast::read_clean_event(shapes, bytes, self.settings.limits(), protocol).is_some()
+    }
+
+    /// The full path's report on `bytes`, a record of a stream judged by
+    /// `protocol` (its own findings, not the sequence's).
+    pub(crate) fn full_record_report(&self, bytes: &[u8], protocol: Protocol) -> Report {
+        self.check_bytes_fully(None, bytes, Some(protocol), Whole::WhenSmall)
+            .0
+    }
+
+    /// The report of the full path alone (`Value`, schema, every rule),
+    /// which the fast path must agree with.
+    pub(crate) fn full_report(&self, kind: Option<Kind>, bytes: &[u8]) -> Report {
+        self.check_bytes_fully(kind, bytes, None, Whole::WhenSmall)
+            .0
+    }
+
+    /// The report of the full path on `bytes` as a RunAgentInput, parsed
+    /// whole (`whole`) or a message at a time whatever its size; `None`
+    /// when it cannot be parsed a message at a time.
+    pub(crate) fn full_report_as(&self, bytes: &[u8], whole: bool) -> Option<Report> {
+        let how = if whole { Whole::Always } else { Whole::Never };
+        let (report, kept) = self.check_bytes_fully(Some(Kind::RunAgentInput), bytes, None, how);
+        (whole || matches!(kept, Kept::Parts)).then_some(report)
+    }
+
+    /// The full path: parse into a `Value`, check the schema and every
+    /// rule, locate what was found.
+    pub(super) fn check_bytes_fully(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream_protocol: Option<Protocol>,
+        whole: Whole,
+    ) -> (Report, Kept) {
+        // Until the document is read, it is judged as an event of its
+        // stream would be, else by the configured default.
+        let unread = stream_protocol
+            .filter(|_| kind.is_none_or(|k| matches!(k, Kind::Event | Kind::Events)))
+            .unwrap_or_else(|| self.settings.default_protocol());
+        let limits = self.settings.limits();
+        if bytes.len() > limits.max_document_bytes {
+            return (self.oversized(bytes.len()), Kept::Nothing);
+        }
+        let (mut early, readable) = encoding::examine(bytes);
+        let Some(bytes) = readable else {
+            return (
+                self.report(None, early).with_protocol(unread),
+                Kept::Nothing,
+            );
+        };
+        if limits.max_depth < PARSER_DEPTH {
+            let nesting = limits::nesting(bytes, limits.max_depth);
+            if let Some(offset) = nesting.too_deep_at {
+                early.extend(too_deep(
+                    bytes,
+                    offset,
+                    limits.max_depth,
+                    nesting.open_at_end,
+                ));
+                return (
+                    self.report(None, early).with_protocol(unread),
+                    Kept::Nothing,
+                );
+            }
+        }
+        let apart = match whole {
+            Whole::Always => false,
+            Whole::WhenSmall => bytes.len() >= by_message::FROM,
+            Whole::Never => true,
+        };
+        if apart {
+            if let Some(report) = by_message::check(self, kind, bytes, &mut early) {
+                return (report, Kept::Parts);
+            }
+        }
+        let keep = parse::Limit {
+            keep: limits.max_findings,
+        };
+        let (value, noted) = match parse::parse_within(bytes, keep) {
+            Ok(parsed) => Noted::of(parsed),
+            Err(error) => {
+                let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
+                if error.message == "recursion limit exceeded" {
+                    let open = limits::nesting(bytes, PARSER_DEPTH).open_at_end;
+                    early.extend(too_deep(bytes, offset, PARSER_DEPTH, open));
+                    return (
+                        self.report(None, early).with_protocol(unread),
+                        Kept::Nothing,
+                    );
+                }
+                let message = if bytes.iter().all(u8::is_ascii_whitespace) {
+                    "the document is empty".to_string()
+                } else if bytes.get(offset) == Some(&0) {
+                    "invalid JSON: a NUL byte".to_string()
+                } else {
+                    format!("invalid JSON: {}", plain_syntax_message(&error.message))
+                };
+                let mut diagnostic = crate::rules::INVALID_JSON.diagnostic("", message);
+                if error.message == "trailing characters" {
+                    diagnostic = diagnostic.with_help(
+                        "one document per file; a file with one JSON document per line \
+                         is read as JSON Lines when named *.jsonl or *.ndjson",
+                    );
+                }
+                diagnostic.location = Some(locate::location_at(bytes, offset));
+                early.push(diagnostic);
+                return (
+                    self.report(kind, early).with_protocol(unread),
+                    Kept::Nothing,
+                );
+            }
+        };
+        let mut found = self.sink();
+        for diagnostic in early {
+            found.push(diagnostic);
+        }
+        let mut noticed = Noticed::default();
+        noticed.report(bytes, "", &|offset| offset, noted, &mut found);
+        let mut protocol = unread;
+        let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
+            Ok(kind) => {
+                let (judged, declaration) = self.judge_version(kind, &value, stream_protocol);
+                protocol = judged;
+                if let Some(declaration) = declaration {
+                    found.push(declaration);
+                }
+                let bounded = std::mem::take(&mut noticed.skip_numbers);
+                self.check_value(protocol, kind, &value, bounded, &mut found);
+                Some(kind)
+            }
+            Err(undetected) => {
+                let closest: Vec<String> = undetected
+                    .closest
+                    .iter()
+                    .map(|k| format!("'{k}'"))
+                    .collect();
+                let help = if closest.is_empty() {
+                    "pass --kind to say what the document is".to_string()
+                } else {
+                    format!(
+                        "closest: {}; pass --kind to say what the document is",
+                        closest.join(", ")
+                    )
+                };
+                found.push(
+                    crate::rules::UNKNOWN_KIND
+                        .diagnostic("", "cannot tell which kind of AG-UI document this is")
+                        .with_help(help),
+                );
+                None
+            }
+        };
+        let mut diagnostics = found.finish();
+        if !diagnostics.is_empty() {
+            let located = noticed.located_text(bytes);
+            locate_all(&located, noticed.keys_repeat, &mut diagnostics);
+        }
+        (
+            self.report(kind, diagnostics).with_protocol(protocol),
+            Kept::Value(value),
+        )
+    }
+
+    /// Schema and rule check of a parsed value (no locations), into `out`;
+    /// numbers at the pointers `bounded` holds are already reported.
+    pub(super) fn check_value(
+        &self,
+        protocol: Protocol,
+        kind: Kind,
+        value: &Value,
+        mut bounded: foldhash::HashSet<String>,
+        out: &mut Capped<'_, Settings>,
+    ) {
+        let compiled = match self.schemas.get(protocol, kind) {
+            Ok(Some(compiled)) => compiled,
+            Ok(None) => return out.push(
+                crate::rules::UNKNOWN_KIND
+                    .diagnostic("", format!("AG-UI {protocol} has no '{kind}' documents"))
+                    .with_help(
+                        "pass --protocol with a version that has them, or declare protocolVersion",
+                    ),
+            ),
+            Err(error) => {
+                return out.push(
+                    crate::rules::SCHEMA_VIOLATION
+                        .diagnostic("", error.to_string())
+                        .with_help(
+                            "this is a bug in agui-lint, not in the document; please report it",
+                        ),
+                )
+            }
+        };
+        // A number the 1.x schema bounds (a timestamp, a token count) beyond
+        // ±(2^53 − 1) is the schema's error; the interoperability warning
+        // would say it a second time. The pointers of the schema's other
+        // findings are kept for that, up to a bound (past it, such a
+        // number may be counted twice in `too-many-findings`).
+        if !compiled.validator.is_valid(value) {
+            let mut noting = SchemaFindings {
+                inner: &mut *out,
+                bounded: &mut bounded,
+                bound: out_bound(self.settings.limits().max_findings),
+            };
+            compiled.check(value, protocol, &mut noting);
+        }
+        rules::check(
+            kind,
+            protocol,
+            value,
+            self.settings.limits(),
+            &|pointer| bounded.contains(pointer),
+            out,
+        );
+    }
+}
+
+/// What a check hands back of the document besides its report.
+pub(crate) enum Kept {
+    /// Nothing: the fast path read the bytes without a value (a typed
+    /// read takes them as they are), or nothing was read.
+    Nothing,
+    /// Nothing: the full path parsed the document a message at a time.
+    Parts,
+    /// The value the full path parsed.
+    Value(Value),
+}
+
+impl Kept {
+    /// The value, when one was kept.
+    pub(super) fn value(self) -> Option<Value> {
+        match self {
+            Kept::Value(value) => Some(value),
+            Kept::Nothing | Kept::Parts => None,
+        }
+    }
+}
+
+/// Whether the full path parses a RunAgentInput whole or a message at a
+/// time ([`by_message`]).
+#[derive(Clone, Copy)]
+pub(super) enum Whole {
+    /// Whole, whatever its size.
+    Always,
+    /// Whole when it is smaller than [`by_message::FROM`].
+    WhenSmall,
+    /// A message at a time whenever it can be.
+    Never,
+}
+
+/// The schema's findings on their way to `inner`, each with its rule's
+/// default severity, the pointers of the `schema-violation` ones noted in
+/// `bounded` (up to `bound` of them).
+pub(super) struct SchemaFindings<'a, F> {
+    pub(super) inner: &'a mut F,
+    pub(super) bounded: &'a mut foldhash::HashSet<String>,
+    pub(super) bound: usize,
+}
+
+impl<F: Findings> Findings for SchemaFindings<'_, F> {
+    fn add_as<R: crate::findings::RuleId>(
+        &mut self,
+        rule: &R,
+        severity: crate::Severity,
+        make: impl FnOnce(&R) -> Diagnostic,
+    ) {
+        self.inner.add_as(rule, severity, make);
+    }
+
+    fn add_unbuilt<R: crate::findings::RuleId>(&mut self, rule: &R, count: usize) {
+        self.inner.add_unbuilt(rule, count);
+    }
+
+    fn push(&mut self, mut diagnostic: Diagnostic) {
+        diagnostic.severity = rules::default_severity(&diagnostic.rule);
+        if diagnostic.rule == crate::rules::SCHEMA_VIOLATION.name && self.bounded.len() < self.bound
+        {
+            self.bounded.insert(diagnostic.pointer.clone());
+        }
+        self.inner.push(diagnostic);
+    }
+}
+
+/// How many `schema-violation` pointers a document keeps for leaving out
+/// the interoperability warning at the same place.
+pub(super) fn out_bound(max_findings: usize) -> usize {
+    max_findings.saturating_mul(4).max(64)
+}
+
+/// The typed input of a RunAgentInput judged by `protocol`. A pre-1.0
+/// document is read through the pre-1.0 types first, which drop what
+/// pre-1.0 does not define (an unknown `resume` of another shape, say), as
+/// a pre-1.0 receiver strips unknown keys; every pre-1.0 input then reads
+/// as a 1.x one.
+pub(super) fn read_run_agent_input(
+    protocol: Protocol,
+    value: Value,
+) -> serde_json::Result<RunAgentInput> {
+    if protocol == Protocol::V0 {
+        let stripped: crate::types::v0::RunAgentInput = serde_json::from_value(value)?;
+        return serde_json::from_value(serde_json::to_value(stripped)?);
+    }
+    serde_json::from_value(value)
+}
+
+/// Fills in the line and column of every diagnostic and related place not
+/// yet located (a `lone-surrogate` finding comes located at its escape).
+pub(super) fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
+    // The bytes parsed as JSON, so they are UTF-8.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let locator = if keys_repeat {
+        Locator::new(text)
+    } else {
+        Locator::with_unique_keys(text)
+    };
+    // Every offset in one walk over the text, then every line and column in
+    // one more: finding by finding, a document with hundreds of findings
+    // would be walked (and a minified one, one long line, counted) from its
+    // start once per finding.
+    let mut requests = Vec::new();
+    for diagnostic in diagnostics.iter() {
+        if diagnostic.location.is_none() {
+            requests.push((diagnostic.pointer.as_str(), diagnostic.target));
+        }
+        for related in diagnostic.related.iter().filter(|r| r.location.is_none()) {
+            requests.push((related.pointer.as_str(), related.target));
+        }
+    }
+    let offsets = locator.offsets(&requests);
+    let mut locations = locate::locations_at(bytes, &offsets).into_iter();
+    for diagnostic in diagnostics {
+        if diagnostic.location.is_none() {
+            diagnostic.location = locations.next();
+        }
+        for related in diagnostic
+            .related
+            .iter_mut()
+            .filter(|r| r.location.is_none())
+        {
+            related.location = locations.next();
+        }
+    }
+}
+
+/// serde_json's wording where it speaks of its own grammar: "ident" is
+/// its name for `true`, `false` and `null`, which is what it was trying to
+/// read when a document starts with a stray word.
+pub(super) fn plain_syntax_message(message: &str) -> &str {
+    match message {
+        "expected ident" => {
+            "expected a value (an object, array, string, number, true, false or null)"
+        }
+        other => other,
+    }
+}
+
+/// A `nesting-too-deep` finding at the value starting at `offset`, and,
+/// when `open` arrays and objects are never closed, the `invalid-json`
+/// finding that the text is cut short (which no depth limit hides).
+pub(super) fn too_deep(bytes: &[u8], offset: usize, limit: usize, open: usize) -> Vec<Diagnostic> {
+    let mut finding = crate::rules::NESTING_TOO_DEEP
+        .diagnostic(
+            "",
+            format!("arrays and objects nest more than {limit} levels deep here"),
+        )
+        .with_help("the document was not checked further; no AG-UI payload nests this deep");
+    finding.location = Some(locate::location_at(bytes, offset));
+    let mut findings = vec![finding];
+    if open > 0 {
+        let mut cut = crate::rules::INVALID_JSON.diagnostic(
+            "",
+            format!("invalid JSON: the text ends with {open} arrays or objects still open"),
+        );
+        cut.location = Some(locate::location_at(bytes, bytes.len()));
+        findings.push(cut);
+    }
+    findings
+}
