@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agui_lint::check::check_reader;
-use agui_lint::input::Layout;
-use agui_lint::render::{Format, Options, Writer};
+use agui_lint::unstable::check::check_reader;
+use agui_lint::unstable::input::Layout;
+use agui_lint::unstable::render::{Format, Options, Writer};
 use agui_lint::{Kind, Protocol, ProtocolChoice, Settings, Validator};
 use criterion::{Criterion, Throughput};
 use serde_json::Value;

@@ -223,9 +223,9 @@ pub enum Format {
     Junit,
 }
 
-impl From<Format> for agui_lint::render::Format {
+impl From<Format> for agui_lint::unstable::render::Format {
     fn from(format: Format) -> Self {
-        use agui_lint::render::Format as Out;
+        use agui_lint::unstable::render::Format as Out;
         match format {
             Format::Human => Out::Human,
             Format::Json => Out::Json,

@@ -20,41 +20,75 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod check;
+mod check;
 mod checked;
-pub mod diagnostic;
+mod diagnostic;
 mod encoding;
 mod fast;
 mod findings;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod input;
+mod input;
 mod kind;
-pub mod limits;
+mod limits;
 mod lines;
 mod locate;
-pub mod mask;
+mod mask;
 mod parse;
 mod pointer;
-pub mod protocol;
-pub mod render;
+mod protocol;
+mod render;
 mod report;
 pub mod rules;
-pub mod schema;
+mod schema;
 #[cfg(feature = "axum")]
 pub mod server;
-pub mod settings;
+mod settings;
 mod stream;
 mod suggest;
 mod text;
 pub mod types;
 mod validator;
 
+pub use checked::{Checked, Context};
 pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
 pub use kind::{Kind, Undetected, UnknownKindName};
-pub use limits::Limits;
+pub use limits::{Limits, DEFAULT_MAX_FINDINGS, PARSER_DEPTH};
 pub use protocol::{Declaration, Protocol, ProtocolChoice, UnknownProtocolName};
+pub use render::document_json;
 pub use report::Report;
-pub use settings::{Settings, SettingsError};
+pub use settings::{Settings, SettingsError, CONFIG_FILE_NAME};
 pub use stream::{Framing, StreamChecker};
 pub use validator::{BuildError, EventStream, Validator};
+
+/// The `agui-lint` binary's pipeline: sources read from paths and stdin,
+/// checked in parallel, masked, rendered in every output format, and the
+/// schemas generated.
+///
+/// **Not part of the stable API.** The binary, the bindings, the tests and
+/// the benchmarks use it; it changes whenever they need, without a semver
+/// bump. A server or a test checks documents with [`Validator`] and
+/// streams with [`StreamChecker`].
+pub mod unstable {
+    /// Sources checked end to end, in parallel (the CLI's `check`).
+    pub mod check {
+        pub use crate::check::*;
+    }
+    /// Sources and the layouts of their documents (JSON, JSON Lines, SSE,
+    /// HAR), read in bounded memory.
+    pub mod input {
+        pub use crate::input::*;
+    }
+    /// Values kept out of findings (`--mask-values`).
+    pub mod mask {
+        pub use crate::mask::*;
+    }
+    /// Every output format (human, JSON, JSON Lines, SARIF, GitHub, JUnit).
+    pub mod render {
+        pub use crate::render::*;
+    }
+    /// The JSON Schemas of every kind and version, generated from the types.
+    pub mod schema {
+        pub use crate::schema::*;
+    }
+}

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use agui_lint::check::{check_sources_in_order, Failure};
-use agui_lint::input::{collect_sources, Filter};
-use agui_lint::render::{Format, Options, Writer};
+use agui_lint::unstable::check::{check_sources_in_order, Failure};
+use agui_lint::unstable::input::{collect_sources, Filter};
+use agui_lint::unstable::render::{Format, Options, Writer};
 use agui_lint::{
-    rules, schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
+    rules, unstable::schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
 };
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -110,7 +110,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
 /// One `check` run: the sources and how their documents are shown.
 struct Run<'a> {
     validator: &'a Validator,
-    sources: &'a [agui_lint::input::Source],
+    sources: &'a [agui_lint::unstable::input::Source],
     /// Paths that do not exist: reported with the files that could not be
     /// read, and the run goes on (to exit 2 at the end).
     missing: Vec<Failure>,
@@ -146,7 +146,7 @@ impl Run<'_> {
         };
         let mut error = None;
         let mut failures = self.missing;
-        let mut masked = agui_lint::mask::Documents::default();
+        let mut masked = agui_lint::unstable::mask::Documents::default();
         let progress = Progress::new(self.sources.len(), self.quiet);
         check_sources_in_order(
             self.validator,

@@ -35,10 +35,10 @@
 //!
 //! ```
 //! assert_eq!(
-//!     agui_lint::mask::text("tool message answers toolCallId 'call_9', which no earlier assistant message made"),
+//!     agui_lint::unstable::mask::text("tool message answers toolCallId 'call_9', which no earlier assistant message made"),
 //!     "tool message answers toolCallId '***', which no earlier assistant message made"
 //! );
-//! assert_eq!(agui_lint::mask::text("expected a string, found number 42"), "expected a string, found number ***");
+//! assert_eq!(agui_lint::unstable::mask::text("expected a string, found number 42"), "expected a string, found number ***");
 //! ```
 //!
 //! [`Settings::mask_values`]: crate::Settings::mask_values

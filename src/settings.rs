@@ -14,7 +14,7 @@
 //! ```
 //!
 //! `mask-values = true` (top level) masks the document's values out of
-//! every finding, as `--mask-values` does (see [`crate::mask`]).
+//! every finding, as `--mask-values` does (see [`crate::unstable::mask`]).
 //! `protocol = "1.0"` (top level; `1.1`, `1.0`, `0` or `auto`) is the
 //! version a document that declares none is judged as, as `--protocol` is.
 
@@ -188,7 +188,7 @@ impl Settings {
     /// true, so that findings can be logged without the request content:
     /// the quoted text and numbers of messages, help and related notes
     /// become `***`, while rules, severities, pointers and positions stay
-    /// (the rules are in [`crate::mask`]).
+    /// (the rules are in [`crate::unstable::mask`]).
     #[must_use]
     pub fn mask_values(mut self, mask: bool) -> Self {
         self.mask_values = mask;

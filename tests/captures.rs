@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use agui_lint::check::{check_source, Checked};
-use agui_lint::input::Source;
+use agui_lint::unstable::check::{check_source, Checked};
+use agui_lint::unstable::input::Source;
 use agui_lint::Validator;
 
 fn capture(name: &str) -> (PathBuf, Vec<Checked>) {

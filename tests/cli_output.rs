@@ -558,7 +558,7 @@ fn check_help_lists_every_walked_extension_and_every_value() {
     let short = ws.run(&["check", "-h"]);
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    for (extension, _) in agui_lint::input::Layout::EXTENSIONS {
+    for (extension, _) in agui_lint::unstable::input::Layout::EXTENSIONS {
         let glob = format!("*.{extension}");
         assert!(help.stdout.contains(&glob), "check --help misses {glob}");
         assert!(short.stdout.contains(&glob), "check -h misses {glob}");

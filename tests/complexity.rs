@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use agui_lint::check::{check_reader, Checked};
-use agui_lint::input::Layout as SourceLayout;
+use agui_lint::unstable::check::{check_reader, Checked};
+use agui_lint::unstable::input::Layout as SourceLayout;
 use agui_lint::{EventStream, Framing, Kind, Limits, Settings, StreamChecker, Validator};
 use serde_json::json;
 

@@ -12,9 +12,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use agui_lint::check::{check_source, Checked};
-use agui_lint::input::Source;
 use agui_lint::rules;
+use agui_lint::unstable::check::{check_source, Checked};
+use agui_lint::unstable::input::Source;
 use agui_lint::{
     Diagnostic, Kind, Protocol, ProtocolChoice, Report, Settings, Severity, Validator,
 };

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use agui_lint::check::{check_source, Checked};
-use agui_lint::input::Source;
+use agui_lint::unstable::check::{check_source, Checked};
+use agui_lint::unstable::input::Source;
 use agui_lint::{Severity, Validator};
 
 fn corpus() -> PathBuf {

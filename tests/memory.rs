@@ -5,9 +5,9 @@
 
 use std::io::{BufWriter, Write};
 
-use agui_lint::check::{check_source, check_sources_in_order};
-use agui_lint::input::Source;
-use agui_lint::render::{Format, Options, Writer};
+use agui_lint::unstable::check::{check_source, check_sources_in_order};
+use agui_lint::unstable::input::Source;
+use agui_lint::unstable::render::{Format, Options, Writer};
 use agui_lint::Validator;
 
 /// Peak resident memory of this process so far, in kB (Linux).

@@ -184,9 +184,9 @@ fn captures_reach_nothing_either() {
     std::fs::write(&path, har.to_string()).expect("write");
     let validator = Validator::new().expect("validator");
     let mut rules = Vec::new();
-    agui_lint::check::check_source(
+    agui_lint::unstable::check::check_source(
         &validator,
-        &agui_lint::input::Source::File(path),
+        &agui_lint::unstable::input::Source::File(path),
         None,
         &mut |checked| {
             for d in checked.report.diagnostics() {

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use agui_lint::schema::{folder, generate_all, render, write_files};
+use agui_lint::unstable::schema::{folder, generate_all, render, write_files};
 use agui_lint::{Kind, Protocol};
 
 fn schemas_dir() -> PathBuf {
@@ -19,7 +19,7 @@ fn schemas_dir() -> PathBuf {
 
 /// The generated schema of `kind` in `protocol`, which must exist.
 fn generate(protocol: Protocol, kind: Kind) -> serde_json::Value {
-    agui_lint::schema::generate(protocol, kind).expect("the version has the kind")
+    agui_lint::unstable::schema::generate(protocol, kind).expect("the version has the kind")
 }
 
 #[test]
@@ -99,14 +99,14 @@ fn every_version_has_its_kinds() {
         let kinds: Vec<Kind> = generate_all(protocol).into_iter().map(|(k, _)| k).collect();
         assert_eq!(kinds, Kind::ALL, "{protocol}");
     }
-    assert!(agui_lint::schema::generate(Protocol::V0, Kind::Interrupt).is_none());
+    assert!(agui_lint::unstable::schema::generate(Protocol::V0, Kind::Interrupt).is_none());
 }
 
 #[test]
 fn encrypted_value_type_is_1_1_only() {
     for kind in [Kind::Message, Kind::ToolCall, Kind::Event] {
-        let v1_1 = agui_lint::schema::render(&generate(Protocol::V1_1, kind));
-        let v1_0 = agui_lint::schema::render(&generate(Protocol::V1_0, kind));
+        let v1_1 = agui_lint::unstable::schema::render(&generate(Protocol::V1_1, kind));
+        let v1_0 = agui_lint::unstable::schema::render(&generate(Protocol::V1_0, kind));
         assert!(v1_1.contains("\"encryptedValueType\""), "{kind}");
         assert!(!v1_0.contains("encryptedValueType"), "{kind}");
         assert!(

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use agui_lint::check::{check_reader, Checked};
-use agui_lint::input::Layout;
+use agui_lint::unstable::check::{check_reader, Checked};
+use agui_lint::unstable::input::Layout;
 use agui_lint::{Framing, Protocol, ProtocolChoice, Settings, StreamChecker, Validator};
 use proptest::prelude::*;
 use serde_json::json;

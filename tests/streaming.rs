@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use agui_lint::check::{check_sources, check_sources_in_order, Failure};
-use agui_lint::input::{collect_sources, Collected, Filter};
-use agui_lint::render::{render, Format, Options, Writer};
+use agui_lint::unstable::check::{check_sources, check_sources_in_order, Failure};
+use agui_lint::unstable::input::{collect_sources, Collected, Filter};
+use agui_lint::unstable::render::{render, Format, Options, Writer};
 use agui_lint::{Protocol, Validator};
 
 /// The sources of a few fixture folders (JSON, JSON Lines, SSE and HAR

@@ -279,7 +279,7 @@ fn generated_1_1_event_schema_agrees_with_upstream_on_every_stream_event() {
 fn our_1_0_definitions() -> BTreeMap<String, Value> {
     let mut found = BTreeMap::new();
     for kind in Kind::all_in(Protocol::V1_0) {
-        let schema = agui_lint::schema::generate(Protocol::V1_0, kind).expect("1.0 kind");
+        let schema = agui_lint::unstable::schema::generate(Protocol::V1_0, kind).expect("1.0 kind");
         if let Some(defs) = schema["$defs"].as_object() {
             for (name, def) in defs {
                 found.insert(name.clone(), def.clone());
@@ -290,7 +290,7 @@ fn our_1_0_definitions() -> BTreeMap<String, Value> {
         }
     }
     // Each event is a branch of the `Event` union, named by its `type`.
-    let event = agui_lint::schema::generate(Protocol::V1_0, Kind::Event).expect("event");
+    let event = agui_lint::unstable::schema::generate(Protocol::V1_0, Kind::Event).expect("event");
     for branch in event["oneOf"].as_array().expect("events") {
         let Some(tag) = branch["properties"]["type"]["const"].as_str() else {
             continue;

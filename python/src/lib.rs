@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
 
-use agui_lint::check::{self, Outcome};
-use agui_lint::input::Layout;
-use agui_lint::render::{self, Format, Options};
+use agui_lint::unstable::check::{self, Outcome};
+use agui_lint::unstable::input::Layout;
+use agui_lint::unstable::render::{self, Format, Options};
 use agui_lint::{
     rules, Diagnostic, Framing, Kind, ProtocolChoice, Related, Report, Settings, Severity,
     StreamChecker, Validator,

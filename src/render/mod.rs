@@ -98,9 +98,9 @@ pub fn render(format: Format, outcome: &Outcome, options: &Options) -> String {
 /// the end.
 ///
 /// ```
-/// use agui_lint::check::check_reader;
-/// use agui_lint::input::Layout;
-/// use agui_lint::render::{Format, Options, Writer};
+/// use agui_lint::unstable::check::check_reader;
+/// use agui_lint::unstable::input::Layout;
+/// use agui_lint::unstable::render::{Format, Options, Writer};
 /// use agui_lint::Validator;
 ///
 /// let validator = Validator::new()?;
@@ -304,12 +304,12 @@ impl Tally {
 /// newline.
 ///
 /// ```
-/// use agui_lint::{render, Kind, Validator};
+/// use agui_lint::{document_json, Kind, Validator};
 ///
 /// let validator = Validator::new()?;
 /// let report = validator.validate(Kind::Message, br#"{"id":"m","role":"user"}"#);
 /// let document: serde_json::Value =
-///     serde_json::from_str(&render::document_json("/agent", None, &report)).unwrap();
+///     serde_json::from_str(&document_json("/agent", None, &report)).unwrap();
 /// assert_eq!(document["tool"], "agui-lint");
 /// assert_eq!(document["documents"][0]["path"], "/agent");
 /// assert_eq!(document["documents"][0]["valid"], false);

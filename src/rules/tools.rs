@@ -11,12 +11,13 @@ mod cost;
 mod names;
 mod parameters;
 mod references;
+mod verdict;
 
-pub(crate) use cache::verdict_by_text;
 pub(super) use cache::Compiled;
 pub(crate) use names::check_names;
 pub(super) use parameters::cached_arguments_validator;
-pub(crate) use parameters::{declare_nothing as parameters_declare_nothing, ParametersVerdict};
+pub(crate) use parameters::declare_nothing as parameters_declare_nothing;
+pub(crate) use verdict::{verdict_by_text, ParametersVerdict};
 
 use super::walk::Document;
 use super::Rule;

@@ -78,7 +78,7 @@ enum Framer {
 /// ```
 ///
 /// Each record (an SSE event, a JSON Lines line) becomes a document as
-/// [`crate::check::Checked`]: its record number (the event's index, the
+/// [`crate::Checked`]: its record number (the event's index, the
 /// line's number), its byte offset in the stream, and its findings located
 /// at lines and columns of the stream. A record is handed out once the
 /// next one has come (the stream's end may still add findings to the

@@ -3,7 +3,7 @@
 //! `encryptedValueType`), [`v0`] for the pre-1.0 Types reference.
 //!
 //! The JSON Schemas under `schemas/<version>/` are generated from these
-//! types ([`crate::schema`]). The crate root of this module re-exports
+//! types ([`crate::unstable::schema`]). The crate root of this module re-exports
 //! [`v1`], the protocol as it is spoken today: its types also read every
 //! valid pre-1.0 `RunAgentInput`, as 1.x only made keys optional and added
 //! new ones.

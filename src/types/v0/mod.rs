@@ -5,7 +5,7 @@
 //! Each type derives serde (camelCase wire names) and schemars; its doc
 //! comments become the descriptions of the published JSON Schemas under
 //! `schemas/0/`. Optional keys are `Option`s that are skipped when absent; the
-//! schema generator ([`crate::schema`]) makes them refuse `null`, because the
+//! schema generator ([`crate::unstable::schema`]) makes them refuse `null`, because the
 //! TypeScript SDK rejects `null` there (rule `null-for-optional`).
 //!
 //! The types accept unknown keys when deserialized (both SDKs do), while the
