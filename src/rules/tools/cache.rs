@@ -14,11 +14,10 @@ use std::sync::{Arc, LazyLock, OnceLock, RwLock};
 
 use serde_json::Value;
 
-use super::parameters::ParametersVerdict;
 use crate::diagnostic::Diagnostic;
 
 /// Distinct schemas kept at most; beyond this the cache is emptied.
-const CAPACITY: usize = 1024;
+pub(super) const CAPACITY: usize = 1024;
 
 /// What is known about one schema, each part computed on first need.
 #[derive(Default)]
@@ -62,31 +61,6 @@ pub(super) fn lookup(schema: &Value) -> Arc<Compiled> {
         .or_default()
         .push((schema.clone(), fresh.clone()));
     cache.1 += 1;
-    fresh
-}
-
-/// Verdicts on `parameters` source texts, for the fast path: keyed by the
-/// text itself, which is what a server sending the same tools on every
-/// request repeats byte for byte.
-static BY_TEXT: LazyLock<RwLock<HashMap<Box<str>, Arc<ParametersVerdict>>>> =
-    LazyLock::new(|| RwLock::new(HashMap::new()));
-
-/// The verdict on the `parameters` whose source text is `text`, judged
-/// within `budget` on first sight (or when last judged with another
-/// budget).
-pub(crate) fn verdict_by_text(text: &str, budget: usize) -> Arc<ParametersVerdict> {
-    if let Ok(cache) = BY_TEXT.read() {
-        if let Some(found) = cache.get(text).filter(|v| v.budget() == budget) {
-            return found.clone();
-        }
-    }
-    let fresh = Arc::new(super::parameters::judge_text(text, budget));
-    if let Ok(mut cache) = BY_TEXT.write() {
-        if cache.len() >= CAPACITY {
-            cache.clear();
-        }
-        cache.insert(text.into(), fresh.clone());
-    }
     fresh
 }
 
