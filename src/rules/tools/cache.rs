@@ -16,6 +16,15 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 
+/// What a call's arguments are checked with: the compiled schema, and the
+/// schema as a graph, which tells what a check will cost before it runs.
+pub(crate) struct Arguments {
+    /// The compiled schema.
+    pub(crate) validator: jsonschema::Validator,
+    /// The schema's subschemas and applicators.
+    pub(crate) graph: super::cost::Graph,
+}
+
 /// Distinct schemas kept at most; beyond this the cache is emptied.
 pub(super) const CAPACITY: usize = 1024;
 
@@ -27,7 +36,7 @@ pub(in crate::rules) struct Compiled {
     pub(in crate::rules) findings: OnceLock<Vec<Diagnostic>>,
     /// What tool-call arguments are checked with, when the schema compiles
     /// and its cost can be bounded.
-    pub(in crate::rules) arguments: OnceLock<Option<super::parameters::Arguments>>,
+    pub(in crate::rules) arguments: OnceLock<Option<Arguments>>,
 }
 
 type Entries = HashMap<u64, Vec<(Value, Arc<Compiled>)>>;

@@ -3,6 +3,7 @@
 //! tool-call arguments are checked with.
 
 use crate::pointer;
+use crate::rules::tools::cache::Arguments;
 use crate::rules::tools::cost;
 use crate::rules::tools::references::{self, Reference, Target};
 use crate::text::quote;
@@ -97,15 +98,6 @@ pub(super) fn arguments_validator(schema: &Value) -> Option<Arguments> {
         }
     };
     Some(Arguments { validator, graph })
-}
-
-/// What a call's arguments are checked with: the compiled schema, and the
-/// schema as a graph, which tells what a check will cost before it runs.
-pub(crate) struct Arguments {
-    /// The compiled schema.
-    pub(crate) validator: jsonschema::Validator,
-    /// The schema's subschemas and applicators.
-    pub(crate) graph: cost::Graph,
 }
 
 pub(super) fn build(

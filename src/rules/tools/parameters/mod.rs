@@ -49,7 +49,6 @@ use object_root::*;
 use patterns::*;
 use rules::*;
 
-pub(super) use compile::Arguments;
 pub(super) use rules::{
     TOOL_PARAMETERS_INVALID_SCHEMA, TOOL_PARAMETERS_NOT_OBJECT, TOOL_PARAMETERS_REMOTE_REF,
     TOOL_PARAMETERS_TOO_COMPLEX, TOOL_PARAMETERS_TOO_LARGE, TOOL_PARAMETERS_UNKNOWN_DRAFT,
