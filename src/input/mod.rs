@@ -3,12 +3,9 @@
 //! input, each split into the records it holds: JSON files, JSON Lines,
 //! Server-Sent Events captures and HTTP Archives.
 
+mod framed;
 pub mod har;
 mod records;
-
-/// Bytes a reader of records frames at a time: what it queues is the
-/// records of one piece, however much its source hands out at once.
-const PIECE: usize = 16 * 1024;
 pub mod sse;
 mod walk;
 
@@ -16,6 +13,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+pub use framed::{Framed, Framer};
 pub use records::{JsonLines, Layout, Line, LineFramer};
 pub use walk::{collect_sources, Collected, Filter, InputError};
 

@@ -1,12 +1,11 @@
 //! How a source holds its documents ([`Layout`]), and JSON Lines read one
 //! line at a time, so that a capture of any size is read in bounded memory.
 
-use std::collections::VecDeque;
-use std::io::{self, BufRead};
+use std::io::BufRead;
 use std::path::Path;
 
+use super::framed::{Framed, Framer};
 use super::sse::looks_like_sse;
-use super::PIECE;
 
 /// How a source holds its documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,73 +186,32 @@ impl LineFramer {
     }
 }
 
+impl Framer for LineFramer {
+    type Record = Line;
+
+    fn push(&mut self, chunk: &[u8], out: &mut impl FnMut(Line)) {
+        LineFramer::push(self, chunk, out);
+    }
+
+    fn finish(&mut self, out: &mut impl FnMut(Line)) {
+        LineFramer::finish(self, out);
+    }
+}
+
 /// Reads the non-blank lines of JSON Lines one at a time from a buffered
 /// reader, through a [`LineFramer`].
-pub struct JsonLines<R> {
-    reader: R,
-    framer: LineFramer,
-    /// Lines framed from the last chunk and not yet taken.
-    ready: VecDeque<Line>,
-    /// End of input or an I/O error was reached: nothing more comes.
-    finished: bool,
-}
+pub type JsonLines<R> = Framed<R, LineFramer>;
 
 impl<R: BufRead> JsonLines<R> {
     /// Lines of `reader`, of any length.
     pub fn new(reader: R) -> Self {
-        JsonLines::with_limit(reader, usize::MAX)
+        Framed::over(reader, LineFramer::new(usize::MAX))
     }
 
     /// Lines of `reader`; a line longer than `limit` bytes is measured and
     /// skipped, never held in memory.
     pub fn with_limit(reader: R, limit: usize) -> Self {
-        JsonLines {
-            reader,
-            framer: LineFramer::new(limit),
-            ready: VecDeque::new(),
-            finished: false,
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for JsonLines<R> {
-    type Item = io::Result<Line>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let JsonLines {
-            reader,
-            framer,
-            ready,
-            finished,
-        } = self;
-        loop {
-            if let Some(line) = ready.pop_front() {
-                return Some(Ok(line));
-            }
-            if *finished {
-                return None;
-            }
-            match reader.fill_buf() {
-                Ok([]) => {
-                    *finished = true;
-                    framer.finish(&mut |line| ready.push_back(line));
-                }
-                Ok(buffer) => {
-                    // A piece at a time: a reader over memory hands out all
-                    // of it at once, whose records are taken as they are
-                    // wanted, not queued together.
-                    let piece = &buffer[..buffer.len().min(PIECE)];
-                    let used = piece.len();
-                    framer.push(piece, &mut |line| ready.push_back(line));
-                    reader.consume(used);
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => {
-                    *finished = true;
-                    return Some(Err(error));
-                }
-            }
-        }
+        Framed::over(reader, LineFramer::new(limit))
     }
 }
 

@@ -6,10 +6,9 @@
 //! that a finding inside an event's JSON can point back into the file. It
 //! knows nothing about AG-UI: events come out as bytes.
 
-use std::collections::VecDeque;
-use std::io::{self, BufRead};
+use std::io::BufRead;
 
-use super::PIECE;
+use super::framed::{Framed, Framer};
 
 /// The UTF-8 byte order mark, which the event-stream grammar allows (and
 /// drops) at the very start of a stream.
@@ -265,74 +264,33 @@ impl SseFramer {
     }
 }
 
+impl Framer for SseFramer {
+    type Record = SseEvent;
+
+    fn push(&mut self, chunk: &[u8], out: &mut impl FnMut(SseEvent)) {
+        SseFramer::push(self, chunk, out);
+    }
+
+    fn finish(&mut self, out: &mut impl FnMut(SseEvent)) {
+        SseFramer::finish(self, out);
+    }
+}
+
 /// Reads events one at a time from a buffered reader through an
 /// [`SseFramer`], so a capture of any size is read in bounded memory.
-pub struct SseReader<R> {
-    reader: R,
-    framer: SseFramer,
-    /// Events framed from the last chunk and not yet taken.
-    ready: VecDeque<SseEvent>,
-    /// End of input or an I/O error was reached: nothing more comes.
-    finished: bool,
-}
+pub type SseReader<R> = Framed<R, SseFramer>;
 
 impl<R: BufRead> SseReader<R> {
     /// A reader of the events in `reader`, from its first byte.
     pub fn new(reader: R) -> Self {
-        SseReader::with_limit(reader, usize::MAX)
+        Framed::over(reader, SseFramer::new(usize::MAX))
     }
 
     /// A reader that keeps at most `limit` bytes of an event's data (and
     /// of a line), measuring the rest: an event of any size is read in
     /// bounded memory and reported by its length.
     pub fn with_limit(reader: R, limit: usize) -> Self {
-        SseReader {
-            reader,
-            framer: SseFramer::new(limit),
-            ready: VecDeque::new(),
-            finished: false,
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for SseReader<R> {
-    type Item = io::Result<SseEvent>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let SseReader {
-            reader,
-            framer,
-            ready,
-            finished,
-        } = self;
-        loop {
-            if let Some(event) = ready.pop_front() {
-                return Some(Ok(event));
-            }
-            if *finished {
-                return None;
-            }
-            match reader.fill_buf() {
-                Ok([]) => {
-                    *finished = true;
-                    framer.finish(&mut |event| ready.push_back(event));
-                }
-                Ok(buffer) => {
-                    // A piece at a time: a reader over memory hands out all
-                    // of it at once, whose records are taken as they are
-                    // wanted, not queued together.
-                    let piece = &buffer[..buffer.len().min(PIECE)];
-                    let used = piece.len();
-                    framer.push(piece, &mut |event| ready.push_back(event));
-                    reader.consume(used);
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => {
-                    *finished = true;
-                    return Some(Err(error));
-                }
-            }
-        }
+        Framed::over(reader, SseFramer::new(limit))
     }
 }
 
@@ -366,7 +324,7 @@ fn non_empty(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{BufReader, Cursor, Read};
+    use std::io::{self, BufReader, Cursor, Read};
 
     fn events(input: &[u8]) -> Vec<SseEvent> {
         SseReader::new(Cursor::new(input.to_vec()))
