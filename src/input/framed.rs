@@ -6,8 +6,9 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 /// Bytes a reader of records frames at a time: what it queues is the
-/// records of one piece, however much its source hands out at once.
-const PIECE: usize = 16 * 1024;
+/// records of one piece, however much its source hands out at once. As
+/// large as a file's read buffer, so that a file is framed as it is read.
+const PIECE: usize = 64 * 1024;
 
 /// Splits a stream's bytes into records, whatever the chunks it is fed.
 pub trait Framer {
