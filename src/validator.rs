@@ -22,12 +22,15 @@ use crate::Kind;
 mod by_message;
 mod events;
 mod full;
+mod located;
 mod noticed;
+mod schema_findings;
 
 pub use events::EventStream;
 pub(crate) use events::{StreamEvent, StreamVersions};
 pub(crate) use full::Kept;
-use full::{locate_all, read_run_agent_input, Whole};
+use full::{read_run_agent_input, Whole};
+use located::locate_all;
 
 use noticed::{Noted, Noticed};
 

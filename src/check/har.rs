@@ -11,13 +11,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Context, Sink};
+use super::{Context, FileCheck, Sink};
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::sse::SseReader;
 use crate::lines::Lines;
 use crate::rules::Interrupted;
 use crate::stream::record::{
-    fill_source_lines, line_text, relocate, root_location, to_file_positions, File, Pending, Text,
+    fill_source_lines, line_text, relocate, root_location, to_file_positions, Pending, Text,
 };
 use crate::{EventStream, Kind, Location};
 
@@ -165,7 +165,7 @@ fn escape_lengths(har: &[u8], at: usize) -> Option<(usize, usize)> {
     }
 }
 
-impl File<'_> {
+impl FileCheck<'_> {
     /// Checks an HTTP Archive, read entry by entry from its text (which
     /// parses as JSON).
     pub(super) fn har(&self, bytes: &[u8], sink: &mut dyn Sink) {

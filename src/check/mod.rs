@@ -119,11 +119,11 @@ pub(super) fn read_into(
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
     let Opened { reader, size } = source;
-    let file = File {
+    let file = FileCheck(File {
         validator,
         path: Arc::from(path),
         kind,
-    };
+    });
     match layout {
         Layout::Json | Layout::Har => {
             let bytes = match read_all(reader, validator.limits().max_document_bytes, size)? {
@@ -154,7 +154,21 @@ pub(super) fn read_into(
     }
 }
 
-impl File<'_> {
+/// A source as the CLI's pipeline checks it: the stream's [`File`], with
+/// the ways a file holds its documents (one document, JSON Lines, SSE, a
+/// HAR archive). A type of this module's own, so that the pipeline's
+/// methods live here and the stream's stages never depend on them.
+pub(crate) struct FileCheck<'a>(File<'a>);
+
+impl<'a> std::ops::Deref for FileCheck<'a> {
+    type Target = File<'a>;
+
+    fn deref(&self) -> &File<'a> {
+        &self.0
+    }
+}
+
+impl FileCheck<'_> {
     /// A file that is one document.
     fn json(&self, bytes: &[u8], sink: &mut dyn Sink) {
         let report = match self.kind {

@@ -22,9 +22,9 @@
 use std::io;
 use std::sync::mpsc::{sync_channel, Receiver};
 
-use super::Sink;
-use crate::stream::batch::CheckedBatch;
-use crate::stream::record::{File, Record};
+use super::{FileCheck, Sink};
+use crate::stream::batch::{check_batch, protocols, CheckedBatch};
+use crate::stream::record::Record;
 use crate::stream::sequenced::Sequenced;
 use crate::validator::StreamVersions;
 use crate::{Kind, Protocol};
@@ -84,7 +84,7 @@ fn next_batch(records: &mut impl Iterator<Item = io::Result<Record>>, expected: 
     }
 }
 
-impl File<'_> {
+impl FileCheck<'_> {
     /// The records of a capture, its events one stream: read, checked and
     /// sequenced in overlapping stages (see the module's documentation).
     pub(super) fn stream(
@@ -97,8 +97,12 @@ impl File<'_> {
         let mut sequenced = Sequenced::new();
         let first = next_batch(&mut records, 256);
         if first.last {
-            let protocols = self.protocols(&first.records, &mut versions);
-            sequenced.take(self, self.check_batch(first.records, protocols, kind), sink);
+            let protocols = protocols(self, &first.records, &mut versions);
+            sequenced.take(
+                self,
+                check_batch(self, first.records, protocols, kind),
+                sink,
+            );
             return sequenced.finish(self, first.error, sink);
         }
         // A checker a core: with fewer, a capture of large records (whose
@@ -114,7 +118,7 @@ impl File<'_> {
                     for (batch, protocols) in batches {
                         // A closed channel means the caller stopped.
                         if send_checked
-                            .send(self.check_batch(batch, protocols, kind))
+                            .send(check_batch(self, batch, protocols, kind))
                             .is_err()
                         {
                             break;
@@ -140,7 +144,7 @@ impl File<'_> {
                     // Which version judges each record's events is told in
                     // stream order (a RUN_STARTED declares it for the
                     // events after it) before the records are checked.
-                    let protocols = self.protocols(&batch.records, &mut versions);
+                    let protocols = protocols(self, &batch.records, &mut versions);
                     let size = batch.records.len();
                     // A closed channel means a checker stopped (it panicked).
                     if to_check[sent % checkers]

@@ -43,16 +43,19 @@
 mod borrowed;
 mod checks;
 mod event;
+mod members;
 mod scan;
 mod shape;
 mod slot;
 mod unknown;
 
-pub(crate) use event::{Event, EventShapes};
+pub(crate) use event::EventShapes;
+pub(crate) use members::Event;
 
 use crate::limits::{self, PARSER_DEPTH};
 use crate::protocol::Declaration;
 use crate::rules::view::{AnyFound, Findings};
+use crate::rules::ReadEvent;
 use crate::{Limits, Protocol};
 
 /// Checks `bytes` as a RunAgentInput within `limits`, with `default`

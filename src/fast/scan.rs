@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use super::borrowed::Str;
-use super::event::{Event, Member, Members};
+use super::members::{Event, Member, Members};
 use super::slot::{self, Keys, Slot};
 
 /// The event `text` holds, if the scanner can vouch that it fits the

@@ -37,7 +37,7 @@ pub(crate) use schema::{
     NULL_FOR_OPTIONAL, RESPONSE_NOT_CAPTURED, SCHEMA_VIOLATION, UNKNOWN_EVENT_TYPE, UNKNOWN_FIELD,
     UNKNOWN_KIND, WRONG_TYPE,
 };
-pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, Sequence};
+pub(crate) use sequence::{check_resume, EventPlace, EventView, Interrupted, ReadEvent, Sequence};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::{Findings, Prefixed};

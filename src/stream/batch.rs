@@ -21,39 +21,37 @@ self_cell::self_cell!(
     }
 );
 
-impl File<'_> {
-    /// The version that judges each record's events, told in stream order.
-    pub(crate) fn protocols(
-        &self,
-        records: &[Record],
-        versions: &mut StreamVersions,
-    ) -> Vec<Protocol> {
-        let default = self.validator.settings().default_protocol();
+/// The version that judges each record's events, told in stream order.
+pub(crate) fn protocols(
+    file: &File<'_>,
+    records: &[Record],
+    versions: &mut StreamVersions,
+) -> Vec<Protocol> {
+    let default = file.validator.settings().default_protocol();
+    records
+        .iter()
+        .map(|record| versions.protocol_for(&record.bytes, default))
+        .collect()
+}
+
+/// A batch's records checked, each event judged by `protocols`.
+pub(crate) fn check_batch(
+    file: &File<'_>,
+    batch: Vec<Record>,
+    protocols: Vec<Protocol>,
+    kind: Option<Kind>,
+) -> CheckedBatch {
+    CheckedBatch::new(batch, |records| {
         records
             .iter()
-            .map(|record| versions.protocol_for(&record.bytes, default))
+            .zip(protocols)
+            .map(|(record, protocol)| {
+                if record.is_oversized() {
+                    (file.validator.oversized(record.length), None)
+                } else {
+                    file.validator.check_record(kind, &record.bytes, protocol)
+                }
+            })
             .collect()
-    }
-
-    /// A batch's records checked, each event judged by `protocols`.
-    pub(crate) fn check_batch(
-        &self,
-        batch: Vec<Record>,
-        protocols: Vec<Protocol>,
-        kind: Option<Kind>,
-    ) -> CheckedBatch {
-        CheckedBatch::new(batch, |records| {
-            records
-                .iter()
-                .zip(protocols)
-                .map(|(record, protocol)| {
-                    if record.is_oversized() {
-                        (self.validator.oversized(record.length), None)
-                    } else {
-                        self.validator.check_record(kind, &record.bytes, protocol)
-                    }
-                })
-                .collect()
-        })
-    }
+    })
 }

@@ -19,7 +19,7 @@ use crate::checked::{Checked, Sink};
 use crate::input::sse::{looks_like_sse, SseFramer};
 use crate::input::LineFramer;
 use crate::{Kind, Validator};
-use batch::CheckedBatch;
+use batch::{check_batch, CheckedBatch};
 use record::{File, Record};
 use sequenced::Sequenced;
 
@@ -283,7 +283,7 @@ fn check_pending(
         Some(true) => file.kind.or(Some(Kind::Event)),
         _ => file.kind,
     };
-    let batch: CheckedBatch = file.check_batch(records, protocols, kind);
+    let batch: CheckedBatch = check_batch(file, records, protocols, kind);
     sequenced.take(file, batch, sink);
 }
 

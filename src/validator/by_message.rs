@@ -25,7 +25,8 @@ use std::ops::Range;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::full::{locate_all, out_bound, SchemaFindings};
+use super::located::locate_all;
+use super::schema_findings::{out_bound, SchemaFindings};
 use super::{Noted, Noticed, Validator};
 use crate::diagnostic::Diagnostic;
 use crate::findings::Findings;

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use memchr::memmem;
 use serde_json::Value;
 
-use super::full::locate_all;
+use super::located::locate_all;
 use super::Validator;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::fast;

@@ -4,14 +4,16 @@
 use serde_json::Value;
 
 use super::by_message;
+use super::located::locate_all;
 use super::noticed::{Noted, Noticed};
+use super::schema_findings::{out_bound, SchemaFindings};
 use super::Validator;
 use crate::diagnostic::Diagnostic;
 use crate::encoding;
 use crate::fast;
 use crate::findings::{Capped, Findings};
 use crate::limits::{self, PARSER_DEPTH};
-use crate::locate::{self, Locator};
+use crate::locate;
 use crate::parse;
 use crate::protocol::Protocol;
 use crate::report::Report;
@@ -275,45 +277,6 @@ pub(super) enum Whole {
     Never,
 }
 
-/// The schema's findings on their way to `inner`, each with its rule's
-/// default severity, the pointers of the `schema-violation` ones noted in
-/// `bounded` (up to `bound` of them).
-pub(super) struct SchemaFindings<'a, F> {
-    pub(super) inner: &'a mut F,
-    pub(super) bounded: &'a mut foldhash::HashSet<String>,
-    pub(super) bound: usize,
-}
-
-impl<F: Findings> Findings for SchemaFindings<'_, F> {
-    fn add_as<R: crate::findings::RuleId>(
-        &mut self,
-        rule: &R,
-        severity: crate::Severity,
-        make: impl FnOnce(&R) -> Diagnostic,
-    ) {
-        self.inner.add_as(rule, severity, make);
-    }
-
-    fn add_unbuilt<R: crate::findings::RuleId>(&mut self, rule: &R, count: usize) {
-        self.inner.add_unbuilt(rule, count);
-    }
-
-    fn push(&mut self, mut diagnostic: Diagnostic) {
-        diagnostic.severity = rules::default_severity(&diagnostic.rule);
-        if diagnostic.rule == crate::rules::SCHEMA_VIOLATION.name && self.bounded.len() < self.bound
-        {
-            self.bounded.insert(diagnostic.pointer.clone());
-        }
-        self.inner.push(diagnostic);
-    }
-}
-
-/// How many `schema-violation` pointers a document keeps for leaving out
-/// the interoperability warning at the same place.
-pub(super) fn out_bound(max_findings: usize) -> usize {
-    max_findings.saturating_mul(4).max(64)
-}
-
 /// The typed input of a RunAgentInput judged by `protocol`. A pre-1.0
 /// document is read through the pre-1.0 types first, which drop what
 /// pre-1.0 does not define (an unknown `resume` of another shape, say), as
@@ -328,47 +291,6 @@ pub(super) fn read_run_agent_input(
         return serde_json::from_value(serde_json::to_value(stripped)?);
     }
     serde_json::from_value(value)
-}
-
-/// Fills in the line and column of every diagnostic and related place not
-/// yet located (a `lone-surrogate` finding comes located at its escape).
-pub(super) fn locate_all(bytes: &[u8], keys_repeat: bool, diagnostics: &mut [Diagnostic]) {
-    // The bytes parsed as JSON, so they are UTF-8.
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return;
-    };
-    let locator = if keys_repeat {
-        Locator::new(text)
-    } else {
-        Locator::with_unique_keys(text)
-    };
-    // Every offset in one walk over the text, then every line and column in
-    // one more: finding by finding, a document with hundreds of findings
-    // would be walked (and a minified one, one long line, counted) from its
-    // start once per finding.
-    let mut requests = Vec::new();
-    for diagnostic in diagnostics.iter() {
-        if diagnostic.location.is_none() {
-            requests.push((diagnostic.pointer.as_str(), diagnostic.target));
-        }
-        for related in diagnostic.related.iter().filter(|r| r.location.is_none()) {
-            requests.push((related.pointer.as_str(), related.target));
-        }
-    }
-    let offsets = locator.offsets(&requests);
-    let mut locations = locate::locations_at(bytes, &offsets).into_iter();
-    for diagnostic in diagnostics {
-        if diagnostic.location.is_none() {
-            diagnostic.location = locations.next();
-        }
-        for related in diagnostic
-            .related
-            .iter_mut()
-            .filter(|r| r.location.is_none())
-        {
-            related.location = locations.next();
-        }
-    }
 }
 
 /// serde_json's wording where it speaks of its own grammar: "ident" is

@@ -35,7 +35,7 @@ mod streamed;
 mod view;
 
 pub(crate) use outcome::check_resume;
-pub(crate) use view::EventView;
+pub(crate) use view::{EventView, ReadEvent};
 
 use catalog::*;
 use catalog_v1::*;

@@ -8,16 +8,30 @@ use std::borrow::Cow;
 use json_patch::PatchOperation;
 use serde_json::Value;
 
-use crate::fast::Event;
+/// An event read without a `Value` (the fast path's, [`crate::fast`]),
+/// as the sequence rules ask it for its members. Defined here, with the
+/// rules, so that the fast path depends on the rules' views and never the
+/// other way.
+pub(crate) trait ReadEvent: std::fmt::Debug {
+    /// The string member `key`, if the event has it (`type` included).
+    fn str(&self, key: &str) -> Option<&str>;
+
+    /// The source text of the member `key`, if the event has it and it is
+    /// not a string.
+    fn text(&self, key: &str) -> Option<&str>;
+
+    /// The member `key` as a value, if the event has it.
+    fn value(&self, key: &str) -> Option<Value>;
+}
 
 /// An event as the sequence rules read it: parsed into a `Value` by the
-/// full path, or read here.
+/// full path, or read without one.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum EventView<'a> {
     /// A parsed value (an object, or anything the schema reported).
     Value(&'a Value),
     /// An event read without a `Value`.
-    Read(&'a Event<'a>),
+    Read(&'a dyn ReadEvent),
 }
 
 impl<'a> EventView<'a> {
