@@ -7,13 +7,119 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::catalog::STATE_OVER_BUDGET;
-use super::catalog_v1::{
-    ACTIVITY_CONTENT_NOT_OBJECT, ACTIVITY_DELTA_NOT_APPLICABLE, ACTIVITY_DELTA_WITHOUT_SNAPSHOT,
-};
+use super::event_type::EventType;
+use super::here::Here;
 use super::patch::{self, Budget, Refusal};
-use super::Here;
+use super::state::{over_budget, STATE_OVER_BUDGET};
+use crate::diagnostic::Severity;
 use crate::findings::Findings;
+use crate::rules::{Rule, SINCE_1_0};
+
+pub(super) const ACTIVITY_DELTA_WITHOUT_SNAPSHOT: Rule = Rule {
+    name: "activity-delta-without-snapshot",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "ACTIVITY_DELTA for an activity message no ACTIVITY_SNAPSHOT created",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/events/activity.mdx`, `ACTIVITY_DELTA`): a producer
+must not send a delta for an activity message it has not created with a
+snapshot (or restated in a `MESSAGES_SNAPSHOT`).
+
+## Why it matters
+A consumer skips the delta with a warning and must not fail the run; the
+activity it was meant to update never shows the change.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "replace", "path": "/found", "value": 3}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "replace", "path": "/found", "value": 3}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+pub(super) const ACTIVITY_DELTA_NOT_APPLICABLE: Rule = Rule {
+    name: "activity-delta-not-applicable",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "An ACTIVITY_DELTA patch does not apply to the activity's content",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/events/activity.mdx`): each `ACTIVITY_DELTA` patch is
+applied to the content its activity message has so far (built from its
+snapshot and earlier deltas), as `STATE_DELTA` is applied to the state.
+
+## Why it matters
+A well-formed patch that does not apply is skipped with a warning; producer
+and consumer now disagree about the activity until its next snapshot.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "remove", "path": "/results"}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "add", "path": "/results", "value": []}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+pub(super) const ACTIVITY_CONTENT_NOT_OBJECT: Rule = Rule {
+    name: "activity-content-not-object",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "An ACTIVITY_DELTA patch makes the activity's content something other than an object",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/events/activity.mdx`): the patched content must still
+be an object; a producer must not send a patch (a root replacement, say)
+whose application makes it anything else. A warning: the duty is the
+producer's, and "a consumer is not required to detect the violation", so
+a conforming consumer need not fail the run for it.
+
+## Why it matters
+Activity content is an object by schema: the consumer now holds an
+activity message no schema accepts.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "replace", "path": "", "value": [1, 2]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search", "content": {"found": 0}},
+ {"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+  "patch": [{"op": "replace", "path": "", "value": {"found": 2}}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
 
 /// What is known of one activity message's content: the content and its
 /// size in bytes, or `None` once it is no longer known (a patch failed, or
@@ -62,9 +168,24 @@ impl Activities {
         });
     }
 
+    /// 1.x: follows `ACTIVITY_SNAPSHOT`, `ACTIVITY_DELTA` and the activity
+    /// messages a `MESSAGES_SNAPSHOT` restates.
+    pub(super) fn event(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
+        match at.kind {
+            EventType::ActivitySnapshot => self.snapshot(at, budget, out),
+            EventType::ActivityDelta => self.delta(at, budget, out),
+            EventType::MessagesSnapshot => {
+                if let Some(messages) = at.messages() {
+                    self.restate(messages, budget, at, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `ACTIVITY_SNAPSHOT` creates or replaces an activity message; with
     /// `replace: false` an existing one stands as it is.
-    pub(super) fn snapshot(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
+    fn snapshot(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
         let (Some(id), Some(content)) = (at.str("messageId"), at.event.get("content")) else {
             return;
         };
@@ -76,7 +197,7 @@ impl Activities {
     }
 
     /// A `MESSAGES_SNAPSHOT` restates activity messages by id.
-    pub(super) fn restate(
+    fn restate(
         &mut self,
         messages: &Value,
         budget: &mut Budget,
@@ -98,7 +219,7 @@ impl Activities {
     }
 
     /// `ACTIVITY_DELTA`: an RFC 6902 patch against the activity's content.
-    pub(super) fn delta(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
+    fn delta(&mut self, at: &Here<'_>, budget: &mut Budget, out: &mut impl Findings) {
         let (Some(id), Some(patch)) = (at.str("messageId"), at.event.patch("patch", true)) else {
             return;
         };
@@ -147,7 +268,7 @@ impl Activities {
                     at.finding(
                         rule,
                         &format!("/patch/{operation}"),
-                        format!("activity '{id}': {}", super::over_budget(operation, bound, limit)),
+                        format!("activity '{id}': {}", over_budget(operation, bound, limit)),
                     )
                     .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such content is expected; the activity is not checked until its next ACTIVITY_SNAPSHOT")
                 });

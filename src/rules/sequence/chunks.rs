@@ -12,12 +12,118 @@ use std::sync::Arc;
 
 use foldhash::HashMap;
 
-use super::catalog::FIRST_CHUNK_WITHOUT_ID;
-use super::catalog_v1::{CHUNK_CONTINUATION_AMBIGUOUS, CHUNK_CONTRADICTS_OPENER, OWNER_MISMATCH};
+use super::event_type::EventType;
 use super::held::{Arguments, Pool};
-use super::{check_arguments, owner_name, EventPlace, Here, RelatedPlace};
-use crate::diagnostic::Diagnostic;
+use super::here::{owner_name, EventPlace, Here, RelatedPlace};
+use super::subagents::OWNER_MISMATCH;
+use super::tool_calls::check_arguments;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
+use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
+
+pub(super) const FIRST_CHUNK_WITHOUT_ID: Rule = Rule {
+    name: "first-chunk-without-id",
+    severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "The first chunk of a message or tool call lacks its id (or a tool call its name)",
+    docs: r#"## What it checks
+That the first `TEXT_MESSAGE_CHUNK` and `REASONING_MESSAGE_CHUNK` of a
+message carry `messageId`, and the first `TOOL_CALL_CHUNK` of a tool call
+carries both `toolCallId` and `toolCallName`. Later chunks may leave them
+out and continue the current message or call.
+
+## Why it matters
+The client expands the first chunk into a start event, which needs the id
+(and the tool's name); without them it cannot start anything and drops
+the chunk.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "delta": "{}"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "search", "delta": "{"},
+ {"type": "TOOL_CALL_CHUNK", "delta": "}"}]
+```
+"#,
+};
+
+pub(super) const CHUNK_CONTRADICTS_OPENER: Rule = Rule {
+    name: "chunk-contradicts-opener",
+    severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A continuation chunk repeats a field of its opener with another value",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/streaming.mdx`, "Continuation chunks"):
+a later chunk may repeat a field its first chunk established (`role` or
+`name` of a text message, `toolCallName` or `parentMessageId` of a tool
+call) only with the same value. A message opened without a role is an
+`assistant` message, so a continuation claiming another role contradicts it.
+
+## Why it matters
+The producer said two incompatible things about one item; a consumer must
+reject the stream rather than choose.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "Hel"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "user", "delta": "lo"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "Hel"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "lo"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+pub(super) const CHUNK_CONTINUATION_AMBIGUOUS: Rule = Rule {
+    name: "chunk-continuation-ambiguous",
+    severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A chunk names no item and no owner while several subagents stream one",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/streaming.mdx`, "Closing a chunk
+stream"): a chunk carrying neither its item's id nor a `subagentRunId`
+continues the parent agent's open stream of its kind, else the only open
+one. When several subagents have one open and the parent none, it has no
+unique referent.
+
+## Why it matters
+A consumer must reject the chunk as ambiguous: appending it to either
+stream could put one agent's words in another's message.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "subagentRunId": "s1", "delta": "a"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m2", "subagentRunId": "s2", "delta": "b"},
+ {"type": "TEXT_MESSAGE_CHUNK", "delta": "c"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "subagentRunId": "s1", "delta": "a"},
+ {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m2", "subagentRunId": "s2", "delta": "b"},
+ {"type": "TEXT_MESSAGE_CHUNK", "subagentRunId": "s1", "delta": "c"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
 
 /// What a chunk did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,11 +144,11 @@ pub(super) enum ChunkKind {
 
 impl ChunkKind {
     /// The kind of a chunk event type, if it is one.
-    pub(super) fn of(type_: &str) -> Option<ChunkKind> {
-        match type_ {
-            "TEXT_MESSAGE_CHUNK" => Some(ChunkKind::Text),
-            "REASONING_MESSAGE_CHUNK" => Some(ChunkKind::Reasoning),
-            "TOOL_CALL_CHUNK" => Some(ChunkKind::Tool),
+    pub(super) fn of(kind: EventType) -> Option<ChunkKind> {
+        match kind {
+            EventType::TextMessageChunk => Some(ChunkKind::Text),
+            EventType::ReasoningMessageChunk => Some(ChunkKind::Reasoning),
+            EventType::ToolCallChunk => Some(ChunkKind::Tool),
             _ => None,
         }
     }
@@ -138,9 +244,58 @@ impl Chunks {
         self.lanes.clear();
     }
 
+    /// 1.x: the chunk streams the event at `at` closes
+    /// (`spec/1.1/basic/patterns/streaming.mdx`, "Closing a chunk stream").
+    pub(super) fn close_for(&mut self, at: &Here<'_>, out: &mut impl Findings) {
+        let owner = at.owner();
+        let type_ = at.type_;
+        match at.kind {
+            EventType::TextMessageChunk
+            | EventType::ReasoningMessageChunk
+            | EventType::ToolCallChunk => {}
+            // RUN_ERROR abandons what is open: nothing is judged complete.
+            EventType::RunError => self.clear(),
+            EventType::RunStarted | EventType::RunFinished | EventType::MessagesSnapshot => {
+                self.close(None, true, type_, at, out);
+            }
+            EventType::SubagentFinished | EventType::SubagentError => {
+                if let Some(id) = owner {
+                    self.end_owner(id, type_, at, out);
+                }
+            }
+            EventType::TextMessageStart
+            | EventType::TextMessageContent
+            | EventType::TextMessageEnd
+            | EventType::ToolCallStart
+            | EventType::ToolCallArgs
+            | EventType::ToolCallEnd
+            | EventType::ToolCallResult
+            | EventType::StepStarted
+            | EventType::StepFinished
+            | EventType::StateSnapshot
+            | EventType::StateDelta
+            | EventType::Custom
+            | EventType::ReasoningStart
+            | EventType::ReasoningEnd
+            | EventType::ReasoningMessageStart
+            | EventType::ReasoningMessageContent
+            | EventType::ReasoningMessageEnd => {
+                self.close(owner, false, type_, at, out);
+            }
+            // RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE and
+            // SUBAGENT_STARTED stand aside; unknown events are dropped.
+            EventType::Raw
+            | EventType::ActivitySnapshot
+            | EventType::ActivityDelta
+            | EventType::ReasoningEncryptedValue
+            | EventType::SubagentStarted
+            | EventType::Other => {}
+        }
+    }
+
     /// `type_` closes every chunk stream of `owner`'s lane, or of every lane
     /// when `owner` is `None` and `all` is set.
-    pub(super) fn close(
+    fn close(
         &mut self,
         owner: Option<&str>,
         all: bool,
@@ -162,13 +317,7 @@ impl Chunks {
     }
 
     /// Drops a terminated subagent's lane after closing it.
-    pub(super) fn end_owner(
-        &mut self,
-        owner: &str,
-        type_: &str,
-        at: &Here<'_>,
-        out: &mut impl Findings,
-    ) {
+    fn end_owner(&mut self, owner: &str, type_: &str, at: &Here<'_>, out: &mut impl Findings) {
         if let Some(mut lane) = self.lanes.remove(&Some(owner.to_string())) {
             close_lane(&mut lane, type_, at, out);
         }

@@ -13,8 +13,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::catalog::STATE_OVER_BUDGET;
-use super::Here;
+use super::here::Here;
+use super::state::STATE_OVER_BUDGET;
 use crate::findings::Findings;
 
 /// What the open calls of one stream hold, and how much they may.

@@ -8,12 +8,153 @@ use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::catalog_v1::{
-    INTERRUPT_ID_DUPLICATE, OUTCOME_TOOL_CALL_ANSWERED, RESUME_MISSING_INTERRUPT,
-    RESUME_UNKNOWN_INTERRUPT,
-};
-use super::{EventView, Here, Interrupted};
+use super::here::Here;
+use super::view::EventView;
+use crate::diagnostic::Severity;
 use crate::findings::Findings;
+use crate::rules::{Rule, SINCE_1_0};
+
+pub(super) const INTERRUPT_ID_DUPLICATE: Rule = Rule {
+    name: "interrupt-id-duplicate",
+    severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "Two interrupts of one RUN_FINISHED outcome share an id",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Interrupting"):
+each interrupt's `id` is unique within the run.
+
+## Why it matters
+A resume entry answers an interrupt by its id: with a duplicate one answer
+covers two questions and the second is dropped in silence. A consumer
+rejects the outcome.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "interrupt",
+  "interrupts": [{"id": "i1", "reason": "approval"}, {"id": "i1", "reason": "approval"}]}}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "interrupt",
+  "interrupts": [{"id": "i1", "reason": "approval"}, {"id": "i2", "reason": "approval"}]}}]
+```
+"#,
+};
+
+pub(super) const OUTCOME_TOOL_CALL_ANSWERED: Rule = Rule {
+    name: "outcome-tool-call-answered",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A RUN_FINISHED outcome names as pending a tool call the run answered",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/events/lifecycle.mdx`, `RUN_FINISHED`): a success
+outcome's `pendingToolCallIds` names the calls the run left unanswered, and
+an interrupt's `toolCallId` the call an approval concerns. Reported when
+the run's own `TOOL_CALL_RESULT` already answered that call.
+
+## Why it matters
+The outcome contradicts the stream: an application would ask for, or wait
+on, an answer that already exists.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "TOOL_CALL_RESULT", "messageId": "t1m", "toolCallId": "c1", "content": "ok"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
+  "outcome": {"type": "success", "pendingToolCallIds": ["c1"]}}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "confirm"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
+  "outcome": {"type": "success", "pendingToolCallIds": ["c1"]}}]
+```
+"#,
+};
+
+pub(super) const RESUME_MISSING_INTERRUPT: Rule = Rule {
+    name: "resume-missing-interrupt",
+    severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary:
+        "The request after an interrupted run leaves one of its interrupts without a resume entry",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming"), in
+a captured exchange (HAR): the next request on the thread of a run that
+finished with the interrupt outcome must cover every interrupt of that run
+in its `resume` list, each answered or explicitly abandoned.
+
+## Why it matters
+Omission is not abandonment: a consumer must reject such an input before
+sending it, and a producer that notices must keep the interrupt open.
+
+## Invalid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [], "resume": []}}
+```
+
+## Valid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved", "payload": {"approved": true}}]}}
+```
+"#,
+};
+
+pub(super) const RESUME_UNKNOWN_INTERRUPT: Rule = Rule {
+    name: "resume-unknown-interrupt",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A resume entry answers an interrupt the run it continues did not raise",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/basic/patterns/interrupt-resume.mdx`, "Resuming"), in
+a captured exchange (HAR): each resume entry's `interruptId` names an
+interrupt of the run being continued, the most recent run on the thread.
+
+## Why it matters
+A producer proceeds without an entry it does not recognise and warns: the
+answer is lost.
+
+## Invalid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved"}, {"interruptId": "i9", "status": "resolved"}]}}
+```
+
+## Valid
+```json
+{"previous run": {"threadId": "t1", "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}},
+ "next request": {"threadId": "t1", "runId": "r2", "messages": [],
+                  "resume": [{"interruptId": "i1", "status": "resolved"}]}}
+```
+"#,
+};
+
+/// How the latest 1.x run of a stream finished: the interrupts the next
+/// request on its thread must answer (none after a run that finished
+/// otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The run's thread, when its `RUN_STARTED` named one.
+    pub thread: Option<String>,
+    /// The ids of the interrupts its `RUN_FINISHED` outcome carried.
+    pub ids: Vec<String>,
+}
 
 /// Checks the outcome of the `RUN_FINISHED` at `at`; `answered` holds the
 /// tool calls the run's `TOOL_CALL_RESULT`s answered.

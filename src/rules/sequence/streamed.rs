@@ -23,9 +23,61 @@ use foldhash::HashMap;
 use serde_json::Value;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3Default};
 
-use super::catalog_v1::SNAPSHOT_CONTRADICTS_STREAM;
-use super::{EventPlace, Here, RelatedPlace};
+use super::event_type::EventType;
+use super::here::{EventPlace, Here, RelatedPlace};
+use crate::diagnostic::Severity;
 use crate::findings::Findings;
+use crate::rules::{Rule, SINCE_1_0};
+
+pub(super) const SNAPSHOT_CONTRADICTS_STREAM: Rule = Rule {
+    name: "snapshot-contradicts-stream",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A MESSAGES_SNAPSHOT says otherwise than the run streamed about the same message or tool call",
+    docs: r#"## What it checks
+AG-UI 1.x: a `MESSAGES_SNAPSHOT` replaces a consumer's copy of each message
+by id (`spec/1.1/events/state.mdx`, "MESSAGES_SNAPSHOT"). Reported when a
+snapshot entry contradicts what the same run streamed for that id and
+closed: another role (`TEXT_MESSAGE_START`), other text
+(`TEXT_MESSAGE_CONTENT`), another tool name or other arguments
+(`TOOL_CALL_START`, `TOOL_CALL_ARGS`; arguments compared as JSON where both
+parse, none streamed being the same as `{}`), or another tool result
+(`TOOL_CALL_RESULT`). A snapshot that completes a message still streaming,
+or restates what an earlier run streamed, is history superseded (a
+snapshot "MAY restate the message wholesale", `events/text-messages.mdx`),
+and is not reported. A run keeps at most 4 MiB of streamed text for the
+comparison; what does not fit is not compared.
+
+## Why it matters
+A client that builds the conversation from the events and one that takes
+the snapshot now hold different conversations. ag-ui-langgraph 0.0.47
+streams a backend tool call with no `TOOL_CALL_ARGS` while its own
+snapshot carries the arguments: a client applying the events calls the
+tool with none.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "m1"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "toolCalls": [
+   {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "m1"},
+ {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"city\":\"Berlin\"}"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "toolCalls": [
+   {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
 
 /// The most argument text, and structured tool results, a run keeps for
 /// comparing as JSON.
@@ -177,6 +229,60 @@ impl Streamed {
         *self = Streamed::default();
     }
 
+    /// 1.x: keeps what the run's messages, tool calls and results stream,
+    /// and holds a `MESSAGES_SNAPSHOT` to it. (Chunks feed it through the
+    /// dispatcher, which knows what a chunk opened.)
+    pub(super) fn event(&mut self, at: &Here<'_>, out: &mut impl Findings) {
+        let place = at.place;
+        match at.kind {
+            EventType::MessagesSnapshot => {
+                if let Some(messages) = at.messages() {
+                    self.compare(messages, at, out);
+                }
+            }
+            EventType::ToolCallResult => {
+                if let (Some(id), Some(message), Some(content)) = (
+                    at.str("toolCallId"),
+                    at.str("messageId"),
+                    at.event.get("content"),
+                ) {
+                    self.result(message, id, &content, place);
+                }
+            }
+            EventType::ToolCallStart => {
+                if let Some(id) = at.str("toolCallId") {
+                    self.call_started(id, at.str("toolCallName"), place);
+                }
+            }
+            EventType::ToolCallArgs => {
+                if let (Some(id), Some(delta)) = (at.str("toolCallId"), at.str("delta")) {
+                    self.call_delta(id, delta);
+                }
+            }
+            EventType::ToolCallEnd => {
+                if let Some(id) = at.str("toolCallId") {
+                    self.call_ended(id);
+                }
+            }
+            EventType::TextMessageStart => {
+                if let Some(id) = at.str("messageId") {
+                    self.message_started(id, at.str("role"), place);
+                }
+            }
+            EventType::TextMessageContent => {
+                if let (Some(id), Some(delta)) = (at.str("messageId"), at.str("delta")) {
+                    self.message_delta(id, delta);
+                }
+            }
+            EventType::TextMessageEnd => {
+                if let Some(id) = at.str("messageId") {
+                    self.message_ended(id);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `TEXT_MESSAGE_START`, or the first chunk of a message.
     pub(super) fn message_started(&mut self, id: &str, role: Option<&str>, at: &EventPlace) {
         self.messages
@@ -198,7 +304,7 @@ impl Streamed {
     }
 
     /// `TEXT_MESSAGE_END`.
-    pub(super) fn message_ended(&mut self, id: &str) {
+    fn message_ended(&mut self, id: &str) {
         if let Some(message) = self.messages.get_mut(id) {
             message.ended = true;
             message.text.complete();
@@ -226,7 +332,7 @@ impl Streamed {
     }
 
     /// `TOOL_CALL_END`.
-    pub(super) fn call_ended(&mut self, id: &str) {
+    fn call_ended(&mut self, id: &str) {
         if let Some(call) = self.calls.get_mut(id) {
             call.ended = true;
             call.arguments.complete();
@@ -235,7 +341,7 @@ impl Streamed {
 
     /// `TOOL_CALL_RESULT`: the tool message `message` with `content`
     /// answering `call`.
-    pub(super) fn result(&mut self, message: &str, call: &str, content: &Value, at: &EventPlace) {
+    fn result(&mut self, message: &str, call: &str, content: &Value, at: &EventPlace) {
         let content = match content {
             Value::String(text) => Content::Text(xxh3_64(text.as_bytes())),
             structured => {
@@ -260,7 +366,7 @@ impl Streamed {
     }
 
     /// Holds `messages`, a `MESSAGES_SNAPSHOT`'s, to what the run streamed.
-    pub(super) fn compare(&self, messages: &Value, at: &Here<'_>, out: &mut impl Findings) {
+    fn compare(&self, messages: &Value, at: &Here<'_>, out: &mut impl Findings) {
         if self.messages.is_empty() && self.calls.is_empty() && self.results.is_empty() {
             return;
         }
