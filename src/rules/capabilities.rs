@@ -5,7 +5,7 @@
 use serde_json::Number;
 use url::Url;
 
-use super::content::parse_mime_type;
+use super::mime::parse_mime_type;
 use super::walk::{Document, Node};
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Related, Severity, Target};

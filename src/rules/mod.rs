@@ -13,6 +13,7 @@ pub(crate) mod encrypted;
 mod ids;
 mod interop;
 pub(crate) mod messages;
+mod mime;
 pub(crate) mod request;
 pub(crate) mod retired;
 mod schema;

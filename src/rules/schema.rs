@@ -1,6 +1,7 @@
 //! Rules of the parse and schema layers: what the JSON parser and the
 //! published JSON Schemas report. Their checks live in [`crate::parse`] and
-//! [`crate::schema`]; this file holds their registry entries.
+//! [`crate::schema`]; this file holds their registry entries (one job:
+//! it is long because each entry carries its documentation and examples).
 
 use super::Rule;
 use crate::diagnostic::Severity;

@@ -15,7 +15,7 @@ use foldhash::HashMap;
 use super::event_type::EventType;
 use super::held::{Arguments, Pool};
 use super::here::{owner_name, EventPlace, Here, RelatedPlace};
-use super::subagents::OWNER_MISMATCH;
+use super::open::OWNER_MISMATCH;
 use super::tool_calls::check_arguments;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
@@ -601,4 +601,38 @@ fn owner_mismatch(
         finding = finding.with_related_place(&item.start, "the first chunk here");
     }
     finding
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::{fired_at, rules_fired_at};
+    use crate::Protocol;
+
+    #[test]
+    fn chunk_streams_close_on_custom_not_on_raw() {
+        let closed = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
+            {"type": "CUSTOM", "name": "n", "value": 1},
+            {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+        ]);
+        assert_eq!(
+            rules_fired_at(Protocol::V1_1, closed),
+            [("first-chunk-without-id".to_string(), "/3".to_string())]
+        );
+        let open = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
+            {"type": "RAW", "event": {}},
+            {"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "x", "content": {}},
+            {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "delta": "{"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "g", "delta": "}"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+        ]);
+        assert_eq!(fired_at(Protocol::V1_1, open), ["chunk-contradicts-opener"]);
+    }
 }

@@ -581,3 +581,88 @@ pub(super) fn finished_while_open(open: Vec<Open>, at: &Here<'_>, out: &mut impl
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::{fired, fired_at, rules_fired};
+    use crate::Protocol;
+
+    #[test]
+    fn run_boundaries() {
+        assert_eq!(
+            fired(json!([{"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}])),
+            ["event-before-run-started", "never-ended"]
+        );
+        assert_eq!(
+            fired(json!([{"type": "RUN_ERROR", "message": "x"}])),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_ERROR", "message": "x"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}
+            ])),
+            ["event-after-run-error"]
+        );
+        assert_eq!(
+            rules_fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                (
+                    "run-started-while-active".to_string(),
+                    "/1/type".to_string()
+                ),
+                (
+                    "run-finished-id-mismatch".to_string(),
+                    "/2/runId".to_string()
+                )
+            ]
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+                {"type": "CUSTOM", "name": "n", "value": 1},
+                {"type": "CUSTOM", "name": "n", "value": 2}
+            ])),
+            ["event-after-run-finished"]
+        );
+        assert_eq!(
+            fired(
+                json!([{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}])
+            ),
+            ["stream-truncated"]
+        );
+    }
+
+    #[test]
+    fn runs_after_run_error_begin_anew_in_1x() {
+        let events = json!([
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "protocolVersion": "1.1"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{\"a\":"},
+            {"type": "RUN_ERROR", "message": "x"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
+            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{}"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2"},
+            {"type": "RUN_ERROR", "message": "late"},
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r3", "protocolVersion": "1.1"},
+            {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
+        ]);
+        assert_eq!(
+            fired_at(Protocol::V1_0, events.clone()),
+            ["stream-truncated", "never-ended"]
+        );
+        // The pre-1.0 profile keeps its rules.
+        assert_eq!(
+            fired_at(Protocol::V0, events),
+            ["event-after-run-error", "never-ended"]
+        );
+    }
+}

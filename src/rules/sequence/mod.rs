@@ -108,7 +108,7 @@ pub(super) const RULES: &[Rule] = &[
     streamed::SNAPSHOT_CONTRADICTS_STREAM,
     chunks::CHUNK_CONTRADICTS_OPENER,
     chunks::CHUNK_CONTINUATION_AMBIGUOUS,
-    subagents::OWNER_MISMATCH,
+    open::OWNER_MISMATCH,
     subagents::SUBAGENT_STARTED_LATE,
     subagents::SUBAGENT_ID_REUSED,
     subagents::SUBAGENT_PARENT_NOT_STARTED,
@@ -171,7 +171,7 @@ impl Sequence {
         Sequence {
             lifecycle: lifecycle::Lifecycle::default(),
             versions: versions::Versions::default(),
-            open: open::OpenItems::new(&arguments),
+            open: open::OpenItems::new(&arguments, steps::STEP_RULES),
             chunks: chunks::Chunks::new(&arguments),
             chunks_pre1: chunks_pre1::PreChunks::new(&arguments),
             tool_calls: tool_calls::ToolCalls::default(),
@@ -360,24 +360,23 @@ impl Sequence {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use serde_json::json;
 
-    use super::outcome::{RESUME_MISSING_INTERRUPT, RESUME_UNKNOWN_INTERRUPT};
     use super::*;
     use crate::{pointer, Location};
 
-    fn element(index: usize) -> String {
+    pub(super) fn element(index: usize) -> String {
         pointer::push("", &index.to_string())
     }
 
     /// Runs an events array through the pre-1.0 sequence rules.
-    fn rules_fired(events: Value) -> Vec<(String, String)> {
+    pub(super) fn rules_fired(events: Value) -> Vec<(String, String)> {
         rules_fired_at(Protocol::V0, events)
     }
 
     /// Runs an events array through the sequence rules of `protocol`.
-    fn rules_fired_at(protocol: Protocol, events: Value) -> Vec<(String, String)> {
+    pub(super) fn rules_fired_at(protocol: Protocol, events: Value) -> Vec<(String, String)> {
         let mut sequence = Sequence::new();
         let mut out = Vec::new();
         for (i, event) in events.as_array().expect("array").iter().enumerate() {
@@ -393,11 +392,11 @@ mod tests {
         out.into_iter().map(|d| (d.rule, d.pointer)).collect()
     }
 
-    fn fired(events: Value) -> Vec<String> {
+    pub(super) fn fired(events: Value) -> Vec<String> {
         rules_fired(events).into_iter().map(|(r, _)| r).collect()
     }
 
-    fn fired_at(protocol: Protocol, events: Value) -> Vec<String> {
+    pub(super) fn fired_at(protocol: Protocol, events: Value) -> Vec<String> {
         rules_fired_at(protocol, events)
             .into_iter()
             .map(|(r, _)| r)
@@ -432,289 +431,8 @@ mod tests {
         assert_eq!(rules_fired(events), []);
     }
 
-    #[test]
-    fn run_boundaries() {
-        assert_eq!(
-            fired(json!([{"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}])),
-            ["event-before-run-started", "never-ended"]
-        );
-        assert_eq!(
-            fired(json!([{"type": "RUN_ERROR", "message": "x"}])),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "RUN_ERROR", "message": "x"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}
-            ])),
-            ["event-after-run-error"]
-        );
-        assert_eq!(
-            rules_fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            [
-                (
-                    "run-started-while-active".to_string(),
-                    "/1/type".to_string()
-                ),
-                (
-                    "run-finished-id-mismatch".to_string(),
-                    "/2/runId".to_string()
-                )
-            ]
-        );
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-                {"type": "CUSTOM", "name": "n", "value": 1},
-                {"type": "CUSTOM", "name": "n", "value": 2}
-            ])),
-            ["event-after-run-finished"]
-        );
-        assert_eq!(
-            fired(
-                json!([{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}])
-            ),
-            ["stream-truncated"]
-        );
-    }
-
-    #[test]
-    fn open_and_close() {
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "TEXT_MESSAGE_END", "messageId": "m"},
-                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
-                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
-                {"type": "STEP_STARTED", "stepName": "s"},
-                {"type": "STEP_STARTED", "stepName": "s"},
-                {"type": "STEP_FINISHED", "stepName": "x"},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            [
-                "event-without-start",
-                "duplicate-start",
-                "step-started-twice",
-                "step-finished-without-start",
-                "run-finished-while-open",
-                "run-finished-while-open"
-            ]
-        );
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "REASONING_START", "messageId": "p"},
-                {"type": "STEP_STARTED", "stepName": "s"}
-            ])),
-            ["stream-truncated", "never-ended", "step-never-finished"]
-        );
-    }
-
-    #[test]
-    fn tool_calls_and_chunks() {
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
-                {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"a\""},
-                {"type": "TOOL_CALL_END", "toolCallId": "c"},
-                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "zz", "content": ""},
-                {"type": "TOOL_CALL_CHUNK", "toolCallId": "d", "delta": "{}"},
-                {"type": "TEXT_MESSAGE_CHUNK", "delta": "x"},
-                {"type": "TOOL_CALL_CHUNK", "toolCallId": "e", "toolCallName": "f", "delta": "nope"},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            [
-                "tool-call-args-not-json",
-                "tool-call-result-without-start",
-                "first-chunk-without-id",
-                "first-chunk-without-id",
-                "tool-call-args-not-json"
-            ]
-        );
-    }
-
-    #[test]
-    fn results_for_calls_of_a_messages_snapshot_are_known() {
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "assistant",
-                    "toolCalls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]},
-                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "c", "content": ""},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            Vec::<String>::new()
-        );
-    }
-
-    #[test]
-    fn state_deltas() {
-        assert_eq!(
-            rules_fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
-                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
-                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
-                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "set", "path": "/a"}]},
-                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
-                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "remove", "path": "/b"}]},
-                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/c"}]},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            [
-                (
-                    "state-delta-before-snapshot".to_string(),
-                    "/1/delta".to_string()
-                ),
-                (
-                    "state-delta-invalid-patch".to_string(),
-                    "/4/delta/1".to_string()
-                ),
-                (
-                    "state-delta-not-applicable".to_string(),
-                    "/6/delta/1".to_string()
-                )
-            ]
-        );
-        // The input's state is a base too.
-        assert_eq!(
-            fired(json!([
-                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": {"state": {"n": 1}}},
-                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
-                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
-                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-            ])),
-            ["state-delta-not-applicable"]
-        );
-    }
-
-    #[test]
-    fn runs_after_run_error_begin_anew_in_1x() {
-        let events = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "protocolVersion": "1.1"},
-            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{\"a\":"},
-            {"type": "RUN_ERROR", "message": "x"},
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "protocolVersion": "1.1"},
-            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "delta": "{}"},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2"},
-            {"type": "RUN_ERROR", "message": "late"},
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r3", "protocolVersion": "1.1"},
-            {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
-        ]);
-        assert_eq!(
-            fired_at(Protocol::V1_0, events.clone()),
-            ["stream-truncated", "never-ended"]
-        );
-        // The pre-1.0 profile keeps its rules.
-        assert_eq!(
-            fired_at(Protocol::V0, events),
-            ["event-after-run-error", "never-ended"]
-        );
-    }
-
-    #[test]
-    fn chunk_streams_close_on_custom_not_on_raw() {
-        let closed = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
-            {"type": "CUSTOM", "name": "n", "value": 1},
-            {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-        ]);
-        assert_eq!(
-            rules_fired_at(Protocol::V1_1, closed),
-            [("first-chunk-without-id".to_string(), "/3".to_string())]
-        );
-        let open = json!([
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "a"},
-            {"type": "RAW", "event": {}},
-            {"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "x", "content": {}},
-            {"type": "TEXT_MESSAGE_CHUNK", "delta": "b"},
-            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "delta": "{"},
-            {"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "g", "delta": "}"},
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-        ]);
-        assert_eq!(fired_at(Protocol::V1_1, open), ["chunk-contradicts-opener"]);
-    }
-
-    #[test]
-    fn subagents_are_bracketed_and_own_their_items() {
-        assert_eq!(
-            fired_at(
-                Protocol::V1_1,
-                json!([
-                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                    {"type": "SUBAGENT_FINISHED", "subagentRunId": "x"},
-                    {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
-                    {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
-                    {"type": "STEP_STARTED", "stepName": "p", "subagentRunId": "s"},
-                    {"type": "STEP_STARTED", "stepName": "p"},
-                    {"type": "STEP_FINISHED", "stepName": "p", "subagentRunId": "s"},
-                    {"type": "STEP_FINISHED", "stepName": "p"},
-                    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-                ])
-            ),
-            [
-                "event-without-start",
-                "duplicate-start",
-                "run-finished-while-open"
-            ]
-        );
-        assert_eq!(
-            fired_at(
-                Protocol::V1_1,
-                json!([
-                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
-                    {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant", "subagentRunId": "s"},
-                    {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "subagentRunId": "x"},
-                    {"type": "TOOL_CALL_START", "toolCallId": "d", "toolCallName": "f", "parentMessageId": "m"},
-                    {"type": "TOOL_CALL_END", "toolCallId": "c"},
-                    {"type": "TOOL_CALL_END", "toolCallId": "d"},
-                    {"type": "TEXT_MESSAGE_END", "messageId": "m"},
-                    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
-                ])
-            ),
-            ["continuation-owner-mismatch"]
-        );
-    }
-
-    #[test]
-    fn resume_entries_answer_the_interrupts() {
-        for rule in [&RESUME_MISSING_INTERRUPT, &RESUME_UNKNOWN_INTERRUPT] {
-            for (heading, fires) in [("## Invalid", true), ("## Valid", false)] {
-                let example = example(rule.docs, heading);
-                let run = &example["previous run"];
-                let previous = Interrupted {
-                    thread: run["threadId"].as_str().map(str::to_string),
-                    ids: outcome::interrupt_ids(run),
-                };
-                let mut out = Vec::new();
-                outcome::check_resume(&example["next request"], &previous, &mut out);
-                let rules: Vec<&str> = out.iter().map(|d| d.rule.as_str()).collect();
-                assert_eq!(
-                    rules.contains(&rule.name),
-                    fires,
-                    "{} {heading}: {rules:?}",
-                    rule.name
-                );
-                if !fires {
-                    assert!(rules.is_empty(), "{} {heading}: {rules:?}", rule.name);
-                }
-            }
-        }
-    }
-
     /// The JSON block under `heading` in a rule's docs.
-    fn example(docs: &str, heading: &str) -> Value {
+    pub(super) fn example(docs: &str, heading: &str) -> Value {
         let section = docs.split(heading).nth(1).expect("section");
         let block = section.split("```json").nth(1).expect("code block");
         let json = block.split("```").next().expect("block end");

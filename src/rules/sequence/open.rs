@@ -13,11 +13,9 @@ use foldhash::HashMap;
 
 use super::held::{self, Arguments};
 use super::here::{owner_name, EventPlace, Here, RelatedPlace};
-use super::steps::{STEP_FINISHED_WITHOUT_START, STEP_NEVER_FINISHED, STEP_STARTED_TWICE};
-use super::subagents::OWNER_MISMATCH;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
-use crate::rules::{Rule, EVERY_VERSION};
+use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
 
 pub(super) const EVENT_WITHOUT_START: Rule = Rule {
     name: "event-without-start",
@@ -118,6 +116,61 @@ tool call.
 "#,
 };
 
+pub(super) const OWNER_MISMATCH: Rule = Rule {
+    name: "continuation-owner-mismatch",
+    severity: Severity::Error,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A content or end event is attributed to another subagent than its opener",
+    docs: r#"## What it checks
+AG-UI 1.x (`spec/1.1/events/subagents.mdx`, "Ownership"): once a message,
+reasoning message or tool call is opened under an owner, every event
+continuing it carries that owner's `subagentRunId` or none. A continuation
+naming another owner is reported (an untagged one is fine).
+
+## Why it matters
+A consumer must reject it: accepting it would append one producer's content
+to another producer's message, which nobody can detect afterwards.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s2"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s1"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+/// The rules an item family reports its items by: one started again while
+/// open, one continued or ended while not open, one never ended.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ItemRules {
+    /// A start for an id already open.
+    pub(super) twice: &'static Rule,
+    /// A continuation or end for an id not open.
+    pub(super) not_open: &'static Rule,
+    /// An item still open when the stream ends.
+    pub(super) never_ended: &'static Rule,
+}
+
+/// The rules of every family but steps ([`super::steps::STEP_RULES`]).
+pub(super) const ITEM_RULES: ItemRules = ItemRules {
+    twice: &DUPLICATE_START,
+    not_open: &EVENT_WITHOUT_START,
+    never_ended: &NEVER_ENDED,
+};
+
 /// What kind of thing is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Opened {
@@ -214,15 +267,29 @@ pub(super) struct OpenItems {
     index: Index,
     /// What the open tool calls' argument text may hold, in all.
     pool: Arc<held::Pool>,
+    /// The rules steps are reported by; every other kind's are
+    /// [`ITEM_RULES`].
+    step_rules: ItemRules,
 }
 
 impl OpenItems {
-    /// Nothing open; tool calls' argument text held within `pool`.
-    pub(super) fn new(pool: &Arc<held::Pool>) -> OpenItems {
+    /// Nothing open; tool calls' argument text held within `pool`; steps
+    /// reported by `step_rules`.
+    pub(super) fn new(pool: &Arc<held::Pool>, step_rules: ItemRules) -> OpenItems {
         OpenItems {
             open: Vec::new(),
             index: Index::default(),
             pool: Arc::clone(pool),
+            step_rules,
+        }
+    }
+
+    /// The rules items of `kind` are reported by.
+    fn rules(&self, kind: Opened) -> ItemRules {
+        if kind == Opened::Step {
+            self.step_rules
+        } else {
+            ITEM_RULES
         }
     }
 
@@ -263,16 +330,11 @@ impl OpenItems {
         let type_ = at.type_;
         let lookup = key_of(kind, id, at);
         if let Some(&i) = self.index.of(kind).get(lookup.as_ref()) {
-            let (rule, message) = if kind == Opened::Step {
-                (
-                    &STEP_STARTED_TWICE,
-                    format!("step '{id}' is started again while it runs"),
-                )
+            let rule = self.rules(kind).twice;
+            let message = if kind == Opened::Step {
+                format!("step '{id}' is started again while it runs")
             } else {
-                (
-                    &DUPLICATE_START,
-                    format!("{type_} for {}, which is already open", kind.describe(id)),
-                )
+                format!("{type_} for {}, which is already open", kind.describe(id))
             };
             if let Some(first) = self.open.get(i) {
                 out.push(
@@ -324,7 +386,7 @@ impl OpenItems {
                     }
                 }
             }
-            None => out.push(not_open(kind, key, id, at)),
+            None => out.push(not_open(self.rules(kind), kind, key, id, at)),
         }
     }
 
@@ -339,7 +401,7 @@ impl OpenItems {
         let id = at.str(key)?;
         let lookup = key_of(kind, id, at).into_owned();
         let Some(i) = self.index.of_mut(kind).remove(&lookup) else {
-            out.push(not_open(kind, key, id, at));
+            out.push(not_open(self.rules(kind), kind, key, id, at));
             return None;
         };
         let closed = self.open.remove(i);
@@ -359,16 +421,11 @@ impl OpenItems {
     /// event).
     pub(super) fn finish(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         for open in self.take() {
-            let (rule, help) = if open.kind == Opened::Step {
-                (
-                    &STEP_NEVER_FINISHED,
-                    "send STEP_FINISHED with the same stepName".to_string(),
-                )
+            let rule = self.rules(open.kind).never_ended;
+            let help = if open.kind == Opened::Step {
+                "send STEP_FINISHED with the same stepName".to_string()
             } else {
-                (
-                    &NEVER_ENDED,
-                    format!("send {} before the stream ends", open.kind.end_event()),
-                )
+                format!("send {} before the stream ends", open.kind.end_event())
             };
             let finding = at
                 .finding(
@@ -426,22 +483,55 @@ fn check_owner(open: &Open, at: &Here<'_>, out: &mut impl Findings) {
 
 /// The finding for a continuation or an end of `kind` whose id (`key`,
 /// `id`) is not open.
-fn not_open(kind: Opened, key: &str, id: &str, at: &Here<'_>) -> Diagnostic {
-    let (rule, message) = if kind == Opened::Step {
-        (
-            &STEP_FINISHED_WITHOUT_START,
-            format!("STEP_FINISHED for step '{id}', which is not running"),
-        )
+fn not_open(rules: ItemRules, kind: Opened, key: &str, id: &str, at: &Here<'_>) -> Diagnostic {
+    let message = if kind == Opened::Step {
+        format!("STEP_FINISHED for step '{id}', which is not running")
     } else {
-        (
-            &EVENT_WITHOUT_START,
-            format!("{} for {}, which is not open", at.type_, kind.describe(id)),
-        )
+        format!("{} for {}, which is not open", at.type_, kind.describe(id))
     };
-    at.finding(rule, &format!("/{key}"), message)
+    at.finding(rules.not_open, &format!("/{key}"), message)
         .with_help(format!(
             "send {} first; an id stays open until its {}",
             kind.start_event(),
             kind.end_event()
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::fired;
+
+    #[test]
+    fn open_and_close() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "STEP_STARTED", "stepName": "s"},
+                {"type": "STEP_STARTED", "stepName": "s"},
+                {"type": "STEP_FINISHED", "stepName": "x"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                "event-without-start",
+                "duplicate-start",
+                "step-started-twice",
+                "step-finished-without-start",
+                "run-finished-while-open",
+                "run-finished-while-open"
+            ]
+        );
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "REASONING_START", "messageId": "p"},
+                {"type": "STEP_STARTED", "stepName": "s"}
+            ])),
+            ["stream-truncated", "never-ended", "step-never-finished"]
+        );
+    }
 }

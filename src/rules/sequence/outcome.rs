@@ -303,3 +303,35 @@ fn interrupts(at: &Here<'_>, outcome: &Value, answered: &HashSet<String>, out: &
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::example;
+    use super::*;
+
+    #[test]
+    fn resume_entries_answer_the_interrupts() {
+        for rule in [&RESUME_MISSING_INTERRUPT, &RESUME_UNKNOWN_INTERRUPT] {
+            for (heading, fires) in [("## Invalid", true), ("## Valid", false)] {
+                let example = example(rule.docs, heading);
+                let run = &example["previous run"];
+                let previous = Interrupted {
+                    thread: run["threadId"].as_str().map(str::to_string),
+                    ids: interrupt_ids(run),
+                };
+                let mut out = Vec::new();
+                check_resume(&example["next request"], &previous, &mut out);
+                let rules: Vec<&str> = out.iter().map(|d| d.rule.as_str()).collect();
+                assert_eq!(
+                    rules.contains(&rule.name),
+                    fires,
+                    "{} {heading}: {rules:?}",
+                    rule.name
+                );
+                if !fires {
+                    assert!(rules.is_empty(), "{} {heading}: {rules:?}", rule.name);
+                }
+            }
+        }
+    }
+}

@@ -388,3 +388,51 @@ pub(super) fn over_budget(operation: usize, bound: patch::Over, limit: u64) -> S
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::{fired, rules_fired};
+
+    #[test]
+    fn state_deltas() {
+        assert_eq!(
+            rules_fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]},
+                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "set", "path": "/a"}]},
+                {"type": "STATE_SNAPSHOT", "snapshot": {"a": []}},
+                {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 1}, {"op": "remove", "path": "/b"}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/c"}]},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                (
+                    "state-delta-before-snapshot".to_string(),
+                    "/1/delta".to_string()
+                ),
+                (
+                    "state-delta-invalid-patch".to_string(),
+                    "/4/delta/1".to_string()
+                ),
+                (
+                    "state-delta-not-applicable".to_string(),
+                    "/6/delta/1".to_string()
+                )
+            ]
+        );
+        // The input's state is a base too.
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": {"state": {"n": 1}}},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
+                {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/n"}]},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            ["state-delta-not-applicable"]
+        );
+    }
+}

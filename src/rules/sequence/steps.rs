@@ -5,7 +5,7 @@
 
 use super::event_type::EventType;
 use super::here::Here;
-use super::open::{OpenItems, Opened};
+use super::open::{ItemRules, OpenItems, Opened};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION};
@@ -100,6 +100,13 @@ The progress UI shows the step as running forever.
  {"type": "STEP_FINISHED", "stepName": "plan"}]
 ```
 "#,
+};
+
+/// The rules the registry reports steps by.
+pub(super) const STEP_RULES: ItemRules = ItemRules {
+    twice: &STEP_STARTED_TWICE,
+    not_open: &STEP_FINISHED_WITHOUT_START,
+    never_ended: &STEP_NEVER_FINISHED,
 };
 
 /// Opens and ends the steps of a `STEP_STARTED` or `STEP_FINISHED`.

@@ -10,47 +10,11 @@ use foldhash::{HashMap, HashSet};
 
 use super::event_type::EventType;
 use super::here::{owner_name, EventPlace, Here, RelatedPlace};
-use super::open::{OpenItems, Opened};
+use super::open::{OpenItems, Opened, OWNER_MISMATCH};
 use super::REMEMBERED_IDS;
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, SINCE_1_0};
-
-pub(super) const OWNER_MISMATCH: Rule = Rule {
-    name: "continuation-owner-mismatch",
-    severity: Severity::Error,
-    protocols: SINCE_1_0,
-    severity_1x: None,
-    summary: "A content or end event is attributed to another subagent than its opener",
-    docs: r#"## What it checks
-AG-UI 1.x (`spec/1.1/events/subagents.mdx`, "Ownership"): once a message,
-reasoning message or tool call is opened under an owner, every event
-continuing it carries that owner's `subagentRunId` or none. A continuation
-naming another owner is reported (an untagged one is fine).
-
-## Why it matters
-A consumer must reject it: accepting it would append one producer's content
-to another producer's message, which nobody can detect afterwards.
-
-## Invalid
-```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
- {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
- {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s2"},
- {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
- {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
-```
-
-## Valid
-```json
-[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
- {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant", "subagentRunId": "s1"},
- {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi", "subagentRunId": "s1"},
- {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
- {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
-```
-"#,
-};
 
 pub(super) const SUBAGENT_STARTED_LATE: Rule = Rule {
     name: "subagent-started-late",
@@ -291,4 +255,53 @@ fn tool_call_owner(at: &Here<'_>, open: &OpenItems, out: &mut impl Findings) {
         .with_help("a tool call carries the attribution of the message that holds it, or none")
         .with_related_place(&message.start, format!("{} here", message.start_type)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::fired_at;
+    use crate::Protocol;
+
+    #[test]
+    fn subagents_are_bracketed_and_own_their_items() {
+        assert_eq!(
+            fired_at(
+                Protocol::V1_1,
+                json!([
+                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                    {"type": "SUBAGENT_FINISHED", "subagentRunId": "x"},
+                    {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
+                    {"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"},
+                    {"type": "STEP_STARTED", "stepName": "p", "subagentRunId": "s"},
+                    {"type": "STEP_STARTED", "stepName": "p"},
+                    {"type": "STEP_FINISHED", "stepName": "p", "subagentRunId": "s"},
+                    {"type": "STEP_FINISHED", "stepName": "p"},
+                    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+                ])
+            ),
+            [
+                "event-without-start",
+                "duplicate-start",
+                "run-finished-while-open"
+            ]
+        );
+        assert_eq!(
+            fired_at(
+                Protocol::V1_1,
+                json!([
+                    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                    {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant", "subagentRunId": "s"},
+                    {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m", "subagentRunId": "x"},
+                    {"type": "TOOL_CALL_START", "toolCallId": "d", "toolCallName": "f", "parentMessageId": "m"},
+                    {"type": "TOOL_CALL_END", "toolCallId": "c"},
+                    {"type": "TOOL_CALL_END", "toolCallId": "d"},
+                    {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+                    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+                ])
+            ),
+            ["continuation-owner-mismatch"]
+        );
+    }
 }

@@ -263,3 +263,48 @@ pub(super) fn check_arguments(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::fired;
+
+    #[test]
+    fn tool_calls_and_chunks() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"a\""},
+                {"type": "TOOL_CALL_END", "toolCallId": "c"},
+                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "zz", "content": ""},
+                {"type": "TOOL_CALL_CHUNK", "toolCallId": "d", "delta": "{}"},
+                {"type": "TEXT_MESSAGE_CHUNK", "delta": "x"},
+                {"type": "TOOL_CALL_CHUNK", "toolCallId": "e", "toolCallName": "f", "delta": "nope"},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            [
+                "tool-call-args-not-json",
+                "tool-call-result-without-start",
+                "first-chunk-without-id",
+                "first-chunk-without-id",
+                "tool-call-args-not-json"
+            ]
+        );
+    }
+
+    #[test]
+    fn results_for_calls_of_a_messages_snapshot_are_known() {
+        assert_eq!(
+            fired(json!([
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"},
+                {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "assistant",
+                    "toolCalls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]},
+                {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "c", "content": ""},
+                {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+            ])),
+            Vec::<String>::new()
+        );
+    }
+}

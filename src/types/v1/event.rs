@@ -4,6 +4,10 @@
 //! `rawEvent`, `metadata`); the events that describe content or progress
 //! also carry `Attributable`'s `subagentRunId`. Run-scoped events
 //! (`RUN_*`), `MESSAGES_SNAPSHOT` and the `SUBAGENT_*` events do not.
+//!
+//! One file for all of them, long as it is: it has one job (the events'
+//! types, whose doc comments become the schema's descriptions), and the
+//! `Event` enum that tells them apart must name every one.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
