@@ -11,11 +11,15 @@
 //! with agui-lint's findings as JSON, 415 for a body that is not JSON, 413
 //! for one over the limit). Warnings do not block a request: they are
 //! printed on standard error through a `tracing` subscriber ([`logger`]).
+//! The agent's answer is checked too, as it streams
+//! (`ResponseMode::Report`): its findings, and a summary at the stream's
+//! end, are logged under `agui_lint::response`, and its bytes pass as the
+//! agent wrote them.
 //! `tests/server.rs` serves [`router`] itself.
 
 use std::convert::Infallible;
 
-use agui_lint::server::{Guard, ValidatedRunAgentInput};
+use agui_lint::server::{Guard, ResponseMode, ValidatedRunAgentInput};
 use agui_lint::types::RunAgentInput;
 use agui_lint::{BuildError, Validator};
 use axum::response::sse::{Event, Sse};
@@ -26,11 +30,12 @@ use serde_json::{json, Value};
 use tracing_subscriber::fmt::MakeWriter;
 
 /// The guard of the endpoint: one validator for every request, the default
-/// 2 MiB body limit, warnings logged through `tracing`. A server that logs
+/// 2 MiB body limit, warnings logged through `tracing`, and the agent's
+/// response streams checked and their findings logged. A server that logs
 /// its findings would add `.with_settings(Settings::default().mask_values(true))`
 /// to keep request values out of its logs.
 pub fn guard() -> Result<Guard, BuildError> {
-    Ok(Guard::new(Validator::new()?))
+    Ok(Guard::new(Validator::new()?).with_responses(ResponseMode::Report))
 }
 
 /// The example's log: agui-lint's warnings (target `agui_lint`, with the
@@ -48,9 +53,14 @@ where
         .finish()
 }
 
-/// The endpoint: `POST /agent`, checked by `guard`.
+/// The endpoint: `POST /agent`, checked by `guard` both ways: the layer
+/// checks the request (the extractor takes its result) and, when `guard`
+/// says so, the response stream.
 pub fn router(guard: Guard) -> Router {
-    Router::new().route("/agent", post(agent)).with_state(guard)
+    Router::new()
+        .route("/agent", post(agent))
+        .route_layer(guard.layer())
+        .with_state(guard)
 }
 
 /// The agent: runs only on input that passed the check.

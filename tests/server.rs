@@ -640,17 +640,37 @@ fn the_examples_logger_prints_the_warnings_of_an_accepted_request() {
     let buffer = Arc::new(Mutex::new(Vec::new()));
     let writer = Captured(buffer.clone());
     let logger = example::logger(move || writer.clone());
-    let mut router = example::router(example::guard().expect("validator"));
+    let guard = example::guard().expect("validator");
+    let mut router = example::router(guard.clone());
     let (status, _, _) = tracing::subscriber::with_default(logger, || {
-        runtime().block_on(call(&mut router, Body::from(input_with_warnings("call_1"))))
+        runtime().block_on(async {
+            let answer = call(&mut router, Body::from(input_with_warnings("call_1"))).await;
+            // The response's check runs beside its stream: let it end.
+            for _ in 0..100_000 {
+                if guard.response_stats().checking == 0 {
+                    break;
+                }
+                tokio::task::yield_now().await;
+            }
+            answer
+        })
     });
     assert_eq!(status, 200);
     let printed = String::from_utf8(buffer.lock().unwrap().clone()).expect("UTF-8");
     let lines: Vec<&str> = printed.lines().collect();
-    assert_eq!(lines.len(), 3, "{printed}");
-    for line in &lines {
+    // The request's three warnings, then the check of the agent's own
+    // response stream (the example's guard checks responses too).
+    assert_eq!(lines.len(), 4, "{printed}");
+    for line in &lines[..3] {
         assert!(line.contains(" WARN agui_lint: "), "{line}");
     }
+    assert!(
+        lines[3].contains(
+            " INFO agui_lint::response: response stream checked: 0 errors, 0 warnings in 5 events"
+        ),
+        "{}",
+        lines[3]
+    );
     assert!(
         printed
             .contains("unknown key 'colour' rule=unknown-field pointer=/messages/0/colour line=1"),

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use http_body::Body;
 use tower::{Layer, Service};
 
-use super::{Guard, WARNINGS_HEADER, WARNING_COUNT_HEADER};
+use super::{CheckedBody, Guard, WARNINGS_HEADER, WARNING_COUNT_HEADER};
 
 /// A [`Layer`] that checks each request with a [`Guard`] before the inner
 /// service sees it; made by [`Guard::layer`].
@@ -19,6 +19,9 @@ use super::{Guard, WARNINGS_HEADER, WARNING_COUNT_HEADER};
 /// its body intact and a [`super::Validated`] in its extensions; under
 /// [`super::Warnings::Header`] the layer adds the findings that did not
 /// block it to the response.
+///
+/// With [`Guard::with_responses`], the response's body is checked as it
+/// streams (a [`CheckedBody`], which passes its bytes on unchanged).
 ///
 /// Works with any request body that can be rebuilt from bytes (axum's
 /// `Body`, `http_body_util::Full<Bytes>`) and any response body that can be
@@ -71,9 +74,9 @@ where
     B: Body + From<Bytes> + Send + 'static,
     B::Data: Send,
     B::Error: Into<BoxError>,
-    ResBody: From<Bytes>,
+    ResBody: Body + From<Bytes>,
 {
-    type Response = Response<ResBody>;
+    type Response = Response<CheckedBody<ResBody>>;
     type Error = S::Error;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
 
@@ -89,6 +92,7 @@ where
         let guard = self.guard.clone();
         Box::pin(async move {
             let (mut parts, body) = request.into_parts();
+            let path = parts.uri.path().to_string();
             let checked = async {
                 guard.check_headers(&parts.headers)?;
                 let bytes = guard.read_body(body).await?;
@@ -102,9 +106,10 @@ where
             };
             let headers = guard.report_findings(&validated.findings, true);
             parts.extensions.insert(validated);
-            let mut response = inner
-                .call(Request::from_parts(parts, B::from(bytes)))
+            let response = inner
+                .call(Request::from_parts(parts, B::from(bytes.clone())))
                 .await?;
+            let mut response = guard.check_response(response, &path, &bytes);
             if let Some((list, count)) = headers {
                 let response_headers = response.headers_mut();
                 response_headers.insert(HeaderName::from_static(WARNINGS_HEADER), list);

@@ -16,6 +16,21 @@
 //!   [`Validator::check_run_agent_input_with_findings`] also hands back the
 //!   warnings, which is what the guard itself uses.
 //!
+//! With [`Guard::with_responses`], the layer also checks the response
+//! stream each request is answered with, as its bytes pass
+//! ([`ResponseMode`]: off, report, enforce; [`Guard::with_response_sampling`]
+//! checks one stream in N; [`Guard::response_stats`] counts):
+//!
+//! ```no_run
+//! use agui_lint::server::{Guard, ResponseMode};
+//! use axum::{routing::post, Router};
+//!
+//! let guard = Guard::shared().with_responses(ResponseMode::Report);
+//! let app: Router = Router::new()
+//!     .route("/agent", post(|| async { "an SSE stream" }))
+//!     .route_layer(guard.layer());
+//! ```
+//!
 //! The answers:
 //!
 //! | the request | the status | the body |
@@ -108,6 +123,7 @@
 mod extract;
 mod layer;
 mod reject;
+mod response;
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -123,6 +139,7 @@ use crate::{Diagnostic, Severity, Validator};
 pub use extract::ValidatedRunAgentInput;
 pub use layer::{GuardLayer, GuardService};
 pub use reject::Rejection;
+pub use response::{CheckedBody, ResponseMode, ResponseStats, QUEUE_FRAMES};
 
 /// The largest body a [`Guard`] reads unless told otherwise: 2 MiB, axum's
 /// own default.
@@ -197,6 +214,8 @@ pub struct Guard {
     check_timeout: Duration,
     /// The checks that may run off the executor at once.
     checks: Arc<tokio::sync::Semaphore>,
+    /// What becomes of the response streams, and their counts.
+    responses: response::Responses,
 }
 
 /// How many checks run off the executor at once unless told otherwise:
@@ -214,6 +233,7 @@ impl std::fmt::Debug for Guard {
             .field("warnings", &self.warnings)
             .field("body_timeout", &self.body_timeout)
             .field("check_timeout", &self.check_timeout)
+            .field("responses", &self.responses.mode())
             .finish()
     }
 }
@@ -258,6 +278,7 @@ impl Guard {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             check_timeout: DEFAULT_CHECK_TIMEOUT,
             checks: Arc::new(tokio::sync::Semaphore::new(default_check_concurrency())),
+            responses: response::Responses::default(),
         }
     }
 
