@@ -40,6 +40,24 @@ Findings that do not block a request (warnings and infos) go to the
 ``agui_lint`` logger, or, with ``warnings="header"`` and the middleware, to
 the ``agui-lint-warnings`` response header (a JSON array of findings) and
 ``agui-lint-warning-count``.
+
+With ``responses="report"`` (or ``"enforce"``), the middleware also checks
+the response each guarded request is answered with, as the app sends it: a
+successful ``text/event-stream`` or JSON Lines response (Starlette's
+``StreamingResponse``, or any response sent as ``http.response.body``
+messages) goes through :class:`agui_lint.StreamChecker`, paired with the
+request (its tool calls, its declared version, its state). The messages
+pass unchanged. Each finding goes to the ``agui_lint.response`` logger
+(errors at ERROR, warnings at WARNING) with the finding as structured
+``extra`` (``record.agui_lint``: rule, severity, pointer, event, line,
+column, path, thread_id, run_id), and to ``on_finding`` if given; a summary
+is logged at the stream's end, and :attr:`Guard.response_stats` counts.
+``"enforce"`` (development and tests) also ends the stream at the first
+error: a ``RUN_ERROR`` event of the guard's own, ``"code":
+"agui-lint/<rule>"``, follows the chunk that completed the record after the
+faulty one, and what the app sends afterwards is dropped.
+``response_sampling=N`` checks one stream in N. The check runs on the event
+loop, a chunk at a time (about 2 µs an event).
 """
 
 from __future__ import annotations
@@ -69,6 +87,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ._agui_lint import Diagnostic, Result, Validator, __version__
+from ._response import RESPONSE_MODES, FindingHook, ResponseCheck, ResponseStats, framing_of
 
 __all__ = [
     "DEFAULT_BODY_LIMIT",
@@ -80,6 +99,7 @@ __all__ = [
     "Guard",
     "GuardMiddleware",
     "Rejection",
+    "ResponseStats",
     "Validated",
 ]
 
@@ -291,7 +311,11 @@ class Guard:
     (the response headers, which only :class:`GuardMiddleware` can write;
     the dependency alone logs). ``body_timeout`` (the middleware),
     ``check_timeout`` and ``check_concurrency`` bound what one request can
-    hold (see the module's notes). Cheap to share; thread-safe.
+    hold (see the module's notes). ``responses`` (``"off"``, ``"report"``,
+    ``"enforce"``), ``response_sampling`` and ``on_finding`` say what
+    :class:`GuardMiddleware` does with the response streams it passes (see
+    the module's notes); :attr:`response_stats` counts them. Cheap to
+    share; thread-safe.
 
     As a FastAPI dependency, ``Depends(guard)`` gives the handler a
     :class:`Validated`; call :meth:`install` on the app once so that its
@@ -309,6 +333,9 @@ class Guard:
         check_timeout: float = DEFAULT_CHECK_TIMEOUT,
         check_concurrency: Optional[int] = None,
         max_findings: int = DEFAULT_MAX_FINDINGS,
+        responses: Literal["off", "report", "enforce"] = "off",
+        response_sampling: int = 1,
+        on_finding: Optional[FindingHook] = None,
     ) -> None:
         if warnings not in ("log", "header"):
             raise ValueError(f"warnings must be 'log' or 'header', not {warnings!r}")
@@ -318,6 +345,10 @@ class Guard:
             raise ValueError("timeouts must not be negative")
         if check_concurrency is not None and check_concurrency < 1:
             raise ValueError("check_concurrency must be at least 1")
+        if responses not in RESPONSE_MODES:
+            raise ValueError(f"responses must be one of {RESPONSE_MODES}, not {responses!r}")
+        if response_sampling < 1:
+            raise ValueError("response_sampling must be at least 1")
         validator = validator if validator is not None else _shared_validator()
         if validator.max_findings > max_findings:
             validator = validator.with_limits(max_findings=max_findings)
@@ -330,6 +361,12 @@ class Guard:
         self.check_concurrency = (
             check_concurrency if check_concurrency is not None else _default_check_concurrency()
         )
+        self.responses = responses
+        self.response_sampling = response_sampling
+        self.on_finding = on_finding
+        #: How the response checks have gone (streams, events, errors ...).
+        self.response_stats = ResponseStats()
+        self._responses_seen = 0
         # Made on first use, inside the app's event loop.
         self._limiter: Optional[anyio.CapacityLimiter] = None
 
@@ -414,6 +451,35 @@ class Guard:
                 d.column,
                 extra={"rule": d.rule, "pointer": d.pointer, "line": d.line, "column": d.column},
             )
+
+    def response_check(
+        self, start: Mapping[str, Any], request: bytes, path: str
+    ) -> Optional[ResponseCheck]:
+        """The check of the response whose ``http.response.start`` message is
+        ``start``, answering ``request``: ``None`` when responses are not
+        checked, the response is not a successful event stream, or sampling
+        leaves it out."""
+        if self.responses == "off" or not 200 <= int(start.get("status", 200)) < 300:
+            return None
+        framing = framing_of(list(start.get("headers", ())))
+        if framing is None:
+            return None
+        seen = self._responses_seen
+        self._responses_seen += 1
+        if seen % self.response_sampling:
+            self.response_stats.sampled_out += 1
+            return None
+        self.response_stats.streams += 1
+        return ResponseCheck(
+            self.validator,
+            framing,
+            path,
+            request,
+            self.responses,
+            self.response_stats,
+            self.logger.getChild("response"),
+            self.on_finding,
+        )
 
     @staticmethod
     def warnings_headers(findings: Sequence[Diagnostic]) -> List[Tuple[bytes, bytes]]:
@@ -629,13 +695,38 @@ class GuardMiddleware:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        async def send_with_headers(message: _ASGIMessage) -> None:
-            if extra and message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + extra
+        check: Optional[ResponseCheck] = None
+        ended = False
+        path = scope.get("path", "-")
+
+        async def send_checked(message: _ASGIMessage) -> None:
+            nonlocal check, ended
+            if ended:
+                return  # "enforce" ended the stream: the app's rest is dropped.
+            kind = message["type"]
+            if kind == "http.response.start":
+                if extra:
+                    message = dict(message)
+                    message["headers"] = list(message.get("headers", [])) + extra
+                check = guard.response_check(message, body, path)
+            elif kind == "http.response.body" and check is not None and not check.done:
+                chunk = bytes(message.get("body", b""))
+                closing = check.feed(chunk)
+                if closing is None and not message.get("more_body", False):
+                    closing = check.finish()
+                if closing is not None:
+                    check.ended()
+                    ended = True
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    await send({"type": "http.response.body", "body": closing, "more_body": False})
+                    return
             await send(message)
 
-        await self.app(scope, replay, send_with_headers)
+        try:
+            await self.app(scope, replay, send_checked)
+        finally:
+            if check is not None:
+                check.abandon()
 
 
 async def _in_thread(function: Callable[..., Any], *args: Any, limiter: Any) -> Any:

@@ -1,0 +1,190 @@
+"""The ASGI guard on the response side: the middleware checks the event
+stream a FastAPI app answers with (``StreamingResponse``), as the app sends
+it, paired with the request it answers, passing every byte through
+(``responses="report"``) or ending the stream with a ``RUN_ERROR`` at the
+first error (``responses="enforce"``). The streams are the official 1.0
+server's real answer to the official client's request, the official
+``EventEncoder``'s output, and broken versions of them."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
+
+from ag_ui.core import (
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from ag_ui.encoder import EventEncoder
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.testclient import TestClient
+
+from agui_lint.asgi import Guard, GuardMiddleware, ResponseStats
+from conftest import TRAFFIC
+
+JSON = {"content-type": "application/json"}
+REQUEST = (TRAFFIC / "chat.request.json").read_bytes()
+ANSWER = (TRAFFIC / "chat.response.sse").read_bytes()
+
+
+def chunks_of(body: bytes, size: int) -> List[bytes]:
+    return [body[i : i + size] for i in range(0, len(body), size)]
+
+
+def app_answering(guard: Guard, chunks: List[bytes], media_type: str = "text/event-stream") -> FastAPI:
+    app = FastAPI()
+    app.add_middleware(GuardMiddleware, guard=guard, paths=["/agent"])
+
+    @app.post("/agent")
+    def agent() -> Any:
+        def stream() -> Iterator[bytes]:
+            yield from chunks
+
+        if media_type == "application/json":
+            return JSONResponse({"not": "a stream"})
+        return StreamingResponse(stream(), media_type=media_type)
+
+    return app
+
+
+def post(app: FastAPI, body: bytes = REQUEST) -> bytes:
+    with TestClient(app) as client:
+        response = client.post("/agent", content=body, headers=JSON)
+        assert response.status_code == 200, response.text
+        return response.content
+
+
+def response_records(caplog: Any) -> List[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "agui_lint.response"]
+
+
+def rules_of(caplog: Any) -> List[str]:
+    return [r.agui_lint["rule"] for r in response_records(caplog) if "rule" in r.agui_lint]
+
+
+def broken_answer() -> bytes:
+    """The official server's answer with its TEXT_MESSAGE_START dropped:
+    every delta and the end are for a message never opened."""
+    events = [e for e in ANSWER.split(b"\n\n") if e.strip()]
+    kept = [e for e in events if b'"TEXT_MESSAGE_START"' not in e]
+    assert len(kept) == len(events) - 1
+    return b"".join(e + b"\n\n" for e in kept)
+
+
+def test_the_official_servers_answer_passes_unchanged_with_only_a_summary(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    for size in (1, 13, 4096):
+        caplog.clear()
+        guard = Guard(responses="enforce")
+        received = post(app_answering(guard, chunks_of(ANSWER, size)))
+        assert received == ANSWER, f"chunks of {size}"
+        assert rules_of(caplog) == []
+        summary = response_records(caplog)[-1]
+        assert summary.agui_lint["events"] == 11
+        assert summary.agui_lint["run_id"] == json.loads(REQUEST)["runId"]
+        assert guard.response_stats == ResponseStats(streams=1, events=11)
+
+
+def test_report_logs_each_finding_with_its_context_and_passes_every_byte(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    broken = broken_answer()
+    seen: List[Tuple[str, Mapping[str, Any]]] = []
+    guard = Guard(responses="report", on_finding=lambda d, context: seen.append((d.rule, context)))
+    received = post(app_answering(guard, chunks_of(broken, 7)))
+    assert received == broken
+    rules = rules_of(caplog)
+    assert rules and set(rules) == {"event-without-start"}, rules
+    first = next(r for r in response_records(caplog) if "rule" in r.agui_lint)
+    assert first.levelno == logging.ERROR
+    assert first.agui_lint["pointer"] == "/messageId"
+    assert first.agui_lint["event"] == 2
+    assert first.agui_lint["thread_id"] == json.loads(REQUEST)["threadId"]
+    assert [rule for rule, _ in seen] == rules
+    stats = guard.response_stats
+    assert (stats.streams, stats.errors, stats.streams_with_errors) == (1, len(rules), 1)
+
+
+def encoded(events: List[Any]) -> List[bytes]:
+    encoder = EventEncoder()
+    return [encoder.encode(e).encode("utf-8") for e in events]
+
+
+def test_enforce_ends_an_encoder_stream_with_a_run_error_naming_the_rule(caplog: Any) -> None:
+    # A tool call started inside a text message that is never ended, then
+    # the run finishes with both open.
+    chunks = encoded(
+        [
+            RunStartedEvent(thread_id="t", run_id="r"),
+            TextMessageStartEvent(message_id="m", role="assistant"),
+            TextMessageContentEvent(message_id="m", delta="hi"),
+            ToolCallStartEvent(tool_call_id="c", tool_call_name="lookup"),
+            ToolCallEndEvent(tool_call_id="c"),
+            ToolCallEndEvent(tool_call_id="c"),
+            TextMessageEndEvent(message_id="m"),
+            RunFinishedEvent(thread_id="t", run_id="r"),
+        ]
+    )
+    request = json.dumps({"threadId": "t", "runId": "r", "state": {}, "messages": [],
+                          "tools": [], "context": [], "forwardedProps": {}}).encode()
+    guard = Guard(responses="enforce")
+    text = post(app_answering(guard, chunks), request).decode("utf-8")
+    events = [json.loads(e[len("data: "):]) for e in text.split("\n\n") if e.strip()]
+    assert events[-1]["type"] == "RUN_ERROR"
+    assert events[-1]["code"] == "agui-lint/event-without-start"
+    assert "RUN_FINISHED" not in [e["type"] for e in events]
+    assert text.endswith("\n\n")
+    assert guard.response_stats.streams_ended == 1
+    # Report passes the same stream whole.
+    report = Guard(responses="report")
+    assert post(app_answering(report, chunks), request) == b"".join(chunks)
+
+
+def test_json_lines_answers_are_checked_as_json_lines(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    lines = b"".join(
+        json.dumps(json.loads(e[len(b"data: "):])).encode() + b"\n"
+        for e in broken_answer().split(b"\n\n")
+        if e.strip()
+    )
+    guard = Guard(responses="enforce")
+    received = post(app_answering(guard, chunks_of(lines, 5), "application/x-ndjson"))
+    last = json.loads(received.splitlines()[-1])
+    assert last["code"] == "agui-lint/event-without-start"
+    # What passed is the app's own bytes (a line cut short is ended first).
+    passed = received[: received.rindex(b"\n", 0, len(received) - 1)]
+    assert lines.startswith(passed.rstrip(b"\n"))
+
+
+def test_the_request_is_paired_with_its_answer(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    request = json.loads(REQUEST)
+    request["protocolVersion"] = "1.1"  # the answer's RUN_STARTED says 1.0
+    guard = Guard(responses="report")
+    received = post(app_answering(guard, chunks_of(ANSWER, 64)), json.dumps(request).encode())
+    assert received == ANSWER
+    assert rules_of(caplog) == ["protocol-version-mismatch"]
+    assert guard.response_stats.warnings == 1
+
+
+def test_off_other_media_and_unsampled_streams_pass_unchecked(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    broken = broken_answer()
+    off = Guard()
+    assert post(app_answering(off, [broken])) == broken
+    assert off.response_stats == ResponseStats()
+    report = Guard(responses="report")
+    post(app_answering(report, [broken], "application/json"))
+    assert report.response_stats == ResponseStats()
+    sampled = Guard(responses="report", response_sampling=3)
+    app = app_answering(sampled, [broken])
+    for _ in range(6):
+        assert post(app) == broken
+    stats: Dict[str, int] = vars(sampled.response_stats)
+    assert (stats["streams"], stats["sampled_out"]) == (2, 4)
