@@ -116,6 +116,8 @@ class StreamResult:
         """How many findings are infos, over every record."""
     def to_json(self) -> str:
         """The document ``agui-lint check --format json`` prints for the capture."""
+    def to_text(self, color: bool = False) -> str:
+        """What ``agui-lint check`` prints for the capture (the human format)."""
     def __len__(self) -> int:
         """How many records were checked."""
 
@@ -178,8 +180,10 @@ class Validator:
         format: Literal["sse", "jsonl", "har", "auto"] = "sse",
         kind: str = "auto",
         path: str = "-",
+        request: Optional[Body] = None,
     ) -> StreamResult:
-        """Checks a captured event stream, every record and the events together."""
+        """Checks a captured event stream, every record and the events together;
+        ``request``, the ``RunAgentInput`` it answers, pairs the two."""
 
 class StreamChecker:
     """One event stream checked as its bytes come, in chunks split anywhere.

@@ -243,8 +243,10 @@ impl PyValidator {
     /// (a run's events against each other). `format` is `"sse"`, `"jsonl"`,
     /// `"har"` or `"auto"`; `kind` the records' kind (`"auto"`: events, or
     /// as each record's shape tells). `path` names the capture in
-    /// `to_json()`.
-    #[pyo3(signature = (body, format = "sse", kind = "auto", path = "-"))]
+    /// `to_json()`. `request`, the JSON of the `RunAgentInput` an SSE or
+    /// JSON Lines stream answers, pairs the two (its tool calls, declared
+    /// version and state).
+    #[pyo3(signature = (body, format = "sse", kind = "auto", path = "-", request = None))]
     fn check_stream(
         &self,
         py: Python<'_>,
@@ -252,7 +254,9 @@ impl PyValidator {
         format: &str,
         kind: &str,
         path: &str,
+        request: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<StreamResult> {
+        let request = request.map(parsed_request).transpose()?;
         let kind = match kind {
             "auto" => None,
             name => Some(name.parse::<Kind>().map_err(value_error)?),
@@ -281,15 +285,19 @@ impl PyValidator {
                 // reads a file.
                 Layout::Json | Layout::Har => {
                     // Reading from memory cannot fail.
-                    let read = check::check_reader(validator, path, layout, bytes, kind, &mut |c| {
-                        outcome.push(c)
-                    });
+                    let read =
+                        check::check_reader(validator, path, layout, bytes, kind, &mut |c| {
+                            outcome.push(c)
+                        });
                     return read.map(|()| outcome);
                 }
             };
             // Events and lines through the stream checker, as a guard's
             // response is checked.
             let mut checker = stream_checker(validator, framing, kind, path);
+            if let Some(request) = &request {
+                checker = checker.answering(request);
+            }
             checker.feed_each(bytes, |c| outcome.push(c));
             checker.finish_each(|c| outcome.push(c));
             Ok(outcome)
@@ -442,6 +450,14 @@ impl CheckResult {
 /// order, and the totals.
 /// A stream checker over `validator` framed as `framing`, its records of
 /// `kind` (`None`: events for SSE, as each line's shape tells otherwise).
+/// The JSON of the request a stream answers (`bytes` or `str`).
+fn parsed_request(request: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let mut text = None;
+    let request = self::body(request, &mut text)?;
+    serde_json::from_slice(request.bytes())
+        .map_err(|e| PyValueError::new_err(format!("the request is not JSON: {e}")))
+}
+
 fn stream_checker(
     validator: &Validator,
     framing: Framing,
@@ -500,11 +516,7 @@ impl PyStreamChecker {
         };
         let mut checker = stream_checker(&validator.inner, framing, kind, path);
         if let Some(request) = request {
-            let mut text = None;
-            let request = self::body(request, &mut text)?;
-            let request: serde_json::Value = serde_json::from_slice(request.bytes())
-                .map_err(|e| PyValueError::new_err(format!("the request is not JSON: {e}")))?;
-            checker = checker.answering(&request);
+            checker = checker.answering(&parsed_request(request)?);
         }
         Ok(PyStreamChecker {
             inner: Some(checker),
@@ -589,6 +601,18 @@ impl StreamResult {
     /// The document `agui-lint check --format json` prints for the capture.
     fn to_json(&self) -> String {
         render::render(Format::Json, &self.outcome, &Options::default())
+    }
+
+    /// What `agui-lint check` prints for the capture (its human format):
+    /// each finding with its place, its source line and help, then the
+    /// summary. `color` adds ANSI colours.
+    #[pyo3(signature = (color = false))]
+    fn to_text(&self, color: bool) -> String {
+        let options = Options {
+            color,
+            ..Options::default()
+        };
+        render::render(Format::Human, &self.outcome, &options)
     }
 
     fn __len__(&self) -> usize {
