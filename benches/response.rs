@@ -300,45 +300,40 @@ fn main() {
     let bytes: usize = frames.iter().map(Bytes::len).sum();
     println!("response stream: {EVENTS} events, {bytes} bytes, {ROUNDS} rounds each, interleaved, medians");
     println!("in process (the router called directly, the body collected):");
-    println!(
-        "  to stream them:  off {:>9.3} ms   report {:>9.3} ms   report / off {:.3}",
-        whole_off.as_secs_f64() * 1e3,
-        whole_report.as_secs_f64() * 1e3,
-        whole_report.as_secs_f64() / whole_off.as_secs_f64()
-    );
+    ratio("to stream them:", whole_off, whole_report);
     println!(
         "  report, to its check's end: {:>9.3} ms ({:.0} events/s checked, beside the stream; waits for room: {})",
         checked.as_secs_f64() * 1e3,
         EVENTS as f64 / checked.as_secs_f64(),
         stats.waits
     );
-    println!(
-        "  to first frame:  off {:>9.3} ms   report {:>9.3} ms   difference {:+.3} ms",
-        first_off.as_secs_f64() * 1e3,
-        first_report.as_secs_f64() * 1e3,
-        (first_report.as_secs_f64() - first_off.as_secs_f64()) * 1e3
-    );
+    difference("to first frame:", first_off, first_report);
     println!("over HTTP/1.1 on 127.0.0.1 (axum::serve, a client reading the socket):");
-    println!(
-        "  to stream them:  off {:>9.3} ms   report {:>9.3} ms   report / off {:.3}",
-        tcp_whole_off.as_secs_f64() * 1e3,
-        tcp_whole_report.as_secs_f64() * 1e3,
-        tcp_whole_report.as_secs_f64() / tcp_whole_off.as_secs_f64()
-    );
-    println!(
-        "  to first byte:   off {:>9.3} ms   report {:>9.3} ms   difference {:+.3} ms",
-        tcp_first_off.as_secs_f64() * 1e3,
-        tcp_first_report.as_secs_f64() * 1e3,
-        (tcp_first_report.as_secs_f64() - tcp_first_off.as_secs_f64()) * 1e3
-    );
+    ratio("to stream them:", tcp_whole_off, tcp_whole_report);
+    difference("to first byte:", tcp_first_off, tcp_first_report);
     println!(
         "over HTTP, an agent sending {} events a second:",
         PACE * 1000
     );
+    ratio("to stream them:", paced_off, paced_report);
+}
+
+/// A line of the report: the two medians and their ratio.
+fn ratio(what: &str, off: Duration, report: Duration) {
     println!(
-        "  to stream them:  off {:>9.3} ms   report {:>9.3} ms   report / off {:.3}",
-        paced_off.as_secs_f64() * 1e3,
-        paced_report.as_secs_f64() * 1e3,
-        paced_report.as_secs_f64() / paced_off.as_secs_f64()
+        "  {what:<16} off {:>9.3} ms   report {:>9.3} ms   report / off {:.3}",
+        off.as_secs_f64() * 1e3,
+        report.as_secs_f64() * 1e3,
+        report.as_secs_f64() / off.as_secs_f64()
+    );
+}
+
+/// A line of the report: the two medians and their difference.
+fn difference(what: &str, off: Duration, report: Duration) {
+    println!(
+        "  {what:<16} off {:>9.3} ms   report {:>9.3} ms   difference {:+.3} ms",
+        off.as_secs_f64() * 1e3,
+        report.as_secs_f64() * 1e3,
+        (report.as_secs_f64() - off.as_secs_f64()) * 1e3
     );
 }

@@ -24,6 +24,10 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::Service;
 
+#[path = "common/recorder.rs"]
+mod recorder;
+use recorder::Recorder;
+
 /// Serves `router` on 127.0.0.1, on a port the system picks, for the rest
 /// of the test process.
 fn serve(router: Router) -> SocketAddr {
@@ -551,33 +555,6 @@ fn a_streamed_body_over_the_limit_gets_413_without_a_length() {
     });
 }
 
-/// Records the `agui_lint` events logged through `tracing`, as text.
-struct Recorder(Arc<Mutex<Vec<String>>>);
-
-impl tracing::Subscriber for Recorder {
-    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-        metadata.target() == "agui_lint"
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        struct Fields(String);
-        impl tracing::field::Visit for Fields {
-            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-                let _ = write!(self.0, " {}={value:?}", field.name());
-            }
-        }
-        let mut fields = Fields(event.metadata().level().to_string());
-        event.record(&mut fields);
-        self.0.lock().expect("records").push(fields.0);
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 #[test]
 fn masked_findings_are_logged_and_answered_without_the_requests_values() {
     const SECRET: &str = "sk_live_51HxSecret";
@@ -589,7 +566,7 @@ fn masked_findings_are_logged_and_answered_without_the_requests_values() {
             .with_settings(Settings::default().mask_values(masked));
         let mut router = example::router(Guard::new(validator));
         let (accepted, rejected) =
-            tracing::subscriber::with_default(Recorder(records.clone()), || {
+            tracing::subscriber::with_default(Recorder::new(records.clone(), "agui_lint"), || {
                 runtime().block_on(async {
                     let accepted = call(&mut router, Body::from(input_with_warnings(SECRET))).await;
                     let rejected = call(&mut router, Body::from(unanswered_result(SECRET))).await;

@@ -5,7 +5,6 @@
 //! error (`ResponseMode::Enforce`).
 
 use std::convert::Infallible;
-use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 
 use agui_lint::server::{Guard, ResponseMode, ResponseStats};
@@ -20,32 +19,9 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::Service;
 
-/// Records the events logged under `agui_lint::response`, as text.
-struct Recorder(Arc<Mutex<Vec<String>>>);
-
-impl tracing::Subscriber for Recorder {
-    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-        metadata.target() == "agui_lint::response"
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        struct Fields(String);
-        impl tracing::field::Visit for Fields {
-            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-                let _ = write!(self.0, " {}={value:?}", field.name());
-            }
-        }
-        let mut fields = Fields(event.metadata().level().to_string());
-        event.record(&mut fields);
-        self.0.lock().expect("records").push(fields.0);
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
+#[path = "common/recorder.rs"]
+mod recorder;
+use recorder::Recorder;
 
 /// A request the guard lets through: thread `t`, run `r`, one earlier
 /// tool call `c0` in its messages, declaring `version`.
@@ -100,38 +76,41 @@ fn router(guard: &Guard, content_type: &'static str, chunks: Vec<Vec<u8>>) -> Ro
 /// report-mode check runs beside the stream, on a task of its own).
 fn exchange(router: &mut Router, guard: &Guard, body: Vec<u8>) -> (u16, Vec<u8>, Vec<String>) {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let (status, bytes) = tracing::subscriber::with_default(Recorder(records.clone()), || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async {
-            let request = axum::http::Request::post("/agent")
-                .header(CONTENT_TYPE, "application/json")
-                .body(Body::from(body))
-                .expect("request");
-            std::future::poll_fn(|cx| <Router as Service<Request>>::poll_ready(router, cx))
-                .await
-                .expect("ready");
-            let response = router.call(request).await.expect("infallible");
-            let status = response.status().as_u16();
-            let bytes = response
-                .into_body()
-                .collect()
-                .await
-                .expect("body")
-                .to_bytes()
-                .to_vec();
-            for _ in 0..100_000 {
-                if guard.response_stats().checking == 0 {
-                    break;
+    let (status, bytes) = tracing::subscriber::with_default(
+        Recorder::new(records.clone(), "agui_lint::response"),
+        || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async {
+                let request = axum::http::Request::post("/agent")
+                    .header(CONTENT_TYPE, "application/json")
+                    .body(Body::from(body))
+                    .expect("request");
+                std::future::poll_fn(|cx| <Router as Service<Request>>::poll_ready(router, cx))
+                    .await
+                    .expect("ready");
+                let response = router.call(request).await.expect("infallible");
+                let status = response.status().as_u16();
+                let bytes = response
+                    .into_body()
+                    .collect()
+                    .await
+                    .expect("body")
+                    .to_bytes()
+                    .to_vec();
+                for _ in 0..100_000 {
+                    if guard.response_stats().checking == 0 {
+                        break;
+                    }
+                    tokio::task::yield_now().await;
                 }
-                tokio::task::yield_now().await;
-            }
-            assert_eq!(guard.response_stats().checking, 0, "a check never ended");
-            (status, bytes)
-        })
-    });
+                assert_eq!(guard.response_stats().checking, 0, "a check never ended");
+                (status, bytes)
+            })
+        },
+    );
     let logged = records.lock().expect("records").clone();
     (status, bytes, logged)
 }
@@ -367,34 +346,37 @@ fn a_body_dropped_before_its_end_is_abandoned_not_reported() {
         let guard = guard(mode);
         let mut router = router(&guard, "text/event-stream", chunks.clone());
         let records = Arc::new(Mutex::new(Vec::new()));
-        tracing::subscriber::with_default(Recorder(records.clone()), || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async {
-                let request = axum::http::Request::post("/agent")
-                    .header(CONTENT_TYPE, "application/json")
-                    .body(Body::from(request("1.1")))
-                    .expect("request");
-                std::future::poll_fn(|cx| {
-                    <Router as Service<Request>>::poll_ready(&mut router, cx)
-                })
-                .await
-                .expect("ready");
-                let response = router.call(request).await.expect("infallible");
-                let mut body = response.into_body();
-                // The client reads one frame and goes away.
-                body.frame().await.expect("a frame").expect("data");
-                drop(body);
-                for _ in 0..1000 {
-                    if guard.response_stats().checking == 0 {
-                        break;
+        tracing::subscriber::with_default(
+            Recorder::new(records.clone(), "agui_lint::response"),
+            || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                runtime.block_on(async {
+                    let request = axum::http::Request::post("/agent")
+                        .header(CONTENT_TYPE, "application/json")
+                        .body(Body::from(request("1.1")))
+                        .expect("request");
+                    std::future::poll_fn(|cx| {
+                        <Router as Service<Request>>::poll_ready(&mut router, cx)
+                    })
+                    .await
+                    .expect("ready");
+                    let response = router.call(request).await.expect("infallible");
+                    let mut body = response.into_body();
+                    // The client reads one frame and goes away.
+                    body.frame().await.expect("a frame").expect("data");
+                    drop(body);
+                    for _ in 0..1000 {
+                        if guard.response_stats().checking == 0 {
+                            break;
+                        }
+                        tokio::task::yield_now().await;
                     }
-                    tokio::task::yield_now().await;
-                }
-            });
-        });
+                });
+            },
+        );
         let stats = guard.response_stats();
         assert_eq!(
             (stats.streams_abandoned, stats.checking, stats.errors),
