@@ -1,7 +1,7 @@
 //! Checking the response stream of a request the guard let through: the
 //! events an agent streams back (SSE, or JSON Lines), checked with a
-//! [`StreamChecker`] as their bytes pass, paired with the request they
-//! answer (its tools' calls, its declared version, its state).
+//! [`crate::StreamChecker`] as their bytes pass, paired with the request
+//! they answer (its tools' calls, its declared version, its state).
 //!
 //! The bytes pass unchanged and unbuffered: each frame the agent's body
 //! yields is handed on at once. Under [`ResponseMode::Report`] the check
@@ -9,11 +9,13 @@
 //! not copied) through a bounded queue, so the stream does not wait for
 //! it; only an agent faster than the check (more than [`QUEUE_FRAMES`]
 //! frames ahead of it) is held back to the check's pace, so that memory
-//! stays bounded and every frame is checked. Under [`ResponseMode::Enforce`], which must know of an
-//! error before passing on what follows it, each frame is checked before
-//! it is handed on, which holds it no longer than its own check takes. A record's findings are final
-//! once the next record has come (the stream's end may add to the last),
-//! so they are reported then. What becomes of them is [`ResponseMode`].
+//! stays bounded and every frame is checked. Under
+//! [`ResponseMode::Enforce`], which must know of an error before passing
+//! on what follows it, each frame is checked before it is handed on, which
+//! holds it no longer than its own check takes. A record's findings are
+//! final once the next record has come (the stream's end may add to the
+//! last), so they are reported then. What becomes of them is
+//! [`ResponseMode`].
 
 mod beside;
 mod body;
