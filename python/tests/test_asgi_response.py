@@ -188,3 +188,24 @@ def test_off_other_media_and_unsampled_streams_pass_unchecked(caplog: Any) -> No
         assert post(app) == broken
     stats: Dict[str, int] = vars(sampled.response_stats)
     assert (stats["streams"], stats["sampled_out"]) == (2, 4)
+
+
+def test_the_fastapi_example_checks_both_directions(caplog: Any) -> None:
+    import importlib.util
+
+    path = TRAFFIC.parents[2] / "python" / "examples" / "fastapi_server.py"
+    spec = importlib.util.spec_from_file_location("fastapi_server", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    with TestClient(example.app) as client:
+        answered = client.post("/agent", content=REQUEST, headers=JSON)
+        assert answered.status_code == 200
+        assert answered.text.startswith("data: ")
+        refused = client.post("/agent", content=b'{"thread_id": "t"}', headers=JSON)
+        assert refused.status_code == 422
+    assert rules_of(caplog) == []
+    summary = response_records(caplog)[-1]
+    assert summary.agui_lint["events"] == 5 and summary.agui_lint["errors"] == 0
+    assert example.guard.response_stats.streams == 1
