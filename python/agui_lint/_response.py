@@ -120,8 +120,10 @@ class ResponseCheck:
         ``RUN_ERROR`` that ends the stream once an error was found."""
         if self.checker is None:
             return None
-        if chunk:
-            self.tail = (self.tail + chunk)[-2:]
+        if len(chunk) >= 2:
+            self.tail = chunk[-2:]
+        elif chunk:
+            self.tail = self.tail[-1:] + chunk
         self._report(self.checker.feed(chunk))
         return self._closing()
 
