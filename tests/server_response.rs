@@ -70,48 +70,65 @@ fn router(guard: &Guard, content_type: &'static str, chunks: Vec<Vec<u8>>) -> Ro
         .route_layer(guard.layer())
 }
 
-/// POSTs `body` to `router` (behind `guard`) in this process; the status
-/// and the response body's bytes, with what was logged under
-/// `agui_lint::response` once the guard's check of it is done (a
-/// report-mode check runs beside the stream, on a task of its own).
-fn exchange(router: &mut Router, guard: &Guard, body: Vec<u8>) -> (u16, Vec<u8>, Vec<String>) {
+/// Runs `work` on a runtime of its own, with what it logs under
+/// `agui_lint::response` recorded.
+fn recording<T>(work: impl std::future::Future<Output = T>) -> (T, Vec<String>) {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let (status, bytes) = tracing::subscriber::with_default(
+    let done = tracing::subscriber::with_default(
         Recorder::new(records.clone(), "agui_lint::response"),
         || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
+            tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-                .expect("runtime");
-            runtime.block_on(async {
-                let request = axum::http::Request::post("/agent")
-                    .header(CONTENT_TYPE, "application/json")
-                    .body(Body::from(body))
-                    .expect("request");
-                std::future::poll_fn(|cx| <Router as Service<Request>>::poll_ready(router, cx))
-                    .await
-                    .expect("ready");
-                let response = router.call(request).await.expect("infallible");
-                let status = response.status().as_u16();
-                let bytes = response
-                    .into_body()
-                    .collect()
-                    .await
-                    .expect("body")
-                    .to_bytes()
-                    .to_vec();
-                for _ in 0..100_000 {
-                    if guard.response_stats().checking == 0 {
-                        break;
-                    }
-                    tokio::task::yield_now().await;
-                }
-                assert_eq!(guard.response_stats().checking, 0, "a check never ended");
-                (status, bytes)
-            })
+                .expect("runtime")
+                .block_on(work)
         },
     );
     let logged = records.lock().expect("records").clone();
+    (done, logged)
+}
+
+/// POSTs `body` to `router` in this process.
+async fn call(router: &mut Router, body: Vec<u8>) -> Response<Body> {
+    let request = axum::http::Request::post("/agent")
+        .header(CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .expect("request");
+    std::future::poll_fn(|cx| <Router as Service<Request>>::poll_ready(router, cx))
+        .await
+        .expect("ready");
+    router.call(request).await.expect("infallible")
+}
+
+/// Waits for `guard`'s checks to end (a report-mode check runs beside its
+/// stream, on a task of its own).
+async fn settle(guard: &Guard) {
+    for _ in 0..100_000 {
+        if guard.response_stats().checking == 0 {
+            return;
+        }
+        tokio::task::yield_now().await;
+    }
+    panic!("a check never ended: {:?}", guard.response_stats());
+}
+
+/// POSTs `body` to `router` (behind `guard`) in this process; the status
+/// and the response body's bytes, with what was logged under
+/// `agui_lint::response` once the guard's check of it is done.
+fn exchange(router: &mut Router, guard: &Guard, body: Vec<u8>) -> (u16, Vec<u8>, Vec<String>) {
+    let ((status, bytes), logged) = recording(async {
+        let response = call(router, body).await;
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes()
+            .to_vec();
+        settle(guard).await;
+        (status, bytes)
+    });
     (status, bytes, logged)
 }
 
@@ -345,44 +362,20 @@ fn a_body_dropped_before_its_end_is_abandoned_not_reported() {
     for mode in [ResponseMode::Report, ResponseMode::Enforce] {
         let guard = guard(mode);
         let mut router = router(&guard, "text/event-stream", chunks.clone());
-        let records = Arc::new(Mutex::new(Vec::new()));
-        tracing::subscriber::with_default(
-            Recorder::new(records.clone(), "agui_lint::response"),
-            || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                runtime.block_on(async {
-                    let request = axum::http::Request::post("/agent")
-                        .header(CONTENT_TYPE, "application/json")
-                        .body(Body::from(request("1.1")))
-                        .expect("request");
-                    std::future::poll_fn(|cx| {
-                        <Router as Service<Request>>::poll_ready(&mut router, cx)
-                    })
-                    .await
-                    .expect("ready");
-                    let response = router.call(request).await.expect("infallible");
-                    let mut body = response.into_body();
-                    // The client reads one frame and goes away.
-                    body.frame().await.expect("a frame").expect("data");
-                    drop(body);
-                    for _ in 0..1000 {
-                        if guard.response_stats().checking == 0 {
-                            break;
-                        }
-                        tokio::task::yield_now().await;
-                    }
-                });
-            },
-        );
+        let ((), logged) = recording(async {
+            let response = call(&mut router, request("1.1")).await;
+            let mut body = response.into_body();
+            // The client reads one frame and goes away.
+            body.frame().await.expect("a frame").expect("data");
+            drop(body);
+            settle(&guard).await;
+        });
         let stats = guard.response_stats();
         assert_eq!(
             (stats.streams_abandoned, stats.checking, stats.errors),
             (1, 0, 0),
             "{mode:?}: {stats:?}"
         );
-        assert!(rules(&records.lock().unwrap()).is_empty());
+        assert!(rules(&logged).is_empty(), "{logged:#?}");
     }
 }

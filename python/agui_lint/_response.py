@@ -51,23 +51,29 @@ class ResponseStats:
     streams_abandoned: int = 0
 
 
-def framing_of(headers: List[Any]) -> Optional[str]:
-    """The framing a response's ``content-type`` names, if it is an event
-    stream: ``"sse"`` or ``"jsonl"``."""
-    for name, value in headers:
-        if bytes(name).lower() != b"content-type":
-            continue
-        essence = bytes(value).decode("latin-1").split(";")[0].strip().lower()
-        if essence == "text/event-stream":
-            return "sse"
-        if essence in (
-            "application/jsonl",
-            "application/x-ndjson",
-            "application/jsonlines",
-            "application/x-jsonlines",
-        ):
-            return "jsonl"
+def framing_of_media(content_type: Optional[str]) -> Optional[str]:
+    """The framing a ``Content-Type`` names, if it is an event stream:
+    ``"sse"`` or ``"jsonl"``."""
+    if not content_type:
         return None
+    essence = content_type.split(";")[0].strip().lower()
+    if essence == "text/event-stream":
+        return "sse"
+    if essence in (
+        "application/jsonl",
+        "application/x-ndjson",
+        "application/jsonlines",
+        "application/x-jsonlines",
+    ):
+        return "jsonl"
+    return None
+
+
+def framing_of(headers: List[Any]) -> Optional[str]:
+    """The framing an ASGI response's ``content-type`` header names."""
+    for name, value in headers:
+        if bytes(name).lower() == b"content-type":
+            return framing_of_media(bytes(value).decode("latin-1"))
     return None
 
 

@@ -37,6 +37,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 import pytest
 
 from ._agui_lint import StreamResult, Validator
+from ._response import framing_of_media
 
 __all__ = ["Exchanges", "assert_exchange", "check_exchange"]
 
@@ -51,17 +52,6 @@ def _validator(protocol: str) -> Validator:
     return found
 
 
-def _media_format(content_type: Optional[str]) -> Optional[str]:
-    if not content_type:
-        return None
-    essence = content_type.split(";")[0].strip().lower()
-    if essence == "text/event-stream":
-        return "sse"
-    if essence in ("application/jsonl", "application/x-ndjson", "application/jsonlines"):
-        return "jsonl"
-    return None
-
-
 def _response_body(response: Any) -> Tuple[bytes, str]:
     """The response's bytes, and how its events are framed."""
     if isinstance(response, (bytes, bytearray, memoryview)):
@@ -71,7 +61,7 @@ def _response_body(response: Any) -> Tuple[bytes, str]:
     content = getattr(response, "content", None)
     if isinstance(content, (bytes, bytearray)):
         headers = getattr(response, "headers", None) or {}
-        framing = _media_format(headers.get("content-type")) or "auto"
+        framing = framing_of_media(headers.get("content-type")) or "auto"
         return bytes(content), framing
     if isinstance(response, Iterable):
         items = list(response)

@@ -241,12 +241,12 @@ impl Streamed {
                 }
             }
             EventType::ToolCallResult => {
-                if let (Some(id), Some(message), Some(content)) = (
-                    at.str("toolCallId"),
-                    at.str("messageId"),
-                    at.event.get("content"),
-                ) {
-                    self.result(message, id, &content, place);
+                // The content, the largest member, is read only for a
+                // result that names both ids.
+                if let (Some(id), Some(message)) = (at.str("toolCallId"), at.str("messageId")) {
+                    if let Some(content) = at.event.get("content") {
+                        self.result(message, id, &content, place);
+                    }
                 }
             }
             EventType::ToolCallStart => {
