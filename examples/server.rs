@@ -74,8 +74,8 @@ async fn agent(
     Sse::new(stream::iter(events))
 }
 
-/// The events answering `input`: one run with the input's ids, saying one
-/// short message.
+/// The events answering `input`: one run with the input's ids and version,
+/// saying one short message.
 pub fn reply(input: &RunAgentInput) -> Vec<Value> {
     let (thread_id, run_id) = (&input.thread_id, &input.run_id);
     let message_id = format!("{run_id}-reply");
@@ -84,8 +84,13 @@ pub fn reply(input: &RunAgentInput) -> Vec<Value> {
         input.messages.len(),
         input.tools.as_ref().map_or(0, Vec::len)
     );
+    let mut started = json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id});
+    // A 1.x agent declares the version it answers in: the request's.
+    if let Some(version) = &input.protocol_version {
+        started["protocolVersion"] = json!(version);
+    }
     vec![
-        json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id}),
+        started,
         json!({"type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant"}),
         json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": text}),
         json!({"type": "TEXT_MESSAGE_END", "messageId": message_id}),

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use agui_lint::Kind;
 use clap::builder::PossibleValue;
@@ -37,10 +38,33 @@ pub enum Command {
     /// Show the documentation of a rule, or list every rule.
     #[command(after_help = RULE_EXAMPLES)]
     Rule(RuleArgs),
+    /// Check a live AG-UI endpoint: send it runs as the official client
+    /// does and check the transport and the event streams it answers with.
+    ///
+    /// Without --request or --replay, two built-in runs are sent: a text
+    /// turn, and a turn offering a client-side tool, followed (when the
+    /// agent calls it) by the request carrying the tool's result. Each
+    /// exchange is recorded as an HTTP Archive and checked as `check`
+    /// checks one: the request, the HTTP status, the Content-Type, the SSE
+    /// framing, how the body arrived (timeouts, gaps, a lost connection)
+    /// and the events, paired with their request. Only the URL given is
+    /// contacted: no redirect is followed and no proxy used. Exit codes as
+    /// `check`; 2 also when the endpoint cannot be reached.
+    #[command(after_help = PROBE_EXAMPLES)]
+    Probe(Box<ProbeArgs>),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
 }
+
+const PROBE_EXAMPLES: &str = "\
+Examples:
+  agui-lint probe http://127.0.0.1:8000/agent
+  agui-lint probe http://127.0.0.1:8000/agent --save probe-out/ --format json
+  agui-lint check probe-out/session.har
+  agui-lint probe https://agent.example/run --token-env AGENT_TOKEN -H 'X-Tenant: dev'
+  agui-lint probe http://127.0.0.1:8000/agent --replay captures/session.har
+  agui-lint probe http://127.0.0.1:8000/agent --request body.json --idle-timeout 5s";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -90,6 +114,15 @@ pub struct CheckArgs {
     /// Kind of every document, or `auto` to tell each from its shape.
     #[arg(long, value_enum, default_value_t = KindArg(None))]
     pub kind: KindArg,
+    /// How findings are judged and reported.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// The options `check` and `probe` share: the protocol, the rules and
+/// limits, and how the report is written.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
     /// The AG-UI version a document that declares none (no
     /// `protocolVersion`) is judged as; a document's own declaration always
     /// wins. `auto`: the newest known (1.1). Overrides `protocol` in
@@ -156,6 +189,79 @@ pub struct CheckArgs {
     /// logs; rules, pointers and positions stay.
     #[arg(long)]
     pub mask_values: bool,
+}
+
+/// Arguments of `probe`.
+#[derive(Debug, clap::Args)]
+pub struct ProbeArgs {
+    /// The AG-UI endpoint, an http:// or https:// URL.
+    pub url: String,
+    /// Send this RunAgentInput (a JSON file, sent as its bytes are)
+    /// instead of the built-in runs (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub request: Vec<PathBuf>,
+    /// Send the requests of this capture (an HTTP Archive's run requests,
+    /// or a JSON Lines file's RunAgentInput lines) instead of the built-in
+    /// runs (repeatable).
+    #[arg(long, value_name = "CAPTURE")]
+    pub replay: Vec<PathBuf>,
+    /// The built-in runs to send (comma-separated; default: all).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCENARIOS")]
+    pub scenario: Vec<crate::probe::Scenario>,
+    /// Send this header with every request, `Name: value` (repeatable).
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    pub headers: Vec<String>,
+    /// Send `Authorization: Bearer TOKEN`, TOKEN read from this
+    /// environment variable; it is never printed or saved.
+    #[arg(long, value_name = "VAR")]
+    pub token_env: Option<String>,
+    /// Write the session into this directory: `session.har` (check it
+    /// again with `agui-lint check DIR/session.har`) and each exchange's
+    /// request and raw response.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    /// Most time to open a connection.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub connect_timeout: Duration,
+    /// Most time from sending a request to the response's head.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub first_byte_timeout: Duration,
+    /// Most time the response may send nothing before it is cut.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+    /// Most time one exchange may take.
+    #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// How findings are judged and reported; `--protocol` also sets the
+    /// version the built-in runs declare (default 1.0, as `@ag-ui/client`
+    /// 1.0 sends; `0` declares none).
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// A duration: a number with an optional `ms`, `s` or `m` (seconds when
+/// bare).
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .ok()
+        .filter(|n: &f64| n.is_finite() && *n >= 0.0)
+        .ok_or_else(|| format!("'{text}' is not a duration (e.g. 500ms, 10s, 2m)"))?;
+    let seconds = match unit.trim() {
+        "ms" => number / 1000.0,
+        "" | "s" => number,
+        "m" => number * 60.0,
+        _ => return Err(format!("'{text}' is not a duration (e.g. 500ms, 10s, 2m)")),
+    };
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("'{text}' is not a duration above zero"))
 }
 
 /// `--kind`: a kind, or `None` for `auto`.

@@ -3,6 +3,7 @@
 //! failure).
 
 mod cli;
+mod probe;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use agui_lint::unstable::check::{check_sources_in_order, Failure};
-use agui_lint::unstable::input::{collect_sources, Filter};
+use agui_lint::unstable::input::{collect_sources, Filter, Source};
 use agui_lint::unstable::render::{Format, Options, Writer};
 use agui_lint::{
     rules, unstable::schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
@@ -19,7 +20,10 @@ use agui_lint::{
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use cli::{CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, RuleArgs, RuleFormat, SchemaArgs};
+use cli::{
+    CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, ProbeArgs, ReportArgs, RuleArgs,
+    RuleFormat, SchemaArgs,
+};
 
 /// A capture's events are read on checker threads and freed on the thread
 /// that hands them on; mimalloc frees across threads without the locking
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(*args),
         Command::Schema(args) => write_schemas(args),
         Command::Rule(args) => show_rules(args),
+        Command::Probe(args) => probe(*args),
         Command::Completions(args) => completions(args),
     };
     match outcome {
@@ -45,14 +50,26 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
-    let settings = settings(&args).map_err(|e| e.to_string())?;
+    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
+    let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
+    let missing = collected.failures.into_iter().map(Failure::from).collect();
+    report(&collected.sources, missing, args.kind.0, &args.report)
+}
+
+/// Checks `sources` and writes the report `args` ask for; the exit code of
+/// `check` (and of `probe`, which checks what it recorded).
+fn report(
+    sources: &[Source],
+    missing: Vec<Failure>,
+    kind: Option<Kind>,
+    args: &ReportArgs,
+) -> Result<ExitCode, String> {
+    let settings = settings(args).map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
     let validator_default_protocol = settings.default_protocol();
     // Each schema compiled when a document first needs it: a capture of
     // events needs three of them.
     let validator = Validator::compiling_on_demand().with_settings(settings);
-    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
-    let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
     let options = Options {
         color: use_color(args.color, args.output.as_deref()),
         statistics: args.statistics,
@@ -63,9 +80,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let format = args.format.into();
     let run = Run {
         validator: &validator,
-        sources: &collected.sources,
-        missing: collected.failures.into_iter().map(Failure::from).collect(),
-        kind: args.kind.0,
+        sources,
+        missing,
+        kind,
         masks_values,
         quiet: args.quiet,
     };
@@ -105,6 +122,38 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         u8::from(ran.failing)
     };
     Ok(ExitCode::from(code))
+}
+
+fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
+    use cli::ProtocolArg;
+    let version = match args.report.protocol {
+        None | Some(ProtocolArg::Auto | ProtocolArg::V1_0) => Some("1.0"),
+        Some(ProtocolArg::V1_1) => Some("1.1"),
+        Some(ProtocolArg::V0) => None,
+    };
+    let plan = probe::Plan {
+        url: args.url,
+        headers: args.headers,
+        token_env: args.token_env,
+        requests: args.request,
+        replays: args.replay,
+        scenarios: args.scenario,
+        version,
+        timeouts: probe::Timeouts {
+            connect: args.connect_timeout,
+            first_byte: args.first_byte_timeout,
+            idle: args.idle_timeout,
+            total: args.timeout,
+        },
+        save: args.save,
+        quiet: args.report.quiet,
+    };
+    let session = probe::record(&plan)?;
+    let source = Source::Memory {
+        name: session.name,
+        bytes: session.har,
+    };
+    report(&[source], Vec::new(), None, &args.report)
 }
 
 /// One `check` run: the sources and how their documents are shown.
@@ -258,7 +307,7 @@ fn completions(args: CompletionsArgs) -> Result<ExitCode, String> {
 }
 
 /// The configuration file's settings, then the command line's on top.
-fn settings(args: &CheckArgs) -> Result<Settings, SettingsError> {
+fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
     let path = match &args.config {
         Some(path) => Some(path.clone()),
         None => std::env::current_dir()

@@ -197,6 +197,22 @@ const NOT_IN_ONE_STREAM: &[(&str, &str)] = &[
         "resume-",
         "judges the next request of a HAR against the run before: two exchanges, not one stream",
     ),
+    (
+        "unexpected-",
+        "an HTTP status or media type is the exchange's, not an event's",
+    ),
+    (
+        "sse-carriage-return",
+        "line endings are the SSE text's, not an event's",
+    ),
+    (
+        "response-incomplete",
+        "how a response arrived is the probe's record of the exchange, not an event",
+    ),
+    (
+        "keep-alive-gap",
+        "the time between reads is the probe's record of the exchange, not an event",
+    ),
 ];
 
 /// Every stream rule (a rule some capture under `fixtures/*/streams/invalid`

@@ -887,3 +887,37 @@ fn a_masked_422_names_the_missing_key() {
     }
     assert!(!answer.contains("call_secret"), "{answer}");
 }
+
+/// `agui-lint probe` finds the example's endpoint clean: both built-in
+/// runs, in 1.0 (as `@ag-ui/client` 1.0 declares) and in 1.1, request and
+/// response, transport and events.
+#[test]
+fn the_probe_finds_the_example_endpoint_clean() {
+    let address = example_server();
+    let url = format!("http://{address}/agent");
+    for protocol in ["1.0", "1.1", "0"] {
+        let output = assert_cmd::cargo::cargo_bin_cmd!("agui-lint")
+            .args([
+                "probe",
+                &url,
+                "--format",
+                "json",
+                "--strict",
+                "--protocol",
+                protocol,
+            ])
+            .output()
+            .expect("run agui-lint probe");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+        assert_eq!(
+            report["summary"]["errors"]
+                .as_u64()
+                .zip(report["summary"]["warnings"].as_u64()),
+            Some((0, 0)),
+            "{protocol}: {report:#}"
+        );
+        // Two exchanges: each a request and five events.
+        assert_eq!(report["summary"]["documents"], 12, "{protocol}: {report:#}");
+        assert_eq!(output.status.code(), Some(0), "{protocol}");
+    }
+}

@@ -246,6 +246,28 @@ impl FileCheck<'_> {
         }
     }
 
+    /// The findings about a run's HTTP exchange (status, media type, line
+    /// endings, delivery), as one document at the entry's response.
+    fn exchange_findings(
+        &self,
+        archive: &Archive<'_>,
+        entry: &HarEntry,
+        label: &Arc<str>,
+        mut findings: Vec<crate::Diagnostic>,
+        sink: &mut dyn Sink,
+    ) {
+        for finding in &mut findings {
+            finding.location = Some(archive.location(entry.response_offset));
+        }
+        let report = self.validator.report_of(findings);
+        if !report.diagnostics().is_empty() {
+            let context = Context::HarResponse(label.clone());
+            let mut checked = self.checked(Some(entry.index), Some(context), report);
+            fill_source_lines(&mut checked, |line, _| archive.line(line));
+            sink.document(checked);
+        }
+    }
+
     fn invalid_har(
         &self,
         archive: &Archive<'_>,
@@ -303,6 +325,13 @@ impl FileCheck<'_> {
         fill_source_lines(&mut checked, |line, _| archive.line(line));
         sink.document(checked);
 
+        let exchange = super::exchange::judge(entry);
+        if !exchange.findings.is_empty() {
+            self.exchange_findings(archive, entry, &label, exchange.findings, sink);
+        }
+        if !exchange.read_events {
+            return true;
+        }
         let Some(response) = &entry.response_body else {
             self.response_not_captured(archive, entry, &label, &NotCaptured::Missing, sink);
             return true;
@@ -411,13 +440,11 @@ impl NotCaptured {
             return Some(NotCaptured::Empty);
         }
         let mime = response.mime_type.as_deref().unwrap_or("");
-        let essence = mime
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+        let essence = crate::rules::transport::essence(mime);
+        // `x-unknown` is how browsers record a response without a
+        // Content-Type: read as events, as a client would.
         let textual = essence.is_empty()
+            || essence == "x-unknown"
             || essence.starts_with("text/")
             || essence.ends_with("json")
             || essence.contains("ndjson")

@@ -12,6 +12,7 @@
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
+mod exchange;
 mod har;
 mod ordered;
 mod stream;

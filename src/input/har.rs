@@ -11,6 +11,7 @@
 
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 use base64::Engine as _;
+use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
 /// A body inside the HAR file: its bytes and the JSON pointer of the string
@@ -52,6 +53,58 @@ pub struct HarEntry {
     /// has none) in the HAR text, when the entry was read from it
     /// ([`read`]).
     pub response_offset: Option<usize>,
+    /// `response.status`, when it is an HTTP status (browsers write 0 for
+    /// a request that got no response).
+    pub status: Option<u16>,
+    /// `response.content.mimeType`, also when the body was not recorded.
+    pub response_mime_type: Option<String>,
+    /// How the response arrived, when `agui-lint probe` recorded the entry
+    /// (its `_aguiLint` member).
+    pub delivery: Option<Delivery>,
+}
+
+/// How a response arrived, as `agui-lint probe` measured it and wrote it
+/// into the entry's `_aguiLint` member (HAR 1.2 leaves members starting
+/// with `_` to the exporter), so that checking the saved archive later
+/// reports what the probe reported.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    /// Milliseconds from sending the request to the response's first byte
+    /// of body, when one came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_byte_ms: Option<u64>,
+    /// Milliseconds from sending the request to the first `data:` line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_event_ms: Option<u64>,
+    /// The longest wait, in milliseconds, between two reads of the body
+    /// (or before the first one).
+    #[serde(default)]
+    pub longest_gap_ms: u64,
+    /// How the body ended.
+    pub end: DeliveryEnd,
+    /// The limit that was reached, in milliseconds, for a timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ms: Option<u64>,
+    /// What the connection reported, for a lost connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// How a response's body ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryEnd {
+    /// The server ended it.
+    Complete,
+    /// No response came within the first-byte timeout.
+    FirstByteTimeout,
+    /// No byte came within the idle timeout.
+    IdleTimeout,
+    /// The exchange took longer than the total timeout.
+    TotalTimeout,
+    /// The connection failed or closed before the body's end.
+    ConnectionLost,
 }
 
 /// Why a document is not a HAR archive we can read, or why one of its
@@ -222,13 +275,26 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
             request_body = body(&post_data)?;
         }
     }
-    let mut response_body = None;
+    let (mut response_body, mut status, mut response_mime_type) = (None, None, None);
     if let Some(response) = node.member("response") {
         response.object()?;
+        status = response
+            .member("status")
+            .and_then(|node| node.value.as_u64())
+            .and_then(|code| u16::try_from(code).ok())
+            .filter(|code| (100..=599).contains(code));
         if let Some(content) = response.member("content") {
             response_body = body(&content)?;
+            response_mime_type = content
+                .member("mimeType")
+                .and_then(|node| node.value.as_str().map(str::to_owned));
         }
     }
+    // Written by agui-lint's probe; anything else under the name is not
+    // read rather than an error, as the member is an exporter's own.
+    let delivery = node
+        .member("_aguiLint")
+        .and_then(|node| Delivery::deserialize(node.value).ok());
     Ok(HarEntry {
         index: position + 1,
         pointer: node.pointer,
@@ -237,6 +303,9 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
         request_body,
         response_body,
         response_offset: None,
+        status,
+        response_mime_type,
+        delivery,
     })
 }
 

@@ -25,13 +25,23 @@ pub enum Source {
     /// Standard input, shown under the given name (`-` unless the user
     /// named it with `--stdin-filename`).
     Stdin(Option<PathBuf>),
+    /// Bytes already in memory (what `agui-lint probe` recorded), shown
+    /// under `name`, whose extension tells how they are read.
+    Memory {
+        /// The name shown in reports.
+        name: PathBuf,
+        /// The bytes.
+        bytes: std::sync::Arc<[u8]>,
+    },
 }
 
 impl Source {
     /// The name shown in reports: the path as given, or `-` for stdin.
     pub fn display_name(&self) -> String {
         match self {
-            Source::File(path) | Source::Stdin(Some(path)) => path.display().to_string(),
+            Source::File(path) | Source::Stdin(Some(path)) | Source::Memory { name: path, .. } => {
+                path.display().to_string()
+            }
             Source::Stdin(None) => "-".to_string(),
         }
     }
@@ -39,7 +49,9 @@ impl Source {
     /// The path whose extension tells the layout, when there is one.
     fn named_path(&self) -> Option<&Path> {
         match self {
-            Source::File(path) | Source::Stdin(Some(path)) => Some(path),
+            Source::File(path) | Source::Stdin(Some(path)) | Source::Memory { name: path, .. } => {
+                Some(path)
+            }
             Source::Stdin(None) => None,
         }
     }
@@ -62,6 +74,7 @@ impl Source {
                 .filter(std::fs::Metadata::is_file)
                 .map(|m| m.len()),
             Source::Stdin(_) => None,
+            Source::Memory { bytes, .. } => u64::try_from(bytes.len()).ok(),
         }
     }
 
@@ -78,6 +91,7 @@ impl Source {
                 stdin_is_open()?;
                 Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin())))
             }
+            Source::Memory { bytes, .. } => Ok(Box::new(io::Cursor::new(&bytes[..]))),
         }
     }
 }

@@ -19,6 +19,7 @@ pub(crate) mod retired;
 mod schema;
 mod sequence;
 pub(crate) mod tools;
+pub(crate) mod transport;
 pub(crate) mod version;
 pub(crate) mod view;
 mod walk;
@@ -145,6 +146,7 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         capabilities::RULES,
         interop::RULES,
         sequence::RULES,
+        transport::RULES,
     ]
     .concat()
 });

@@ -1,0 +1,211 @@
+//! The probe's session as an HTTP Archive (HAR 1.2): each exchange with its
+//! request, its response's head and body as they came, its timings, and
+//! how the body arrived (`_aguiLint`), which `agui-lint check` reads back.
+//! Secrets in request headers are masked before anything is written.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use super::http::{Received, Sent};
+
+/// Request headers whose values are secrets, never written or shown.
+const SECRET_HEADERS: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "x-api-key",
+    "api-key",
+];
+
+/// What a masked header value becomes.
+const MASKED: &str = "***";
+
+/// The archive of `exchanges`, as pretty-printed JSON text; the values of
+/// secret headers, and any header value containing one of `secrets`, are
+/// masked.
+pub fn archive(exchanges: &[(Sent, Received)], secrets: &[String]) -> Vec<u8> {
+    let entries: Vec<Value> = exchanges
+        .iter()
+        .map(|(sent, received)| entry(sent, received, secrets))
+        .collect();
+    let har = json!({"log": {
+        "version": "1.2",
+        "creator": {"name": "agui-lint", "version": env!("CARGO_PKG_VERSION")},
+        "entries": entries
+    }});
+    let mut text = serde_json::to_vec_pretty(&har).unwrap_or_default();
+    text.push(b'\n');
+    text
+}
+
+/// One exchange as a HAR entry.
+fn entry(sent: &Sent, received: &Received, secrets: &[String]) -> Value {
+    let request_headers: Vec<Value> = sent
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            let secret = SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+                || secrets
+                    .iter()
+                    .any(|s| !s.is_empty() && value.contains(s.as_str()));
+            json!({"name": name, "value": if secret { MASKED } else { value }})
+        })
+        .collect();
+    let header = |name: &str| {
+        received
+            .headers
+            .iter()
+            .find(|(known, _)| known.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.clone())
+    };
+    let response_headers: Vec<Value> = received
+        .headers
+        .iter()
+        .map(|(name, value)| json!({"name": name, "value": value}))
+        .collect();
+    // Browsers write `x-unknown` for a response without a Content-Type.
+    let mime_type = header("content-type").unwrap_or_else(|| "x-unknown".to_string());
+    let mut content = json!({"size": received.body.len(), "mimeType": mime_type});
+    if received.status.is_some() {
+        match std::str::from_utf8(&received.body) {
+            Ok(text) => content["text"] = json!(text),
+            Err(_) => {
+                content["text"] =
+                    json!(base64::engine::general_purpose::STANDARD.encode(&received.body));
+                content["encoding"] = json!("base64");
+            }
+        }
+    }
+    let wait = received.head_ms.unwrap_or(received.total_ms);
+    json!({
+        "startedDateTime": rfc3339(sent.at),
+        "time": received.total_ms,
+        "request": {
+            "method": "POST",
+            "url": sent.url,
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": request_headers,
+            "queryString": [],
+            "postData": {
+                "mimeType": "application/json",
+                "text": String::from_utf8_lossy(&sent.body)
+            },
+            "headersSize": -1,
+            "bodySize": sent.body.len()
+        },
+        "response": {
+            "status": received.status.unwrap_or(0),
+            "statusText": "",
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": response_headers,
+            "content": content,
+            "redirectURL": header("location").unwrap_or_default(),
+            "headersSize": -1,
+            "bodySize": received.body.len()
+        },
+        "cache": {},
+        "timings": {"send": 0, "wait": wait, "receive": received.total_ms.saturating_sub(wait)},
+        "_aguiLint": received.delivery
+    })
+}
+
+/// `at` as an RFC 3339 UTC timestamp with milliseconds.
+fn rfc3339(at: SystemTime) -> String {
+    let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since.as_secs();
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+    use std::time::Duration;
+
+    #[test]
+    fn dates_are_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let at = UNIX_EPOCH + Duration::from_millis(1_764_756_000_123);
+        assert_eq!(rfc3339(at), "2025-12-03T10:00:00.123Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00.000Z");
+    }
+
+    fn exchange(body: &[u8]) -> (Sent, Received) {
+        let sent = Sent {
+            url: "http://127.0.0.1:1/agent".into(),
+            headers: vec![
+                ("Authorization".into(), "Bearer tok_secret".into()),
+                ("X-Trace".into(), "tok_secret-2".into()),
+                ("X-Other".into(), "plain".into()),
+            ],
+            body: b"{}".to_vec(),
+            at: UNIX_EPOCH,
+        };
+        let received = Received {
+            status: Some(200),
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: body.to_vec(),
+            head_ms: Some(2),
+            total_ms: 5,
+            delivery: Delivery {
+                first_byte_ms: Some(3),
+                first_event_ms: Some(3),
+                longest_gap_ms: 2,
+                end: DeliveryEnd::Complete,
+                limit_ms: None,
+                detail: None,
+            },
+        };
+        (sent, received)
+    }
+
+    #[test]
+    fn secrets_are_masked_and_bodies_kept() {
+        let text = archive(&[exchange(b"data: {}\r\n\r\n")], &["tok_secret".into()]);
+        let text = String::from_utf8(text).expect("UTF-8");
+        assert!(!text.contains("tok_secret"), "{text}");
+        assert!(text.contains("plain"));
+        let har: Value = serde_json::from_str(&text).expect("JSON");
+        let entry = &har["log"]["entries"][0];
+        assert_eq!(entry["response"]["content"]["text"], "data: {}\r\n\r\n");
+        assert_eq!(entry["_aguiLint"]["end"], "complete");
+        assert_eq!(entry["timings"]["wait"], 2);
+    }
+
+    #[test]
+    fn a_body_that_is_not_text_is_base64() {
+        let har: Value =
+            serde_json::from_slice(&archive(&[exchange(&[0xff, 0, 1])], &[])).expect("JSON");
+        let content = &har["log"]["entries"][0]["response"]["content"];
+        assert_eq!(content["encoding"], "base64");
+        assert_eq!(content["text"], "/wAB");
+    }
+}

@@ -1,0 +1,248 @@
+//! One HTTP exchange with the endpoint: the request sent as given, the
+//! response's body read as it streams, and when each part came.
+//!
+//! The client is `ureq` (blocking, rustls): the probe makes one request at
+//! a time and reads one stream, which needs no async runtime, and rustls
+//! needs no system OpenSSL. Each of the four timeouts is one of ureq's:
+//! connect, the response's head (first byte), every read of the body
+//! (idle) and the whole exchange (total).
+
+use std::io::Read;
+use std::time::{Duration, Instant, SystemTime};
+
+use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+use ureq::http::header::{HeaderName, HeaderValue};
+
+/// How long each part of an exchange may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// To open the connection (TCP and TLS).
+    pub connect: Duration,
+    /// From sending the request to the response's head.
+    pub first_byte: Duration,
+    /// Between two reads of the body.
+    pub idle: Duration,
+    /// For the whole exchange.
+    pub total: Duration,
+}
+
+/// The most of a response the probe records; a larger one is cut there
+/// and reported as a lost connection.
+const MAX_RESPONSE_BYTES: u64 = 256 << 20;
+
+/// The client: one per probe, so that connections to the endpoint are
+/// kept alive between its exchanges as a browser keeps them.
+pub struct Client {
+    agent: ureq::Agent,
+    timeouts: Timeouts,
+}
+
+/// A request as sent.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// The URL.
+    pub url: String,
+    /// Every header sent, in order, secrets included (the archive masks
+    /// them).
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+    /// When it was sent.
+    pub at: SystemTime,
+}
+
+/// A response as received, whole or in part.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The status, when the response's head came.
+    pub status: Option<u16>,
+    /// The response's headers.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes that came, unchanged.
+    pub body: Vec<u8>,
+    /// Milliseconds from sending to the response's head.
+    pub head_ms: Option<u64>,
+    /// Milliseconds from sending to the last byte read.
+    pub total_ms: u64,
+    /// How the body came and ended.
+    pub delivery: Delivery,
+}
+
+/// Why no exchange took place: nothing reached the endpoint's server.
+#[derive(Debug)]
+pub struct Unreachable(pub String);
+
+impl Client {
+    /// A client with these timeouts, following no redirect and using no
+    /// proxy: it connects to the URL given and nowhere else.
+    pub fn new(timeouts: Timeouts) -> Self {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .proxy(None)
+            .user_agent(concat!("agui-lint/", env!("CARGO_PKG_VERSION")))
+            .timeout_connect(Some(timeouts.connect))
+            .timeout_recv_response(Some(timeouts.first_byte))
+            .timeout_per_read(Some(timeouts.idle))
+            .timeout_global(Some(timeouts.total))
+            .build();
+        Client {
+            agent: config.into(),
+            timeouts,
+        }
+    }
+
+    /// POSTs `body` to `url` with `headers` (after the two an AG-UI client
+    /// sends) and reads the response to its end, a timeout or a failure.
+    pub fn post(
+        &self,
+        url: &str,
+        headers: &[(String, String)],
+        body: Vec<u8>,
+    ) -> Result<(Sent, Received), Unreachable> {
+        let mut sent_headers = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            ("Accept".to_string(), "text/event-stream".to_string()),
+        ];
+        for (name, value) in headers {
+            sent_headers.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
+            sent_headers.push((name.clone(), value.clone()));
+        }
+        let mut request = self.agent.post(url);
+        for (name, value) in &sent_headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Unreachable(format!("'{name}' is not a header name")))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| Unreachable(format!("the value of header '{name}' is not valid")))?;
+            request = request.header(name, value);
+        }
+        let sent = Sent {
+            url: url.to_string(),
+            headers: sent_headers,
+            body,
+            at: SystemTime::now(),
+        };
+        let started = Instant::now();
+        let ms =
+            |at: Instant| u64::try_from(at.duration_since(started).as_millis()).unwrap_or(u64::MAX);
+        let mut response = match request.send(&sent.body[..]) {
+            Ok(response) => response,
+            Err(ureq::Error::Timeout(ureq::Timeout::RecvResponse | ureq::Timeout::Global)) => {
+                let limit = self.timeouts.first_byte.min(self.timeouts.total);
+                let received = Received {
+                    status: None,
+                    headers: Vec::new(),
+                    body: Vec::new(),
+                    head_ms: None,
+                    total_ms: ms(Instant::now()),
+                    delivery: Delivery {
+                        first_byte_ms: None,
+                        first_event_ms: None,
+                        longest_gap_ms: ms(Instant::now()),
+                        end: DeliveryEnd::FirstByteTimeout,
+                        limit_ms: Some(millis(limit)),
+                        detail: None,
+                    },
+                };
+                return Ok((sent, received));
+            }
+            Err(error) => return Err(Unreachable(error.to_string())),
+        };
+        let head_at = Instant::now();
+        let status = response.status().as_u16();
+        let response_headers = response
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_string(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let mut reader = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE_BYTES)
+            .reader();
+        let mut body = Vec::new();
+        let mut chunk = vec![0; 64 * 1024];
+        let (mut last, mut longest_gap) = (head_at, 0u64);
+        let (mut first_byte_ms, mut first_event_ms) = (None, None);
+        let (end, limit_ms, detail) = loop {
+            match reader.read(&mut chunk) {
+                Ok(0) => break (DeliveryEnd::Complete, None, None),
+                Ok(n) => {
+                    let now = Instant::now();
+                    longest_gap = longest_gap.max(millis(now.duration_since(last)));
+                    last = now;
+                    first_byte_ms.get_or_insert(ms(now));
+                    let searched_from = body.len().saturating_sub(4);
+                    body.extend_from_slice(&chunk[..n]);
+                    if first_event_ms.is_none()
+                        && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
+                    {
+                        first_event_ms = Some(ms(now));
+                    }
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    let now = Instant::now();
+                    longest_gap = longest_gap.max(millis(now.duration_since(last)));
+                    break self.ended_by(&error);
+                }
+            }
+        };
+        let received = Received {
+            status: Some(status),
+            headers: response_headers,
+            body,
+            head_ms: Some(ms(head_at)),
+            total_ms: ms(Instant::now()),
+            delivery: Delivery {
+                first_byte_ms,
+                first_event_ms,
+                longest_gap_ms: longest_gap,
+                end,
+                limit_ms,
+                detail,
+            },
+        };
+        Ok((sent, received))
+    }
+
+    /// How a read that failed ended the body: a timeout (with its limit)
+    /// or a lost connection (with what it reported).
+    fn ended_by(&self, error: &std::io::Error) -> (DeliveryEnd, Option<u64>, Option<String>) {
+        let timeout = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+            .and_then(|e| match e {
+                ureq::Error::Timeout(which) => Some(*which),
+                _ => None,
+            });
+        match timeout {
+            Some(ureq::Timeout::PerRead) => (
+                DeliveryEnd::IdleTimeout,
+                Some(millis(self.timeouts.idle)),
+                None,
+            ),
+            Some(_) => (
+                DeliveryEnd::TotalTimeout,
+                Some(millis(self.timeouts.total)),
+                None,
+            ),
+            None if error.kind() == std::io::ErrorKind::TimedOut => (
+                DeliveryEnd::IdleTimeout,
+                Some(millis(self.timeouts.idle)),
+                None,
+            ),
+            None => (DeliveryEnd::ConnectionLost, None, Some(error.to_string())),
+        }
+    }
+}
+
+/// A duration in whole milliseconds.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}

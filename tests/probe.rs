@@ -1,0 +1,494 @@
+//! `agui-lint probe URL` end to end, against servers on 127.0.0.1 that
+//! misbehave on purpose: each is a plain socket answering in the way named,
+//! so the transport faults are exact (a chunked body cut mid-event, a
+//! stream that stalls, CRLF framing). The session saved with `--save`
+//! checks the same with `check`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{json, Value};
+
+/// How a test server answers a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Behaviour {
+    /// A correct stream, LF framed, with comments and `event:`/`id:` fields
+    /// and a last event without its blank line.
+    Correct,
+    /// The correct stream as `application/json`.
+    WrongContentType,
+    /// The correct stream with CRLF line endings.
+    Crlf,
+    /// A chunked body that stops in the middle of an event, the connection
+    /// closed without the last chunk.
+    CutMidEvent,
+    /// The first event, then nothing for longer than the idle timeout.
+    Stalls,
+    /// `500 Internal Server Error`.
+    ServerError,
+    /// A tool call for the tool the request offers; the follow-up carrying
+    /// its result is answered with text.
+    CallsTheTool,
+}
+
+/// One request a test server received: its head and body.
+#[derive(Clone, Debug)]
+struct Seen {
+    head: String,
+    body: Value,
+}
+
+/// A server on a free port of 127.0.0.1 answering every run as
+/// `behaviour`, and what it received.
+fn server(behaviour: Behaviour) -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let address: SocketAddr = listener.local_addr().expect("address");
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let log = log.clone();
+            std::thread::spawn(move || serve(stream, behaviour, &log));
+        }
+    });
+    (format!("http://{address}/agent"), seen)
+}
+
+/// Answers the requests of one connection.
+fn serve(stream: TcpStream, behaviour: Behaviour, log: &Mutex<Vec<Seen>>) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut stream = stream;
+    loop {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let length = head
+            .lines()
+            .find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            })
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        log.lock().expect("log").push(Seen {
+            head,
+            body: body.clone(),
+        });
+        if !answer(&mut stream, behaviour, &body) {
+            return;
+        }
+    }
+}
+
+/// The `RUN_STARTED` answering `body`, declaring the version it declared.
+fn run_started(body: &Value) -> Value {
+    let mut event =
+        json!({"type": "RUN_STARTED", "threadId": body["threadId"], "runId": body["runId"]});
+    if let Some(version) = body.get("protocolVersion") {
+        event["protocolVersion"] = version.clone();
+    }
+    event
+}
+
+/// The events of a correct run answering `body`.
+fn run_events(body: &Value, text: &str) -> Vec<Value> {
+    let (thread, run) = (&body["threadId"], &body["runId"]);
+    vec![
+        run_started(body),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": text}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+        json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
+    ]
+}
+
+/// The events answering `body` as `behaviour` has it.
+fn events(behaviour: Behaviour, body: &Value) -> Vec<Value> {
+    let answered_tool = body["messages"]
+        .as_array()
+        .is_some_and(|m| m.iter().any(|m| m["role"] == "tool"));
+    let offers_tool = body["tools"].as_array().is_some_and(|t| !t.is_empty());
+    if behaviour != Behaviour::CallsTheTool || answered_tool || !offers_tool {
+        return run_events(
+            body,
+            if answered_tool {
+                "It is 21 °C."
+            } else {
+                "Hello."
+            },
+        );
+    }
+    let (thread, run) = (&body["threadId"], &body["runId"]);
+    vec![
+        run_started(body),
+        json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "get_weather", "parentMessageId": "a1"}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": "call-1", "delta": "{\"city\":\"Berlin\"}"}),
+        json!({"type": "TOOL_CALL_END", "toolCallId": "call-1"}),
+        json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),
+    ]
+}
+
+/// Writes the answer; whether the connection may serve another request.
+fn answer(stream: &mut TcpStream, behaviour: Behaviour, body: &Value) -> bool {
+    let events = events(behaviour, body);
+    let sse = |newline: &str| {
+        let mut text = format!(": agui-lint test server{newline}{newline}");
+        for (n, event) in events.iter().enumerate() {
+            let kind = event["type"].as_str().unwrap_or_default();
+            text.push_str(&format!(
+                "event: {kind}{newline}id: {n}{newline}data: {event}{newline}{newline}"
+            ));
+        }
+        text
+    };
+    let head = |status: &str, content_type: &str, length: usize| {
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+        )
+    };
+    let whole = |stream: &mut TcpStream, status: &str, content_type: &str, body: &str| {
+        let _ = stream.write_all(head(status, content_type, body.len()).as_bytes());
+        let _ = stream.write_all(body.as_bytes());
+        let _ = stream.flush();
+        true
+    };
+    match behaviour {
+        Behaviour::Correct | Behaviour::CallsTheTool => {
+            let mut text = sse("\n");
+            // The last event without its blank line, as the official
+            // client accepts at the end of a stream.
+            text.truncate(text.len() - 1);
+            whole(stream, "200 OK", "text/event-stream; charset=utf-8", &text)
+        }
+        Behaviour::WrongContentType => whole(stream, "200 OK", "application/json", &sse("\n")),
+        Behaviour::Crlf => whole(stream, "200 OK", "text/event-stream", &sse("\r\n")),
+        Behaviour::ServerError => whole(
+            stream,
+            "500 Internal Server Error",
+            "text/plain",
+            "Internal Server Error",
+        ),
+        Behaviour::CutMidEvent => {
+            let text = sse("\n");
+            let cut = &text[..text.len() / 2];
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+            );
+            let _ = stream.write_all(format!("{:x}\r\n{cut}\r\n", cut.len()).as_bytes());
+            let _ = stream.flush();
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+            false
+        }
+        Behaviour::Stalls => {
+            let first = format!("data: {}\n\n", events[0]);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+            );
+            let _ = stream.write_all(format!("{:x}\r\n{first}\r\n", first.len()).as_bytes());
+            let _ = stream.flush();
+            std::thread::sleep(Duration::from_secs(5));
+            false
+        }
+    }
+}
+
+fn probe(args: &[&str]) -> Output {
+    cargo_bin_cmd!("agui-lint")
+        .arg("probe")
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run agui-lint")
+}
+
+fn check(args: &[&str]) -> Output {
+    cargo_bin_cmd!("agui-lint")
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("run agui-lint")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// Every finding of a JSON report, as `rule` strings.
+fn rules(report: &Value) -> Vec<String> {
+    report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics").clone())
+        .map(|d| d["rule"].as_str().expect("rule").to_string())
+        .collect()
+}
+
+/// Probes a server behaving as `behaviour` with short timeouts; the exit
+/// code and the rules found.
+fn probe_server(behaviour: Behaviour, extra: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let (url, _) = server(behaviour);
+    let mut args = vec![
+        url.as_str(),
+        "--format",
+        "json",
+        "--idle-timeout",
+        "700ms",
+        "--timeout",
+        "20s",
+    ];
+    args.extend_from_slice(extra);
+    let output = probe(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), rules(&json(&output)), stderr)
+}
+
+#[test]
+fn a_correct_endpoint_is_clean() {
+    let (code, rules, stderr) = probe_server(Behaviour::Correct, &[]);
+    assert_eq!(rules, Vec::<String>::new(), "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("probe: text turn: HTTP 200 text/event-stream"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("5 events"), "{stderr}");
+}
+
+#[test]
+fn each_misbehaving_server_is_reported() {
+    let cases: &[(Behaviour, &[&str], Option<i32>)] = &[
+        (
+            Behaviour::WrongContentType,
+            &["unexpected-content-type"],
+            Some(0),
+        ),
+        (Behaviour::Crlf, &["sse-carriage-return"], Some(0)),
+        (Behaviour::ServerError, &["unexpected-status"], Some(1)),
+        (
+            Behaviour::CutMidEvent,
+            &["response-incomplete", "stream-truncated"],
+            Some(1),
+        ),
+        (Behaviour::Stalls, &["response-incomplete"], Some(1)),
+    ];
+    for (behaviour, expected, code) in cases {
+        let (found_code, found, stderr) = probe_server(*behaviour, &["--scenario", "text"]);
+        for rule in *expected {
+            assert!(
+                found.iter().any(|f| f == rule),
+                "{behaviour:?}: no {rule} in {found:?}\n{stderr}"
+            );
+        }
+        assert_eq!(found_code, *code, "{behaviour:?}: {found:?}\n{stderr}");
+    }
+}
+
+#[test]
+fn warnings_fail_with_strict() {
+    let (code, found, _) = probe_server(Behaviour::Crlf, &["--scenario", "text", "--strict"]);
+    assert_eq!(found, ["sse-carriage-return"]);
+    assert_eq!(code, Some(1));
+}
+
+#[test]
+fn a_stalled_stream_is_cut_at_the_idle_timeout_and_its_open_run_reported() {
+    let (_, found, stderr) = probe_server(Behaviour::Stalls, &["--scenario", "text"]);
+    assert!(stderr.contains("cut at the idle timeout"), "{stderr}");
+    assert!(
+        found.iter().any(|r| r != "response-incomplete"),
+        "the open run is reported too: {found:?}"
+    );
+}
+
+#[test]
+fn a_called_client_side_tool_gets_its_result_in_a_follow_up() {
+    let (url, seen) = server(Behaviour::CallsTheTool);
+    let output = probe(&[&url, "--scenario", "tool", "--format", "json"]);
+    let report = json(&output);
+    assert_eq!(rules(&report), Vec::<String>::new(), "{report:#}");
+    assert_eq!(output.status.code(), Some(0));
+    let seen = seen.lock().expect("seen");
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let (first, second) = (&seen[0].body, &seen[1].body);
+    assert_eq!(first["protocolVersion"], "1.0");
+    assert_eq!(second["threadId"], first["threadId"]);
+    assert_ne!(second["runId"], first["runId"]);
+    let messages = second["messages"].as_array().expect("messages");
+    assert_eq!(messages[1]["toolCalls"][0]["id"], "call-1");
+    assert_eq!(messages[2]["role"], "tool");
+    assert_eq!(messages[2]["toolCallId"], "call-1");
+    for request in seen.iter() {
+        let head = request.head.to_ascii_lowercase();
+        assert!(head.contains("accept: text/event-stream"), "{head}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+    }
+}
+
+#[test]
+fn headers_and_the_token_are_sent_and_the_token_never_shown() {
+    let (url, seen) = server(Behaviour::CallsTheTool);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("out");
+    let output = cargo_bin_cmd!("agui-lint")
+        .args(["probe", &url, "--scenario", "text", "-H", "X-Tenant: dev"])
+        .args(["--token-env", "PROBE_TEST_TOKEN", "--save"])
+        .arg(&save)
+        .env("PROBE_TEST_TOKEN", "tok_very_secret")
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // Header names travel lower-cased (HTTP/1.1 leaves their case free).
+    let head = seen.lock().expect("seen")[0].head.to_ascii_lowercase();
+    assert!(
+        head.contains("authorization: bearer tok_very_secret"),
+        "{head}"
+    );
+    assert!(head.contains("x-tenant: dev"), "{head}");
+    for shown in [&output.stdout, &output.stderr] {
+        assert!(!String::from_utf8_lossy(shown).contains("tok_very_secret"));
+    }
+    for entry in std::fs::read_dir(&save).expect("saved") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(!text.contains("tok_very_secret"), "{}", path.display());
+    }
+    let missing = probe(&[&url, "--token-env", "PROBE_TEST_TOKEN_UNSET_X"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("PROBE_TEST_TOKEN_UNSET_X"));
+}
+
+#[test]
+fn a_saved_session_checks_identically() {
+    for behaviour in [
+        Behaviour::CallsTheTool,
+        Behaviour::Crlf,
+        Behaviour::CutMidEvent,
+    ] {
+        let (url, _) = server(behaviour);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let save = dir.path().join("session");
+        let save_arg = save.to_str().expect("UTF-8 path");
+        for format in ["json", "human", "sarif"] {
+            let probed = probe(&[
+                &url, "--save", save_arg, "--format", format, "--color", "never",
+            ]);
+            let har = save.join("session.har");
+            let checked = check(&[
+                har.to_str().expect("path"),
+                "--format",
+                format,
+                "--color",
+                "never",
+            ]);
+            assert_eq!(
+                String::from_utf8_lossy(&probed.stdout),
+                String::from_utf8_lossy(&checked.stdout),
+                "{behaviour:?} {format}"
+            );
+            assert_eq!(probed.status.code(), checked.status.code());
+            let files: Vec<String> = std::fs::read_dir(&save)
+                .expect("saved")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(
+                files.contains(&"exchange-1.request.json".to_string()),
+                "{files:?}"
+            );
+            assert!(
+                files.contains(&"exchange-1.response.raw".to_string()),
+                "{files:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn requests_and_replays_are_sent_as_given() {
+    let (url, seen) = server(Behaviour::Correct);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let request = root.join("fixtures/1.1/run-agent-input/valid");
+    let one = std::fs::read_dir(&request)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .expect("a valid RunAgentInput");
+    let output = probe(&[
+        &url,
+        "--request",
+        one.to_str().expect("path"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let sent = seen.lock().expect("seen")[0].body.clone();
+    let on_disk: Value = serde_json::from_slice(&std::fs::read(&one).expect("read")).expect("JSON");
+    assert_eq!(sent, on_disk);
+
+    // Replaying the saved session sends its requests again.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("s");
+    let first = probe(&[
+        &url,
+        "--scenario",
+        "text",
+        "--save",
+        save.to_str().expect("path"),
+    ]);
+    assert_eq!(first.status.code(), Some(0));
+    let before = seen.lock().expect("seen").len();
+    let har = save.join("session.har");
+    let replayed = probe(&[&url, "--replay", har.to_str().expect("path")]);
+    assert_eq!(replayed.status.code(), Some(0));
+    let seen = seen.lock().expect("seen");
+    assert_eq!(seen.len(), before + 1);
+    assert_eq!(seen[before].body, seen[before - 1].body);
+}
+
+#[test]
+fn an_unreachable_endpoint_is_a_failure_of_the_tool() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("address")
+        .port();
+    let output = probe(&[
+        &format!("http://127.0.0.1:{port}/agent"),
+        "--connect-timeout",
+        "2s",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot reach"));
+    let not_http = probe(&["ftp://127.0.0.1/agent"]);
+    assert_eq!(not_http.status.code(), Some(2));
+}
