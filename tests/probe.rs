@@ -31,6 +31,10 @@ enum Behaviour {
     Stalls,
     /// `500 Internal Server Error`.
     ServerError,
+    /// Reads the request and never answers.
+    NeverAnswers,
+    /// A keep-alive comment every 100 ms, for ever: never idle, never done.
+    Trickles,
     /// A tool call for the tool the request offers; the follow-up carrying
     /// its result is answered with text.
     CallsTheTool,
@@ -198,6 +202,29 @@ fn answer(stream: &mut TcpStream, behaviour: Behaviour, body: &Value) -> bool {
             let _ = stream.shutdown(std::net::Shutdown::Both);
             false
         }
+        Behaviour::NeverAnswers => {
+            std::thread::sleep(Duration::from_secs(5));
+            false
+        }
+        Behaviour::Trickles => {
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+            );
+            let first = format!("data: {}\n\n", events[0]);
+            let _ = stream.write_all(format!("{:x}\r\n{first}\r\n", first.len()).as_bytes());
+            for _ in 0..50 {
+                let comment = ": keep-alive\n\n";
+                if stream
+                    .write_all(format!("{:x}\r\n{comment}\r\n", comment.len()).as_bytes())
+                    .and_then(|()| stream.flush())
+                    .is_err()
+                {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            false
+        }
         Behaviour::Stalls => {
             let first = format!("data: {}\n\n", events[0]);
             let _ = stream.write_all(
@@ -307,6 +334,34 @@ fn each_misbehaving_server_is_reported() {
         }
         assert_eq!(found_code, *code, "{behaviour:?}: {found:?}\n{stderr}");
     }
+}
+
+#[test]
+fn the_first_byte_and_total_timeouts_cut_the_exchange() {
+    let (code, found, stderr) = probe_server(
+        Behaviour::NeverAnswers,
+        &["--scenario", "text", "--first-byte-timeout", "500ms"],
+    );
+    assert_eq!(found, ["response-incomplete"], "{stderr}");
+    assert!(stderr.contains("no response (first-byte timeout)"), "{stderr}");
+    assert_eq!(code, Some(1));
+
+    let (url, _) = server(Behaviour::Trickles);
+    let output = probe(&[&url, "--scenario", "text", "--format", "json", "--timeout", "1s"]);
+    let report = json(&output);
+    let messages: Vec<&str> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .filter(|d| d["rule"] == "response-incomplete")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["the exchange ran past the total timeout (1 s) and was cut there"],
+        "{report:#}"
+    );
 }
 
 #[test]

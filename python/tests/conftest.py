@@ -5,10 +5,15 @@ tests; nothing here skips."""
 from __future__ import annotations
 
 import json
+import os
+import socket
+import threading
+import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List
 
 import pytest
+import uvicorn
 
 import agui_lint
 
@@ -28,6 +33,18 @@ def traffic_requests() -> List[Path]:
     found = sorted(_require(TRAFFIC).glob("*.request.json"))
     assert len(found) >= 3, f"only {len(found)} requests in {TRAFFIC}"
     return found
+
+
+@pytest.fixture(scope="session")
+def agui_lint_cli() -> Path:
+    """The CLI built by `cargo test` or `cargo build` at the root."""
+    candidates = [os.environ.get("AGUI_LINT_BIN")] + [
+        str(REPO / "target" / profile / "agui-lint") for profile in ("debug", "release")
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    pytest.fail("no agui-lint binary: run `cargo build` at the root, or set AGUI_LINT_BIN")
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +91,24 @@ def pytest_runtest_makereport(item, call):
     if report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped, which this suite does not allow: {report.longrepr}"
+
+
+@pytest.fixture
+def served(request: Any) -> Iterator[str]:
+    """Serves the app (a function making one) the test is parametrised
+    with on 127.0.0.1 with uvicorn, on a free port; its `/agent` URL."""
+    app = request.param()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/agent"
+    server.should_exit = True
+    thread.join(timeout=20)
+    sock.close()

@@ -1,5 +1,6 @@
 """The ASGI guard on the response side: the middleware checks the event
-stream a FastAPI app answers with (``StreamingResponse``), as the app sends
+stream a FastAPI app answers with (``StreamingResponse``, sse-starlette's
+``EventSourceResponse``), as the app sends
 it, paired with the request it answers, passing every byte through
 (``responses="report"``) or ending the stream with a ``RUN_ERROR`` at the
 first error (``responses="enforce"``). The streams are the official 1.0
@@ -209,3 +210,56 @@ def test_the_fastapi_example_checks_both_directions(caplog: Any) -> None:
     summary = response_records(caplog)[-1]
     assert summary.agui_lint["events"] == 5 and summary.agui_lint["errors"] == 0
     assert example.guard.response_stats.streams == 1
+
+
+def event_source_app(guard: Guard, events: List[Any]) -> FastAPI:
+    """An agent answering with sse-starlette's ``EventSourceResponse``,
+    which frames events with CRLF and names each with an ``event:`` line."""
+    from sse_starlette.sse import EventSourceResponse
+
+    app = FastAPI()
+    app.add_middleware(GuardMiddleware, guard=guard, paths=["/agent"])
+
+    @app.post("/agent")
+    async def agent() -> Any:
+        async def stream() -> Any:
+            for event in events:
+                yield {
+                    "event": event.type.value,
+                    "data": event.model_dump_json(by_alias=True, exclude_none=True),
+                }
+
+        return EventSourceResponse(stream())
+
+    return app
+
+
+def test_sse_starlettes_event_source_response_is_checked_and_passed_unchanged(
+    caplog: Any,
+) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    ids = json.loads(REQUEST)
+    started = RunStartedEvent(thread_id=ids["threadId"], run_id=ids["runId"], protocol_version="1.0")
+    finished = RunFinishedEvent(thread_id=ids["threadId"], run_id=ids["runId"])
+    correct = [
+        started,
+        TextMessageStartEvent(message_id="m1", role="assistant"),
+        TextMessageContentEvent(message_id="m1", delta="hello"),
+        TextMessageEndEvent(message_id="m1"),
+        finished,
+    ]
+    guard = Guard(responses="report")
+    received = post(event_source_app(guard, correct))
+    assert b"\r\n" in received and b"event: RUN_STARTED" in received
+    assert rules_of(caplog) == []
+    assert guard.response_stats == ResponseStats(streams=1, events=5)
+
+    # A tool call left open: reported, and the bytes still pass as sent.
+    caplog.clear()
+    broken = [started, ToolCallStartEvent(tool_call_id="c1", tool_call_name="search"), finished]
+    unguarded = post(event_source_app(Guard(responses="off"), broken))
+    guard = Guard(responses="report")
+    received = post(event_source_app(guard, broken))
+    assert received == unguarded
+    assert rules_of(caplog) == ["run-finished-while-open"]
+    assert guard.response_stats.streams_with_errors == 1

@@ -4,7 +4,6 @@ settings, the registry, the JSON document, and use from many threads."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -215,23 +214,14 @@ def test_to_json_is_the_documented_document(validator, bad_bodies):
     assert json.loads(result.to_json())["documents"][0]["path"] == "-"
 
 
-def cli() -> Path:
-    """The CLI built by `cargo test` or `cargo build` at the root."""
-    candidates = [os.environ.get("AGUI_LINT_BIN")] + [
-        str(REPO / "target" / profile / "agui-lint") for profile in ("debug", "release")
-    ]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    pytest.fail("no agui-lint binary: run `cargo build` at the root, or set AGUI_LINT_BIN")
-
-
 @pytest.mark.parametrize("rule", ["tool-result-without-call", "null-for-optional", "invalid-json"])
-def test_to_json_is_byte_for_byte_what_the_cli_prints(validator, bad_bodies, tmp_path, rule):
+def test_to_json_is_byte_for_byte_what_the_cli_prints(
+    validator, bad_bodies, tmp_path, rule, agui_lint_cli
+):
     path = tmp_path / "request.json"
     path.write_bytes(bad_bodies[rule])
     run = subprocess.run(
-        [str(cli()), "check", "--format", "json", "--kind", "run-agent-input", str(path)],
+        [str(agui_lint_cli), "check", "--format", "json", "--kind", "run-agent-input", str(path)],
         capture_output=True,
         check=False,
     )
