@@ -4,14 +4,15 @@
 //! writes them, called in this process (no network, so the layer's share
 //! is as large as it gets). The two take turns; medians of each are
 //! compared: the time to stream the whole body, and the time to its first
-//! frame.
+//! frame. A third endpoint checks with `Lagging::Stop`, whose stream never
+//! waits for a check that falls behind.
 //!
 //! `cargo bench --bench response --features axum`
 
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
-use agui_lint::server::{Guard, ResponseMode};
+use agui_lint::server::{Guard, Lagging, ResponseMode};
 use agui_lint::Validator;
 use axum::body::Body;
 use axum::extract::Request;
@@ -182,8 +183,18 @@ fn main() {
     );
     let validator = Validator::new().expect("validator");
     let off = Guard::new(validator.clone());
-    let report = Guard::new(validator).with_responses(ResponseMode::Report);
-    let mut routers = [router(&off, &frames), router(&report, &frames)];
+    let report = Guard::new(validator.clone()).with_responses(ResponseMode::Report);
+    let stop = Guard::new(validator)
+        .with_responses(ResponseMode::Report)
+        .with_lagging_response_check(Lagging::Stop);
+    let mut routers = [
+        router(&off, &frames),
+        router(&report, &frames),
+        router(&stop, &frames),
+    ];
+    let checking = || report.response_stats().checking + stop.response_stats().checking;
+    // Each round runs the three in another order.
+    let order = |round: usize| [round % 3, (round + 1) % 3, (round + 2) % 3];
     // Two workers, as a server on this 2-core machine has: a report-mode
     // check runs on a task of its own, beside the stream.
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -191,8 +202,8 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    let mut first = [Vec::new(), Vec::new()];
-    let mut whole = [Vec::new(), Vec::new()];
+    let mut first = [Vec::new(), Vec::new(), Vec::new()];
+    let mut whole = [Vec::new(), Vec::new(), Vec::new()];
     let mut checked = Vec::new();
     runtime.block_on(async {
         // Warm up both.
@@ -200,8 +211,7 @@ fn main() {
             exchange(router, &request).await;
         }
         for round in 0..ROUNDS {
-            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
-            for i in order {
+            for i in order(round) {
                 let start = Instant::now();
                 let (to_first, to_end, bytes) = exchange(&mut routers[i], &request).await;
                 assert!(bytes > 0);
@@ -209,7 +219,7 @@ fn main() {
                 whole[i].push(to_end);
                 // The check beside the stream may finish after it: wait,
                 // so that rounds do not overlap, and time it.
-                while report.response_stats().checking > 0 {
+                while checking() > 0 {
                     tokio::task::yield_now().await;
                 }
                 if i == 1 {
@@ -220,8 +230,8 @@ fn main() {
     });
     // The same two endpoints served over HTTP on 127.0.0.1, the client a
     // thread of its own.
-    let mut tcp_first = [Vec::new(), Vec::new()];
-    let mut tcp_whole = [Vec::new(), Vec::new()];
+    let mut tcp_first = [Vec::new(), Vec::new(), Vec::new()];
+    let mut tcp_whole = [Vec::new(), Vec::new(), Vec::new()];
     let addresses: Vec<std::net::SocketAddr> = runtime.block_on(async {
         let mut addresses = Vec::new();
         for router in &routers {
@@ -238,7 +248,7 @@ fn main() {
         addresses
     });
     let settle = || {
-        while report.response_stats().checking > 0 {
+        while checking() > 0 {
             std::thread::sleep(Duration::from_micros(50));
         }
     };
@@ -247,8 +257,7 @@ fn main() {
     }
     settle();
     for round in 0..ROUNDS {
-        let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
-        for i in order {
+        for i in order(round) {
             let (to_first, to_end, bytes) = exchange_tcp(addresses[i], &request);
             assert!(bytes > 0);
             tcp_first[i].push(to_first);
@@ -291,12 +300,13 @@ fn main() {
         stats.events,
         ((2 * (ROUNDS + 1) + PACED_ROUNDS) * EVENTS) as u64
     );
-    let [first_off, first_report] = first.map(median);
-    let [whole_off, whole_report] = whole.map(median);
+    let [first_off, first_report, first_stop] = first.map(median);
+    let [whole_off, whole_report, whole_stop] = whole.map(median);
     let checked = median(checked);
-    let [tcp_first_off, tcp_first_report] = tcp_first.map(median);
+    let [tcp_first_off, tcp_first_report, tcp_first_stop] = tcp_first.map(median);
     let [paced_off, paced_report] = paced_whole.map(median);
-    let [tcp_whole_off, tcp_whole_report] = tcp_whole.map(median);
+    let [tcp_whole_off, tcp_whole_report, tcp_whole_stop] = tcp_whole.map(median);
+    let outpaced = stop.response_stats();
     let bytes: usize = frames.iter().map(Bytes::len).sum();
     println!("response stream: {EVENTS} events, {bytes} bytes, {ROUNDS} rounds each, interleaved, medians");
     println!("in process (the router called directly, the body collected):");
@@ -308,9 +318,21 @@ fn main() {
         stats.waits
     );
     difference("to first frame:", first_off, first_report);
+    println!("  with Lagging::Stop, the stream never waiting:");
+    ratio("to stream them:", whole_off, whole_stop);
+    difference("to first frame:", first_off, first_stop);
     println!("over HTTP/1.1 on 127.0.0.1 (axum::serve, a client reading the socket):");
     ratio("to stream them:", tcp_whole_off, tcp_whole_report);
     difference("to first byte:", tcp_first_off, tcp_first_report);
+    println!("  with Lagging::Stop, the stream never waiting:");
+    ratio("to stream them:", tcp_whole_off, tcp_whole_stop);
+    difference("to first byte:", tcp_first_off, tcp_first_stop);
+    println!(
+        "  Lagging::Stop: {} of {} streams left their check behind; {:.0} events checked a stream",
+        outpaced.streams_outpaced,
+        outpaced.streams,
+        outpaced.events as f64 / outpaced.streams.max(1) as f64
+    );
     println!(
         "over HTTP, an agent sending {} events a second:",
         PACE * 1000

@@ -343,11 +343,22 @@ fn the_first_byte_and_total_timeouts_cut_the_exchange() {
         &["--scenario", "text", "--first-byte-timeout", "500ms"],
     );
     assert_eq!(found, ["response-incomplete"], "{stderr}");
-    assert!(stderr.contains("no response (first-byte timeout)"), "{stderr}");
+    assert!(
+        stderr.contains("no response (first-byte timeout)"),
+        "{stderr}"
+    );
     assert_eq!(code, Some(1));
 
     let (url, _) = server(Behaviour::Trickles);
-    let output = probe(&[&url, "--scenario", "text", "--format", "json", "--timeout", "1s"]);
+    let output = probe(&[
+        &url,
+        "--scenario",
+        "text",
+        "--format",
+        "json",
+        "--timeout",
+        "1s",
+    ]);
     let report = json(&output);
     let messages: Vec<&str> = report["documents"]
         .as_array()

@@ -7,7 +7,7 @@
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
-use agui_lint::server::{Guard, ResponseMode, ResponseStats};
+use agui_lint::server::{Guard, Lagging, ResponseMode, ResponseStats};
 use agui_lint::Validator;
 use axum::body::Body;
 use axum::extract::Request;
@@ -323,10 +323,9 @@ fn off_other_content_types_and_unsampled_streams_pass_unchecked() {
     assert_eq!(stats.errors, 4);
 }
 
-#[test]
-fn an_agent_faster_than_the_check_is_held_to_its_pace_and_fully_checked() {
-    // Far more frames than the check's queue holds, all ready at once: the
-    // stream waits for the check rather than leave frames unchecked.
+/// A stream far longer than a check's queue, all of it ready at once, with
+/// an error in its last events; its SSE bytes and its frames, one an event.
+fn a_fast_agents_stream() -> (Vec<Value>, Vec<u8>, Vec<Vec<u8>>) {
     let mut events = vec![
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}),
         json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
@@ -341,11 +340,18 @@ fn an_agent_faster_than_the_check_is_held_to_its_pace_and_fully_checked() {
     events.push(json!({"type": "TEXT_MESSAGE_END", "messageId": "m"}));
     events.push(json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}));
     let text: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
-    let sent = text.into_bytes();
     let frames: Vec<Vec<u8>> = events
         .iter()
         .map(|e| format!("data: {e}\n\n").into_bytes())
         .collect();
+    (events, text.into_bytes(), frames)
+}
+
+#[test]
+fn an_agent_faster_than_the_check_is_held_to_its_pace_and_fully_checked() {
+    // Far more frames than the check's queue holds, all ready at once: the
+    // stream waits for the check rather than leave frames unchecked.
+    let (events, sent, frames) = a_fast_agents_stream();
     let guard = guard(ResponseMode::Report);
     let mut router = router(&guard, "text/event-stream", frames);
     let (_, received, logged) = exchange(&mut router, &guard, request("1.1"));
@@ -354,6 +360,36 @@ fn an_agent_faster_than_the_check_is_held_to_its_pace_and_fully_checked() {
     let stats = guard.response_stats();
     assert_eq!(stats.events, events.len() as u64);
     assert!(stats.waits > 0, "{stats:?}");
+}
+
+#[test]
+fn an_agent_faster_than_the_check_can_leave_it_behind_and_never_wait() {
+    // `Lagging::Stop`: the stream never waits; the check reads what it
+    // queued, then stops and says so, and the rest passes unchecked.
+    let (events, sent, frames) = a_fast_agents_stream();
+    let guard = guard(ResponseMode::Report).with_lagging_response_check(Lagging::Stop);
+    let mut router = router(&guard, "text/event-stream", frames);
+    let (_, received, logged) = exchange(&mut router, &guard, request("1.1"));
+    assert_eq!(received, sent);
+    // The error came after the queue filled: it went unchecked.
+    assert_eq!(rules(&logged), Vec::<String>::new(), "{logged:#?}");
+    assert!(
+        logged
+            .iter()
+            .any(|l| l.contains("fell 1024 frames behind its stream")),
+        "{logged:#?}"
+    );
+    let stats = guard.response_stats();
+    assert_eq!(
+        (stats.streams_outpaced, stats.waits, stats.checking),
+        (1, 0, 0),
+        "{stats:?}"
+    );
+    assert!(
+        (agui_lint::server::QUEUE_FRAMES as u64..events.len() as u64).contains(&stats.events),
+        "{stats:?}"
+    );
+    assert_eq!(stats.streams_abandoned, 0);
 }
 
 #[test]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
@@ -19,6 +20,25 @@ from ._agui_lint import Diagnostic, Result, StreamChecker, Validator
 #: count each finding (``"report"``), or also end the stream with a
 #: ``RUN_ERROR`` at the first error (``"enforce"``, for development and tests).
 RESPONSE_MODES = ("off", "report", "enforce")
+
+#: What a ``"report"`` stream does when its check takes more than
+#: :data:`CHECK_SHARE` of the stream's time: goes on being checked
+#: (``"wait"``, the default: every byte is checked, and a stream faster than
+#: its check is slowed to its pace), or leaves the check behind (``"stop"``:
+#: the rest passes unchecked, and the stream is counted in
+#: :attr:`ResponseStats.streams_outpaced`).
+LAGGING = ("wait", "stop")
+
+#: The share of a stream's time its ``"report"`` check may take under
+#: ``lagging="stop"``, beyond :data:`CHECK_ALLOWANCE`: a check that takes
+#: more (only an agent streaming faster than about fifty thousand events a
+#: second makes it) stops.
+CHECK_SHARE = 0.1
+
+#: Seconds of checking a stream is allowed beyond its share: the first
+#: records of a stream, a short stream and a large chunk now and then are
+#: always checked.
+CHECK_ALLOWANCE = 0.001
 
 _LEVELS = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
 
@@ -49,6 +69,10 @@ class ResponseStats:
     #: Streams the app or the client left before their end; what their run
     #: left open is not reported.
     streams_abandoned: int = 0
+    #: ``"report"`` streams whose check took more than :data:`CHECK_SHARE` of
+    #: their time under ``lagging="stop"`` and stopped; the rest of each
+    #: passed unchecked.
+    streams_outpaced: int = 0
 
 
 def framing_of_media(content_type: Optional[str]) -> Optional[str]:
@@ -90,10 +114,16 @@ class ResponseCheck:
         stats: ResponseStats,
         logger: logging.Logger,
         on_finding: Optional[FindingHook],
+        lagging: str = "wait",
     ) -> None:
         self.checker: Optional[StreamChecker] = StreamChecker(
             validator, format=framing, path=path, request=request
         )
+        # Under "report" with lagging="stop": when the stream started, and
+        # the time its check has taken since.
+        self.budgeted = mode == "report" and lagging == "stop"
+        self.started = time.perf_counter()
+        self.spent = 0.0
         self.framing = framing
         self.mode = mode
         self.stats = stats
@@ -130,8 +160,31 @@ class ResponseCheck:
             self.tail = chunk[-2:]
         elif chunk:
             self.tail = self.tail[-1:] + chunk
+        if not self.budgeted:
+            self._report(self.checker.feed(chunk))
+            return self._closing()
+        began = time.perf_counter()
         self._report(self.checker.feed(chunk))
+        now = time.perf_counter()
+        self.spent += now - began
+        if self.spent > CHECK_ALLOWANCE + CHECK_SHARE * (now - self.started):
+            self._outpaced()
         return self._closing()
+
+    def _outpaced(self) -> None:
+        """The check took more than its share of the stream's time: it
+        stops, counted and logged, and the rest passes unchecked."""
+        checker, self.checker = self.checker, None
+        events = checker.records if checker is not None else 0
+        self.stats.events += events
+        self.stats.streams_outpaced += 1
+        self.logger.warning(
+            "the response check took over %d%% of its stream's time and stopped after "
+            "%d events; the rest of the stream passes unchecked",
+            round(CHECK_SHARE * 100),
+            events,
+            extra={"agui_lint": dict(self.context, events=events)},
+        )
 
     def finish(self) -> Optional[bytes]:
         """The app's body ended: what the stream's end finds, and the

@@ -57,7 +57,11 @@ error: a ``RUN_ERROR`` event of the guard's own, ``"code":
 "agui-lint/<rule>"``, follows the chunk that completed the record after the
 faulty one, and what the app sends afterwards is dropped.
 ``response_sampling=N`` checks one stream in N. The check runs on the event
-loop, a chunk at a time (about 2 µs an event).
+loop, a chunk at a time (about 2 µs an event): an agent that streams faster
+than that is slowed to the check's pace, unless ``response_lagging="stop"``,
+under which a ``"report"`` check that takes more than a tenth of its
+stream's time (and a millisecond) stops (the rest passes unchecked, counted in
+``streams_outpaced``).
 """
 
 from __future__ import annotations
@@ -87,7 +91,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ._agui_lint import Diagnostic, Result, Validator, __version__
-from ._response import RESPONSE_MODES, FindingHook, ResponseCheck, ResponseStats, framing_of
+from ._response import (
+    LAGGING,
+    RESPONSE_MODES,
+    FindingHook,
+    ResponseCheck,
+    ResponseStats,
+    framing_of,
+)
 
 __all__ = [
     "DEFAULT_BODY_LIMIT",
@@ -312,7 +323,8 @@ class Guard:
     the dependency alone logs). ``body_timeout`` (the middleware),
     ``check_timeout`` and ``check_concurrency`` bound what one request can
     hold (see the module's notes). ``responses`` (``"off"``, ``"report"``,
-    ``"enforce"``), ``response_sampling`` and ``on_finding`` say what
+    ``"enforce"``), ``response_sampling``, ``response_lagging`` (``"wait"``,
+    ``"stop"``) and ``on_finding`` say what
     :class:`GuardMiddleware` does with the response streams it passes (see
     the module's notes); :attr:`response_stats` counts them. Cheap to
     share; thread-safe.
@@ -336,6 +348,7 @@ class Guard:
         responses: Literal["off", "report", "enforce"] = "off",
         response_sampling: int = 1,
         on_finding: Optional[FindingHook] = None,
+        response_lagging: Literal["wait", "stop"] = "wait",
     ) -> None:
         if warnings not in ("log", "header"):
             raise ValueError(f"warnings must be 'log' or 'header', not {warnings!r}")
@@ -349,6 +362,8 @@ class Guard:
             raise ValueError(f"responses must be one of {RESPONSE_MODES}, not {responses!r}")
         if response_sampling < 1:
             raise ValueError("response_sampling must be at least 1")
+        if response_lagging not in LAGGING:
+            raise ValueError(f"response_lagging must be one of {LAGGING}, not {response_lagging!r}")
         validator = validator if validator is not None else _shared_validator()
         if validator.max_findings > max_findings:
             validator = validator.with_limits(max_findings=max_findings)
@@ -363,6 +378,7 @@ class Guard:
         )
         self.responses = responses
         self.response_sampling = response_sampling
+        self.response_lagging = response_lagging
         self.on_finding = on_finding
         #: How the response checks have gone (streams, events, errors ...).
         self.response_stats = ResponseStats()
@@ -479,6 +495,7 @@ class Guard:
             self.response_stats,
             self.logger.getChild("response"),
             self.on_finding,
+            self.response_lagging,
         )
 
     @staticmethod

@@ -263,3 +263,91 @@ def test_sse_starlettes_event_source_response_is_checked_and_passed_unchanged(
     assert received == unguarded
     assert rules_of(caplog) == ["run-finished-while-open"]
     assert guard.response_stats.streams_with_errors == 1
+
+
+def long_stream(messages: int) -> Tuple[bytes, int]:
+    """The official server's answer's run, then ``messages`` more text
+    messages and a content event after its message ended (the error, near
+    the end); its bytes and its number of events."""
+    ids = json.loads(REQUEST)
+    encoder = EventEncoder()
+    events: List[Any] = [
+        RunStartedEvent(thread_id=ids["threadId"], run_id=ids["runId"], protocol_version="1.0")
+    ]
+    for n in range(messages):
+        events.append(TextMessageStartEvent(message_id=f"m{n}", role="assistant"))
+        events.extend(TextMessageContentEvent(message_id=f"m{n}", delta="word ") for _ in range(8))
+        events.append(TextMessageEndEvent(message_id=f"m{n}"))
+    events.append(TextMessageContentEvent(message_id="m0", delta="late"))
+    events.append(RunFinishedEvent(thread_id=ids["threadId"], run_id=ids["runId"]))
+    return b"".join(encoder.encode(e).encode("utf-8") for e in events), len(events)
+
+
+def test_report_checks_a_long_stream_chunk_by_chunk_as_a_whole_check_would(
+    caplog: Any,
+) -> None:
+    import agui_lint
+
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    body, count = long_stream(3_000)
+    assert len(body) > 2 * (1 << 20)
+    guard = Guard(responses="report")
+    received = post(app_answering(guard, chunks_of(body, 997)))
+    assert received == body
+    whole = agui_lint.Validator().check_stream(body, request=REQUEST)
+    expected = [d.rule for document in whole.documents for d in document.diagnostics]
+    assert rules_of(caplog) == expected == ["event-without-start"]
+    assert guard.response_stats == ResponseStats(streams=1, events=count, errors=1,
+                                                 streams_with_errors=1)
+
+
+def check_of(lagging: str) -> Any:
+    """A ``"report"`` check of one stream, as the middleware makes it."""
+    import agui_lint
+    from agui_lint._response import ResponseCheck
+
+    stats = ResponseStats(streams=1)
+    logger = logging.getLogger("agui_lint.response")
+    return ResponseCheck(agui_lint.Validator(), "sse", "/agent", REQUEST, "report", stats, logger,
+                         None, lagging), stats
+
+
+def test_with_lagging_stop_a_check_slower_than_its_stream_stops(caplog: Any) -> None:
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    body, count = long_stream(3_000)
+    # Fed back to back, as an agent with every event ready sends them: the
+    # check is nearly all of the stream's time.
+    check, stats = check_of("stop")
+    for chunk in chunks_of(body, 100):
+        check.feed(chunk)
+    check.finish()
+    assert (stats.streams_outpaced, stats.errors) == (1, 0), stats
+    assert 0 < stats.events < count, stats
+    warned = [r for r in response_records(caplog) if "stopped" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].levelno == logging.WARNING
+    assert warned[0].agui_lint["run_id"] == json.loads(REQUEST)["runId"]
+    # The default checks every byte, however fast the stream.
+    caplog.clear()
+    check, stats = check_of("wait")
+    for chunk in chunks_of(body, 100):
+        check.feed(chunk)
+    check.finish()
+    assert (stats.streams_outpaced, stats.events, stats.errors) == (0, count, 1), stats
+
+
+def test_with_lagging_stop_a_paced_stream_is_checked_whole(caplog: Any) -> None:
+    import time
+
+    caplog.set_level(logging.INFO, logger="agui_lint")
+    # Far longer than the check's allowance (1 ms of checking), paced as an
+    # agent backed by a model is, far slower than the check.
+    body, count = long_stream(3_000)
+    check, stats = check_of("stop")
+    for chunk in chunks_of(body, 16 * 1024):
+        check.feed(chunk)
+        time.sleep(0.005)
+    assert check.spent > 0.005
+    check.finish()
+    assert (stats.streams_outpaced, stats.events, stats.errors) == (0, count, 1), stats
+    assert rules_of(caplog) == ["event-without-start"]
+    assert Guard(responses="report", response_lagging="stop").response_lagging == "stop"

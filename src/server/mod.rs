@@ -139,7 +139,7 @@ use crate::{Diagnostic, Severity, Validator};
 pub use extract::ValidatedRunAgentInput;
 pub use layer::{GuardLayer, GuardService};
 pub use reject::Rejection;
-pub use response::{CheckedBody, ResponseMode, ResponseStats, QUEUE_FRAMES};
+pub use response::{CheckedBody, Lagging, ResponseMode, ResponseStats, QUEUE_FRAMES};
 
 /// The largest body a [`Guard`] reads unless told otherwise: 2 MiB, axum's
 /// own default.

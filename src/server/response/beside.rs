@@ -1,9 +1,10 @@
 //! A report-mode check on a task of its own, beside its stream, fed the
-//! frames through a bounded queue ([`super::QUEUE_FRAMES`]).
+//! frames through a bounded queue ([`super::QUEUE_FRAMES`]); a stream that
+//! fills it waits, or leaves its check behind ([`super::Lagging`]).
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -11,7 +12,7 @@ use bytes::Bytes;
 use tokio::sync::mpsc;
 
 use super::check::Check;
-use super::{Counters, QUEUE_FRAMES};
+use super::{Counters, Lagging, QUEUE_FRAMES};
 
 /// What a frame of a stream checked beside it is to its check.
 pub(super) enum Fed {
@@ -32,12 +33,20 @@ pub(super) struct Beside {
     /// What waits for room in the queue, and the wait.
     pub(super) waiting: Option<(Fed, Room)>,
     counters: Arc<Counters>,
+    lagging: Lagging,
+    /// Set when the stream left its check behind ([`Lagging::Stop`]), so
+    /// that the check, finding its queue closed, says so rather than that
+    /// the stream was dropped.
+    outpaced: Arc<AtomicBool>,
 }
 
 impl Beside {
     pub(super) fn spawn(runtime: &tokio::runtime::Handle, mut check: Box<Check>) -> Beside {
         let (queue, mut frames) = mpsc::channel(QUEUE_FRAMES);
         let counters = check.responses.counters.clone();
+        let lagging = check.responses.lagging;
+        let outpaced = Arc::new(AtomicBool::new(false));
+        let left_behind = outpaced.clone();
         runtime.spawn(async move {
             while let Some(fed) = frames.recv().await {
                 match fed {
@@ -45,12 +54,18 @@ impl Beside {
                     Fed::End => return check.finish(),
                 }
             }
-            check.abandon();
+            if left_behind.load(Ordering::Acquire) {
+                check.outpaced();
+            } else {
+                check.abandon();
+            }
         });
         Beside {
             queue: Some(queue),
             waiting: None,
             counters,
+            lagging,
+            outpaced,
         }
     }
 
@@ -67,6 +82,12 @@ impl Beside {
             }
             // The check has ended (its task is gone): nothing to feed.
             Err(mpsc::error::TrySendError::Closed(_)) => Poll::Ready(()),
+            // The stream goes on without its check, which ends once it
+            // has read what is queued (the queue is dropped here).
+            Err(mpsc::error::TrySendError::Full(_)) if self.lagging == Lagging::Stop => {
+                self.outpaced.store(true, Ordering::Release);
+                Poll::Ready(())
+            }
             Err(mpsc::error::TrySendError::Full(fed)) => {
                 self.counters.waits.fetch_add(1, Ordering::Relaxed);
                 self.waiting = Some((fed, Box::pin(queue.reserve_owned())));

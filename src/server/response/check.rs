@@ -89,6 +89,29 @@ impl Check {
         counters.checking.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// The check fell [`super::QUEUE_FRAMES`] frames behind its stream
+    /// under [`super::Lagging::Stop`] and stops after the frames queued:
+    /// counted, logged, and the rest of the stream passes unchecked.
+    pub(super) fn outpaced(&mut self) {
+        let Some(checker) = self.checker.take() else {
+            return;
+        };
+        let counters = &self.responses.counters;
+        let events = checker.records() as u64;
+        counters.events.fetch_add(events, Ordering::Relaxed);
+        counters.streams_outpaced.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!(
+            target: "agui_lint::response",
+            path = %self.path,
+            run_id = self.run_id.as_deref(),
+            thread_id = self.thread_id.as_deref(),
+            events,
+            "the response check fell {} frames behind its stream and stopped; the rest of the stream passes unchecked",
+            super::QUEUE_FRAMES
+        );
+        counters.checking.fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// Enforce ended the stream at an error: counted, and what was open
     /// then is not reported.
     pub(super) fn end_early(&mut self) {
