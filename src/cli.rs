@@ -145,6 +145,10 @@ pub struct ReportArgs {
     /// Add how often each rule fired (human, json, jsonl).
     #[arg(long)]
     pub statistics: bool,
+    /// List the files a directory walk skipped as not AG-UI (human), as
+    /// well as counting them in the summary.
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Fail (exit 1) on warnings too.
     #[arg(long)]
     pub strict: bool,

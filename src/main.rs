@@ -76,6 +76,7 @@ fn report(
         quiet: args.quiet,
         strict: args.strict,
         protocol: validator_default_protocol,
+        verbose: args.verbose,
     };
     let format = args.format.into();
     let run = Run {
@@ -85,6 +86,9 @@ fn report(
         kind,
         masks_values,
         quiet: args.quiet,
+        // A human report on standard output lists the unreadable paths
+        // itself: a terminal shows each once.
+        echo_failures: !(args.format == cli::Format::Human && args.output.is_none()),
     };
     let ran = match &args.output {
         Some(path) => {
@@ -166,6 +170,9 @@ struct Run<'a> {
     kind: Option<Kind>,
     masks_values: bool,
     quiet: bool,
+    /// Also name each unreadable path on standard error, for a report that
+    /// goes elsewhere or is read by a machine.
+    echo_failures: bool,
 }
 
 /// What a run ended with.
@@ -220,8 +227,10 @@ impl Run<'_> {
         );
         progress.finish();
         failures.sort_by(|a, b| a.path.cmp(&b.path));
-        for failure in &failures {
-            eprintln!("agui-lint: {}: {}", failure.path, failure.message);
+        if self.echo_failures {
+            for failure in &failures {
+                eprintln!("agui-lint: {}: {}", failure.path, failure.message);
+            }
         }
         let failing = writer.has_failing_document();
         if error.is_none() {

@@ -188,6 +188,16 @@ fn usage_and_io_failures_exit_2() {
     );
     let missing = agui_lint(&["check", "no/such/file.json"]);
     assert_eq!(missing.status.code(), Some(2));
+    // Reported once: by the human report on standard output, not again on
+    // standard error; a report for machines leaves it to standard error.
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&missing.stdout),
+        String::from_utf8_lossy(&missing.stderr),
+    );
+    assert_eq!(stdout.matches("no/such/file.json").count(), 1, "{stdout}");
+    assert!(!stderr.contains("no/such/file.json"), "{stderr}");
+    let missing = agui_lint(&["check", "no/such/file.json", "--format", "json"]);
+    assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/file.json"));
     assert_eq!(agui_lint(&["rule", "no-such-rule"]).status.code(), Some(2));
 }

@@ -14,6 +14,7 @@ struct Workspace {
 }
 
 /// What one run printed and how it ended.
+#[derive(Debug)]
 struct Run {
     code: Option<i32>,
     stdout: String,
@@ -927,7 +928,7 @@ fn closed_stdin_exits_2() {
         .output()
         .expect("run through sh");
     assert_eq!(closed.status.code(), Some(2), "{closed:?}");
-    assert!(String::from_utf8_lossy(&closed.stderr).contains("standard input is closed"));
+    assert!(String::from_utf8_lossy(&closed.stdout).contains("standard input is closed"));
     let empty = std::process::Command::new(binary)
         .args(["check", "-"])
         .stdin(std::process::Stdio::null())
@@ -935,4 +936,78 @@ fn closed_stdin_exits_2() {
         .expect("run");
     assert_eq!(empty.status.code(), Some(1), "{empty:?}");
     assert!(String::from_utf8_lossy(&empty.stdout).contains("invalid-json"));
+}
+
+#[test]
+fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
+    let ws = Workspace::new();
+    ws.write(
+        "package.json",
+        r#"{"name": "web", "version": "1.0.0", "scripts": {"test": "vitest"}}"#,
+    );
+    ws.write("tsconfig.json", r#"{"compilerOptions": {"strict": true}}"#);
+    ws.write(
+        "payloads/valid.json",
+        r#"{"id":"m1","role":"user","content":"hi"}"#,
+    );
+    // Clean AG-UI files and two JSON files of other tools: clean, exit 0,
+    // the skipped files counted.
+    let run = ws.run(&["check", "."]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.ends_with(
+            "1 document checked: 1 valid, 0 errors, 0 warnings, 0 infos, \
+             2 files skipped as not AG-UI (--verbose lists them)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("unknown-kind"), "{}", run.stdout);
+    let verbose = ws.run(&["check", ".", "--verbose"]);
+    assert!(
+        verbose.stdout.contains("package.json: skipped:"),
+        "{verbose:?}"
+    );
+    assert!(
+        verbose.stdout.contains("tsconfig.json: skipped:"),
+        "{verbose:?}"
+    );
+    let json = ws.run(&["check", ".", "--format", "json"]);
+    let document: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(document["summary"]["skipped"], 2);
+    assert_eq!(document["summary"]["documents"], 1);
+
+    // Named on the command line, or matched by an --include glob, such a
+    // file is still judged: `unknown-kind`.
+    for args in [
+        &["check", "package.json"][..],
+        &["check", ".", "--include", "*.json"][..],
+    ] {
+        let run = ws.run(args);
+        assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
+        assert!(
+            run.stdout.contains("package.json:1:1: error[unknown-kind]"),
+            "{args:?}: {}",
+            run.stdout
+        );
+    }
+    // A walked file that is not JSON, or an AG-UI document with findings,
+    // is never skipped: only JSON whose kind cannot be told is.
+    ws.write("payloads/broken.json", r#"{"id":"m1","role":"user","#);
+    ws.write("payloads/snake-case.json", SNAKE_CASE);
+    let run = ws.run(&["check", ".", "--format", "jsonl"]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let paths: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "\"payloads/broken.json\"",
+            "\"payloads/snake-case.json\"",
+            "\"payloads/valid.json\""
+        ]
+    );
 }

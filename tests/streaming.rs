@@ -33,6 +33,7 @@ fn options() -> Vec<Options> {
             quiet: bits & 2 != 0,
             strict: bits & 4 != 0,
             protocol: Protocol::NEWEST,
+            verbose: false,
         });
     }
     all

@@ -85,6 +85,7 @@ pub(crate) fn check_source_into(
     let source = Opened {
         reader,
         size: source.size(),
+        skips_unknown_kinds: source.skips_unknown_kinds(),
     };
     read_into(validator, &path, layout, source, kind, sink).map_err(failure)
 }
@@ -99,14 +100,21 @@ pub fn check_reader(
     kind: Option<Kind>,
     mut sink: &mut dyn FnMut(Checked),
 ) -> io::Result<()> {
-    let source = Opened { reader, size: None };
+    let source = Opened {
+        reader,
+        size: None,
+        skips_unknown_kinds: false,
+    };
     read_into(validator, path, layout, source, kind, &mut sink)
 }
 
-/// A source being read, and its size when known beforehand.
+/// A source being read, its size when known beforehand, and whether a
+/// document of it whose kind cannot be told is skipped (a file a directory
+/// walk found by its extension alone: see [`Source::Walked`]).
 pub(super) struct Opened<R> {
     pub(super) reader: R,
     pub(super) size: Option<u64>,
+    pub(super) skips_unknown_kinds: bool,
 }
 
 /// [`check_reader`], its documents handed to `sink`, clean records of a
@@ -119,7 +127,11 @@ pub(super) fn read_into(
     kind: Option<Kind>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
-    let Opened { reader, size } = source;
+    let Opened {
+        reader,
+        size,
+        skips_unknown_kinds,
+    } = source;
     let file = FileCheck(File {
         validator,
         path: Arc::from(path),
@@ -147,7 +159,7 @@ pub(super) fn read_into(
                 file.har(&bytes, sink);
                 return Ok(());
             }
-            file.json(&bytes, sink);
+            file.json(&bytes, skips_unknown_kinds, sink);
             Ok(())
         }
         Layout::JsonLines => file.json_lines(reader, sink),
@@ -170,12 +182,17 @@ impl<'a> std::ops::Deref for FileCheck<'a> {
 }
 
 impl FileCheck<'_> {
-    /// A file that is one document.
-    fn json(&self, bytes: &[u8], sink: &mut dyn Sink) {
+    /// A file that is one document; when `skips_unknown_kinds`, one whose
+    /// kind cannot be told (its only finding `unknown-kind`) is skipped.
+    fn json(&self, bytes: &[u8], skips_unknown_kinds: bool, sink: &mut dyn Sink) {
         let report = match self.kind {
             Some(kind) => self.validator.validate(kind, bytes),
             None => self.validator.validate_detected(bytes),
         };
+        if skips_unknown_kinds && self.kind.is_none() && is_of_unknown_kind(&report) {
+            sink.skipped(&self.path);
+            return;
+        }
         let mut checked = self.checked(None, None, report);
         fill_source_lines(&mut checked, |line, column| {
             document_line(bytes, line, column)
@@ -198,6 +215,18 @@ impl FileCheck<'_> {
         self.stream(records, self.kind.or(Some(Kind::Event)), sink)
     }
 }
+/// Whether `report` says only that its document's kind cannot be told: JSON
+/// that may well not be AG-UI at all. A document that is not JSON, too
+/// large or too deep says more, and is reported.
+fn is_of_unknown_kind(report: &crate::Report) -> bool {
+    report.kind().is_none()
+        && !report.diagnostics().is_empty()
+        && report
+            .diagnostics()
+            .iter()
+            .all(|d| d.rule == crate::rules::UNKNOWN_KIND.name)
+}
+
 /// The whole of `reader`, or `Err(length)` when it holds more than
 /// `limit` bytes. A source whose `size` is known is read into a buffer of
 /// that size (growing one by doubling would hold two at once), and one over

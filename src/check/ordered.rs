@@ -131,7 +131,7 @@ pub fn check_sources_in_order(
         let mut waiting: BTreeMap<usize, Outcome> = BTreeMap::new();
         let mut hand_over = |mut outcome: Outcome, sink: &mut dyn FnMut(Outcome)| {
             let failures = std::mem::take(&mut outcome.failures);
-            if !outcome.is_empty() {
+            if !outcome.is_empty() || !outcome.skipped.is_empty() {
                 sink(outcome);
             }
             failures.into_iter().for_each(&mut *failed);
@@ -233,5 +233,9 @@ impl Sink for Held<'_> {
     fn clean_run(&mut self, first: Checked, more: usize) {
         self.outcome.push_clean_run(first, more);
         self.added(1 + more, 0);
+    }
+
+    fn skipped(&mut self, path: &str) {
+        self.outcome.skipped.push(path.to_string());
     }
 }

@@ -302,6 +302,7 @@ mod tests {
             crate::check::Opened {
                 reader: bytes.as_slice(),
                 size: None,
+                skips_unknown_kinds: false,
             },
             None,
             &mut calls,

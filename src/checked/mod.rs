@@ -18,6 +18,12 @@ pub(crate) trait Sink {
     /// The next document.
     fn document(&mut self, checked: Checked);
 
+    /// The source at `path` is skipped: a file a directory walk found, one
+    /// JSON document whose kind cannot be told. By default nothing is kept.
+    fn skipped(&mut self, path: &str) {
+        let _ = path;
+    }
+
     /// The next documents: `first`, which is clean, and the `more` clean
     /// documents right after it in its stream, each one record (and one
     /// event) further on. By default each is rebuilt and handed over.

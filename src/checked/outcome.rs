@@ -27,6 +27,10 @@ pub struct Outcome {
     count: usize,
     /// Sources that could not be read, or not to the end.
     pub failures: Vec<Failure>,
+    /// Files a directory walk found that are skipped: one JSON document
+    /// whose kind cannot be told (see
+    /// [`crate::input::Source::Walked`]), in source order.
+    pub skipped: Vec<String>,
 }
 
 impl Outcome {
@@ -67,6 +71,7 @@ impl Outcome {
         self.count += other.count;
         self.entries.extend(other.entries);
         self.failures.extend(other.failures);
+        self.skipped.extend(other.skipped);
     }
 
     /// Every stored document passed through `f`: each document with

@@ -20,8 +20,14 @@ pub use walk::{collect_sources, Collected, Filter, InputError};
 /// Where a document's bytes come from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Source {
-    /// A file on disk.
+    /// A file on disk, named on the command line or matched by an
+    /// `--include` glob: always checked.
     File(PathBuf),
+    /// A file a directory walk found by its extension alone. It may hold
+    /// JSON that is not AG-UI (a `package.json`, a `tsconfig.json`): one
+    /// JSON document whose kind cannot be told is skipped and counted, not
+    /// reported as `unknown-kind`.
+    Walked(PathBuf),
     /// Standard input, shown under the given name (`-` unless the user
     /// named it with `--stdin-filename`).
     Stdin(Option<PathBuf>),
@@ -39,19 +45,28 @@ impl Source {
     /// The name shown in reports: the path as given, or `-` for stdin.
     pub fn display_name(&self) -> String {
         match self {
-            Source::File(path) | Source::Stdin(Some(path)) | Source::Memory { name: path, .. } => {
-                path.display().to_string()
-            }
+            Source::File(path)
+            | Source::Walked(path)
+            | Source::Stdin(Some(path))
+            | Source::Memory { name: path, .. } => path.display().to_string(),
             Source::Stdin(None) => "-".to_string(),
         }
+    }
+
+    /// Whether a JSON document of this source whose kind cannot be told is
+    /// skipped rather than reported: a file a directory walk found by its
+    /// extension alone.
+    pub fn skips_unknown_kinds(&self) -> bool {
+        matches!(self, Source::Walked(_))
     }
 
     /// The path whose extension tells the layout, when there is one.
     fn named_path(&self) -> Option<&Path> {
         match self {
-            Source::File(path) | Source::Stdin(Some(path)) | Source::Memory { name: path, .. } => {
-                Some(path)
-            }
+            Source::File(path)
+            | Source::Walked(path)
+            | Source::Stdin(Some(path))
+            | Source::Memory { name: path, .. } => Some(path),
             Source::Stdin(None) => None,
         }
     }
@@ -69,7 +84,7 @@ impl Source {
     /// and one over the limit is not read at all.
     pub fn size(&self) -> Option<u64> {
         match self {
-            Source::File(path) => std::fs::metadata(path)
+            Source::File(path) | Source::Walked(path) => std::fs::metadata(path)
                 .ok()
                 .filter(std::fs::Metadata::is_file)
                 .map(|m| m.len()),
@@ -81,7 +96,7 @@ impl Source {
     /// Opens the source for reading, buffered.
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send + '_>> {
         match self {
-            Source::File(path) => Ok(Box::new(BufReader::with_capacity(
+            Source::File(path) | Source::Walked(path) => Ok(Box::new(BufReader::with_capacity(
                 READ_BUFFER,
                 File::open(path)?,
             ))),

@@ -50,13 +50,17 @@ impl Filter {
         self.exclude.as_ref().is_some_and(|set| matches(set, path))
     }
 
-    /// Whether a file found while walking is checked.
-    fn keeps_file(&self, path: &Path) -> bool {
-        let included = match &self.include {
-            Some(set) => matches(set, path),
-            None => Layout::from_path(path).is_some(),
-        };
-        included && !self.excludes(path)
+    /// Whether a file found while walking is checked, and how: as a
+    /// [`Source::File`] when an `--include` glob names it, as a
+    /// [`Source::Walked`] when only its extension does.
+    fn keeps_file(&self, path: &Path) -> Option<fn(PathBuf) -> Source> {
+        if self.excludes(path) {
+            return None;
+        }
+        match &self.include {
+            Some(set) => matches(set, path).then_some(Source::File as fn(PathBuf) -> Source),
+            None => Layout::from_path(path).map(|_| Source::Walked as fn(PathBuf) -> Source),
+        }
     }
 }
 
@@ -117,9 +121,26 @@ pub fn collect_sources(paths: &[PathBuf], filter: &Filter, stdin_name: Option<&P
             });
         }
     }
-    collected.sources.sort();
-    collected.sources.dedup();
+    // Files in path order whether named or walked; a file both named and
+    // walked is kept once, as named.
     collected
+        .sources
+        .sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+    collected
+        .sources
+        .dedup_by(|later, kept| order_key(later).0 == order_key(kept).0);
+    collected
+}
+
+/// Where a source sorts: files by path (a named file before the same file
+/// walked), then standard input, then sources in memory.
+fn order_key(source: &Source) -> ((u8, Option<&Path>), bool) {
+    match source {
+        Source::File(path) => ((0, Some(path)), false),
+        Source::Walked(path) => ((0, Some(path)), true),
+        Source::Stdin(name) => ((1, name.as_deref()), false),
+        Source::Memory { name, .. } => ((2, Some(name)), false),
+    }
 }
 
 fn walk(root: &Path, filter: &Filter, collected: &mut Collected) {
@@ -152,10 +173,10 @@ fn walk(root: &Path, filter: &Filter, collected: &mut Collected) {
         // directories are not followed, so a walk never loops.
         let is_file =
             entry.file_type().is_file() || (entry.path_is_symlink() && !entry.path().is_dir());
-        if is_file && filter.keeps_file(entry.path()) {
+        if let Some(source) = is_file.then(|| filter.keeps_file(entry.path())).flatten() {
             // `check .` reports `a.json`, not `./a.json`.
             let path = entry.path().strip_prefix(".").unwrap_or(entry.path());
-            collected.sources.push(Source::File(path.to_path_buf()));
+            collected.sources.push(source(path.to_path_buf()));
         }
     }
 }
@@ -257,6 +278,9 @@ mod tests {
                 message: "no such file or directory".into(),
             }]
         );
-        assert_eq!(collected.sources, [Source::File(dir.path().join("a.json"))]);
+        assert_eq!(
+            collected.sources,
+            [Source::Walked(dir.path().join("a.json"))]
+        );
     }
 }

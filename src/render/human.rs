@@ -133,13 +133,31 @@ impl Emit for Human {
         }
         let s = tally.summary;
         let clean = s.errors + s.warnings + s.infos == 0 && failures.is_empty();
+        if options.verbose && !options.quiet {
+            for path in &tally.skipped {
+                let _ = writeln!(
+                    text,
+                    "{}: skipped: JSON whose AG-UI kind cannot be told (name it, or pass --kind, to check it)",
+                    paint(palette.path, path)
+                );
+            }
+        }
         if !options.quiet {
             let unreadable = match failures.len() {
                 0 => String::new(),
                 n => format!(", {n} file{} unreadable", plural(n)),
             };
+            let skipped = match (s.skipped, options.verbose) {
+                (0, _) => String::new(),
+                (n, true) => format!(", {n} file{} skipped as not AG-UI", plural(n)),
+                (n, false) => format!(
+                    ", {n} file{} skipped as not AG-UI (--verbose lists {})",
+                    plural(n),
+                    if n == 1 { "it" } else { "them" }
+                ),
+            };
             let line = format!(
-                "{} document{} checked: {} valid, {} error{}, {} warning{}, {} info{}{unreadable}",
+                "{} document{} checked: {} valid, {} error{}, {} warning{}, {} info{}{unreadable}{skipped}",
                 s.documents,
                 plural(s.documents),
                 s.valid,

@@ -61,6 +61,8 @@ pub struct Options {
     /// The version documents that declare none were judged as; the human
     /// format names a document's version where it is another.
     pub protocol: crate::Protocol,
+    /// List the files skipped as not AG-UI (human), not only count them.
+    pub verbose: bool,
 }
 
 /// Writes the report of `outcome` in `format` to `out`, document by
@@ -165,6 +167,7 @@ impl<W: Write> Writer<W> {
     /// Every document of `outcome`, in order. Runs of clean documents are
     /// only counted, not rebuilt, by the formats that do not show them.
     pub fn outcome(&mut self, outcome: &Outcome) -> io::Result<()> {
+        self.tally.skip(&outcome.skipped);
         if self.format.shows_clean() {
             for document in outcome.documents() {
                 self.document(&document)?;
@@ -241,9 +244,18 @@ struct Tally {
     /// of entries, at most two per rule.
     rules: Vec<RuleCount>,
     failing: bool,
+    /// The files skipped as not AG-UI, in source order: one path a file,
+    /// listed under `--verbose`.
+    skipped: Vec<String>,
 }
 
 impl Tally {
+    /// Files skipped as not AG-UI.
+    fn skip(&mut self, paths: &[String]) {
+        self.summary.skipped += paths.len();
+        self.skipped.extend_from_slice(paths);
+    }
+
     fn add(&mut self, checked: &Checked, strict: bool) {
         self.summary.documents += 1;
         if checked.is_clean() {
@@ -344,6 +356,14 @@ pub struct Summary {
     pub warnings: usize,
     /// Info findings.
     pub infos: usize,
+    /// Files a directory walk found and skipped: one JSON document whose
+    /// kind cannot be told (left out of the JSON document when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
