@@ -114,6 +114,14 @@ pub struct CheckArgs {
     /// Kind of every document, or `auto` to tell each from its shape.
     #[arg(long, value_enum, default_value_t = KindArg(None))]
     pub kind: KindArg,
+    /// Leave out the findings this baseline file holds (written by
+    /// --write-baseline): only new findings are reported and fail.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record every finding of this check in a baseline file, and exit 0
+    /// (2 still when a path could not be read).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// How findings are judged and reported.
     #[command(flatten)]
     pub report: ReportArgs,

@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod baseline;
 mod check;
 mod checked;
 mod diagnostic;
@@ -70,6 +71,10 @@ pub use validator::{BuildError, EventStream, Validator};
 /// bump. A server or a test checks documents with [`Validator`] and
 /// streams with [`StreamChecker`].
 pub mod unstable {
+    /// Findings recorded to be left out of later checks (`--baseline`).
+    pub mod baseline {
+        pub use crate::baseline::*;
+    }
     /// Sources checked end to end, in parallel (the CLI's `check`).
     pub mod check {
         pub use crate::check::*;

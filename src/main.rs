@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use agui_lint::unstable::baseline::Baseline;
 use agui_lint::unstable::check::{check_sources_in_order, Failure};
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
 use agui_lint::unstable::render::{Format, Options, Writer};
@@ -53,7 +54,28 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
     let missing = collected.failures.into_iter().map(Failure::from).collect();
-    report(&collected.sources, missing, args.kind.0, &args.report)
+    let baseline = match (&args.baseline, &args.write_baseline) {
+        (Some(path), _) => Baselined::Matched(Baseline::read(path)?),
+        (None, Some(path)) => Baselined::Recorded(Baseline::new(), path.clone()),
+        (None, None) => Baselined::No,
+    };
+    report(
+        &collected.sources,
+        missing,
+        args.kind.0,
+        &args.report,
+        baseline,
+    )
+}
+
+/// What `check` does with a baseline.
+enum Baselined {
+    /// Nothing: every finding is reported.
+    No,
+    /// Leaves out the findings it holds (`--baseline`).
+    Matched(Baseline),
+    /// Records every finding, to be written to the path (`--write-baseline`).
+    Recorded(Baseline, std::path::PathBuf),
 }
 
 /// Checks `sources` and writes the report `args` ask for; the exit code of
@@ -63,6 +85,7 @@ fn report(
     missing: Vec<Failure>,
     kind: Option<Kind>,
     args: &ReportArgs,
+    baseline: Baselined,
 ) -> Result<ExitCode, String> {
     let settings = settings(args).map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
@@ -89,8 +112,9 @@ fn report(
         // A human report on standard output lists the unreadable paths
         // itself: a terminal shows each once.
         echo_failures: !(args.format == cli::Format::Human && args.output.is_none()),
+        baseline,
     };
-    let ran = match &args.output {
+    let mut ran = match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -118,9 +142,49 @@ fn report(
     // The process ends next and its memory with it: the compiled schemas
     // are not walked to be freed one allocation at a time.
     std::mem::forget(validator);
+    let recorded = match std::mem::replace(&mut ran.baseline, Baselined::No) {
+        Baselined::No => false,
+        Baselined::Matched(baseline) => {
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            let (matched, gone) = (baseline.matched(), baseline.unmatched());
+            if args.quiet {
+                return report_code(&ran, args, false);
+            }
+            eprintln!(
+                "agui-lint: {matched} finding{} left out as in the baseline",
+                plural(matched)
+            );
+            if gone > 0 {
+                eprintln!(
+                    "agui-lint: {gone} finding{} of the baseline no longer occur{}; \
+                     --write-baseline rewrites it without {}",
+                    plural(gone),
+                    if gone == 1 { "s" } else { "" },
+                    if gone == 1 { "it" } else { "them" },
+                );
+            }
+            false
+        }
+        Baselined::Recorded(baseline, path) => {
+            baseline.write(&path)?;
+            eprintln!(
+                "agui-lint: {} finding{} recorded in {}",
+                baseline.len(),
+                if baseline.len() == 1 { "" } else { "s" },
+                path.display()
+            );
+            true
+        }
+    };
+    report_code(&ran, args, recorded)
+}
+
+/// The exit code of a run: 2 when a source could not be read, else 1 when
+/// a document fails, unless `--exit-zero` or `--write-baseline` (`recorded`).
+fn report_code(ran: &Ran, args: &ReportArgs, recorded: bool) -> Result<ExitCode, String> {
     let code = if ran.failures > 0 {
         2
-    } else if args.exit_zero {
+    } else if args.exit_zero || recorded {
         0
     } else {
         u8::from(ran.failing)
@@ -157,7 +221,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         name: session.name,
         bytes: session.har,
     };
-    report(&[source], Vec::new(), None, &args.report)
+    report(&[source], Vec::new(), None, &args.report, Baselined::No)
 }
 
 /// One `check` run: the sources and how their documents are shown.
@@ -173,6 +237,8 @@ struct Run<'a> {
     /// Also name each unreadable path on standard error, for a report that
     /// goes elsewhere or is read by a machine.
     echo_failures: bool,
+    /// The baseline findings are matched against or recorded into.
+    baseline: Baselined,
 }
 
 /// What a run ended with.
@@ -184,12 +250,14 @@ struct Ran {
     /// The first error writing the report, which stopped the writing but
     /// not the run.
     error: Option<std::io::Error>,
+    /// The baseline, matched or recorded.
+    baseline: Baselined,
 }
 
 impl Run<'_> {
     /// Checks the sources and writes each document to `out` in `format` as
     /// its turn comes, so that no document is held once it is written.
-    fn write<W: Write>(self, format: Format, options: &Options, out: W) -> Ran {
+    fn write<W: Write>(mut self, format: Format, options: &Options, out: W) -> Ran {
         let mut writer = match Writer::begin(format, options, out) {
             Ok(writer) => writer,
             Err(error) => {
@@ -197,9 +265,11 @@ impl Run<'_> {
                     failures: 0,
                     failing: false,
                     error: Some(error),
+                    baseline: self.baseline,
                 }
             }
         };
+        let baseline = &mut self.baseline;
         let mut error = None;
         let mut failures = self.missing;
         let mut masked = agui_lint::unstable::mask::Documents::default();
@@ -212,6 +282,16 @@ impl Run<'_> {
             &mut |documents| {
                 // The findings were masked as they were made; the source
                 // lines and HAR URLs the report would also show go here.
+                let documents = match baseline {
+                    Baselined::No => documents,
+                    Baselined::Matched(baseline) => {
+                        documents.map_documents(|checked| baseline.filter(checked))
+                    }
+                    Baselined::Recorded(baseline, _) => {
+                        documents.with_findings().for_each(|d| baseline.record(d));
+                        documents
+                    }
+                };
                 let documents = if self.masks_values {
                     documents.map_documents(|checked| masked.mask(checked))
                 } else {
@@ -240,6 +320,7 @@ impl Run<'_> {
             failures: failures.len(),
             failing,
             error,
+            baseline: self.baseline,
         }
     }
 }

@@ -70,6 +70,11 @@ impl Report {
         self.sort();
     }
 
+    /// Keeps only the diagnostics `keep` says to, in their order.
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.diagnostics.retain(keep);
+    }
+
     fn sort(&mut self) {
         self.diagnostics
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

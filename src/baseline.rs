@@ -1,0 +1,247 @@
+//! A baseline: the findings a corpus had when agui-lint was adopted on it,
+//! so that a check fails only on findings that are new.
+//!
+//! `check --write-baseline FILE` records every finding; `check --baseline
+//! FILE` leaves out the findings the file holds and counts the entries that
+//! no longer occur. A finding is matched by its file, rule, JSON pointer and
+//! a fingerprint of its message, never by line or record number: edits
+//! elsewhere in a file (a line added above, a record inserted before) keep
+//! an old finding matched. The message quotes the key or value involved,
+//! so the fingerprint tells a new offending value at the same place from
+//! the old one; numbers outside quotes (event indices, counts) are left out
+//! of it, since they move with unrelated edits. The fingerprint is a hash,
+//! so the file never holds a document's values. Entries count: a baseline
+//! recording two identical findings lets two through, and a third fails.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::checked::Checked;
+use crate::Diagnostic;
+
+/// The format version written in every baseline file.
+const FORMAT: u32 = 1;
+
+/// What identifies a finding across edits of its file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Key {
+    path: String,
+    rule: String,
+    pointer: String,
+    fingerprint: String,
+}
+
+impl Key {
+    fn of(path: &str, diagnostic: &Diagnostic) -> Self {
+        Key {
+            // `check ./captures` and `check captures` name one file.
+            path: path.strip_prefix("./").unwrap_or(path).to_string(),
+            rule: diagnostic.rule.clone(),
+            pointer: diagnostic.pointer.clone(),
+            fingerprint: fingerprint(&diagnostic.message),
+        }
+    }
+}
+
+/// One entry of the file: a finding and how many times it occurs.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    path: String,
+    rule: String,
+    pointer: String,
+    fingerprint: String,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    count: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
+/// The file as written and read.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct File {
+    agui_lint_baseline: u32,
+    findings: Vec<Entry>,
+}
+
+/// Findings recorded for a baseline (`--write-baseline`), or a baseline
+/// read and being matched (`--baseline`): each key with how many of its
+/// findings are (still) to be matched.
+#[derive(Debug, Default)]
+pub struct Baseline {
+    entries: BTreeMap<Key, usize>,
+    /// Findings left out so far by [`Self::filter`].
+    matched: usize,
+}
+
+impl Baseline {
+    /// An empty baseline, to [`Self::record`] a run's findings into.
+    pub fn new() -> Self {
+        Baseline::default()
+    }
+
+    /// Reads a baseline file.
+    pub fn read(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read(path)
+            .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
+        let file: File = serde_json::from_slice(&text).map_err(|e| {
+            format!(
+                "{} is not an agui-lint baseline (write one with --write-baseline): {e}",
+                path.display()
+            )
+        })?;
+        if file.agui_lint_baseline != FORMAT {
+            return Err(format!(
+                "{}: baseline format {} is not known to this agui-lint (it writes {FORMAT})",
+                path.display(),
+                file.agui_lint_baseline
+            ));
+        }
+        let mut baseline = Baseline::new();
+        for entry in file.findings {
+            let key = Key {
+                path: entry.path,
+                rule: entry.rule,
+                pointer: entry.pointer,
+                fingerprint: entry.fingerprint,
+            };
+            *baseline.entries.entry(key).or_default() += entry.count;
+        }
+        Ok(baseline)
+    }
+
+    /// Records every finding of `checked`.
+    pub fn record(&mut self, checked: &Checked) {
+        for diagnostic in checked.report.diagnostics() {
+            *self
+                .entries
+                .entry(Key::of(&checked.path, diagnostic))
+                .or_default() += 1;
+        }
+    }
+
+    /// Writes the recorded findings to `path`, sorted so that the file
+    /// changes only where the findings do.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let file = File {
+            agui_lint_baseline: FORMAT,
+            findings: self
+                .entries
+                .iter()
+                .map(|(key, &count)| Entry {
+                    path: key.path.clone(),
+                    rule: key.rule.clone(),
+                    pointer: key.pointer.clone(),
+                    fingerprint: key.fingerprint.clone(),
+                    count,
+                })
+                .collect(),
+        };
+        let mut text = serde_json::to_vec_pretty(&file).map_err(|e| e.to_string())?;
+        text.push(b'\n');
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))
+    }
+
+    /// `checked` without the findings the baseline holds, each match using
+    /// up one of its entry's count.
+    pub fn filter(&mut self, mut checked: Checked) -> Checked {
+        if checked.is_clean() || self.entries.is_empty() {
+            return checked;
+        }
+        let path = checked.path.clone();
+        let mut matched = 0;
+        checked.report.retain(|diagnostic| {
+            match self.entries.get_mut(&Key::of(&path, diagnostic)) {
+                Some(left) if *left > 0 => {
+                    *left -= 1;
+                    matched += 1;
+                    false
+                }
+                _ => true,
+            }
+        });
+        self.matched += matched;
+        checked
+    }
+
+    /// How many findings [`Self::filter`] has left out.
+    pub fn matched(&self) -> usize {
+        self.matched
+    }
+
+    /// How many findings the baseline holds (or has recorded).
+    pub fn len(&self) -> usize {
+        self.entries.values().sum()
+    }
+
+    /// Whether the baseline holds no finding.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many of the baseline's findings have not been matched: fixed
+    /// since it was written, so that it can be pruned.
+    pub fn unmatched(&self) -> usize {
+        self.len()
+    }
+}
+
+/// A finding's message as matched: quoted text kept, each run of digits
+/// outside quotes left out (event indices and counts move with edits
+/// elsewhere), hashed (FNV-1a, 64 bits) so that no value of the document is
+/// written into the baseline.
+fn fingerprint(message: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |byte: u8| {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    let mut quoted = false;
+    let mut in_number = false;
+    for byte in message.bytes() {
+        if byte == b'\'' {
+            quoted = !quoted;
+        }
+        if !quoted && byte.is_ascii_digit() {
+            if !in_number {
+                eat(b'#');
+            }
+            in_number = true;
+            continue;
+        }
+        in_number = false;
+        eat(byte);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_outside_quotes_leave_the_fingerprint_and_quoted_text_stays() {
+        assert_eq!(
+            fingerprint("message 'm1' ended at event 3"),
+            fingerprint("message 'm1' ended at event 17")
+        );
+        assert_ne!(
+            fingerprint("message 'm1' ended at event 3"),
+            fingerprint("message 'm2' ended at event 3")
+        );
+        assert_ne!(
+            fingerprint("unknown key 'a'"),
+            fingerprint("unknown key 'b'")
+        );
+    }
+}
