@@ -97,7 +97,7 @@ Examples:
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Files or directories to check; `-` reads standard input.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "show_settings")]
     pub paths: Vec<PathBuf>,
     /// While walking directories, check only files matching this glob
     /// (repeatable; default: *.json, *.jsonl, *.ndjson, *.sse, *.har).
@@ -118,6 +118,11 @@ pub struct CheckArgs {
     /// --write-baseline): only new findings are reported and fail.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
+    /// Print the settings the check would run with (as agui-lint.toml
+    /// would write them, each with where it came from: the default, the
+    /// configuration file or a flag) and check nothing.
+    #[arg(long)]
+    pub show_settings: bool,
     /// Record every finding of this check in a baseline file, and exit 0
     /// (2 still when a path could not be read).
     #[arg(long, value_name = "FILE")]

@@ -36,6 +36,7 @@ mod lines;
 mod locate;
 mod mask;
 mod parse;
+mod per_file_ignores;
 mod pointer;
 mod protocol;
 mod render;
@@ -83,6 +84,10 @@ pub mod unstable {
     /// HAR), read in bounded memory.
     pub mod input {
         pub use crate::input::*;
+    }
+    /// Rules turned off by file (`[per-file-ignores]`).
+    pub mod per_file_ignores {
+        pub use crate::per_file_ignores::*;
     }
     /// Values kept out of findings (`--mask-values`).
     pub mod mask {

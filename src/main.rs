@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use agui_lint::unstable::baseline::Baseline;
 use agui_lint::unstable::check::{check_sources_in_order, Failure};
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
+use agui_lint::unstable::per_file_ignores::PerFileIgnores;
 use agui_lint::unstable::render::{Format, Options, Writer};
 use agui_lint::{
     rules, unstable::schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
@@ -51,7 +52,17 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
-    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| e.to_string())?;
+    let mut settings = settings(&args.report).map_err(|e| e.to_string())?;
+    // The command line's --include replaces the configuration's, and its
+    // --exclude adds to it, as --select and --ignore do.
+    if !args.include.is_empty() {
+        settings = settings.with_include(args.include.clone());
+    }
+    settings = settings.with_exclude(args.exclude.iter().cloned());
+    if args.show_settings {
+        return show_settings(&settings, &args);
+    }
+    let filter = Filter::new(settings.include(), settings.exclude()).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
     let missing = collected.failures.into_iter().map(Failure::from).collect();
     let baseline = match (&args.baseline, &args.write_baseline) {
@@ -59,13 +70,165 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         (None, Some(path)) => Baselined::Recorded(Baseline::new(), path.clone()),
         (None, None) => Baselined::No,
     };
+    let checking = Checking {
+        kind: args.kind.0,
+        baseline,
+    };
     report(
         &collected.sources,
         missing,
-        args.kind.0,
+        settings,
+        checking,
         &args.report,
-        baseline,
     )
+}
+
+/// How `check` treats documents beyond the settings: the kind they are
+/// checked as (`None`: told from each), and the baseline.
+struct Checking {
+    kind: Option<Kind>,
+    baseline: Baselined,
+}
+
+/// `check --show-settings`: the settings a check would run with, as
+/// `agui-lint.toml` would write them, each with where it came from.
+fn show_settings(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, String> {
+    let config = config_path(&args.report);
+    let table: toml::Table = match &config {
+        Some(path) => std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .unwrap_or_default(),
+        None => toml::Table::new(),
+    };
+    let from = |key: &str, flag: Option<&str>| -> String {
+        let in_file = table.contains_key(key);
+        match (in_file, flag) {
+            (true, Some(flag)) => format!("agui-lint.toml, then {flag}"),
+            (false, Some(flag)) => flag.to_string(),
+            (true, None) => "agui-lint.toml".to_string(),
+            (false, None) => "default".to_string(),
+        }
+    };
+    let list = |items: &mut dyn Iterator<Item = &String>| -> String {
+        let items: Vec<String> = items
+            .map(|i| toml::Value::from(i.as_str()).to_string())
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    let report = &args.report;
+    let mut out = String::new();
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        out,
+        "# settings of `agui-lint check`; configuration file: {}",
+        config
+            .as_ref()
+            .map_or_else(|| "none found".to_string(), |p| p.display().to_string())
+    );
+    let mut line = |text: String, origin: String| {
+        let _ = writeln!(out, "{text:<48} # {origin}");
+    };
+    line(
+        format!("protocol = \"{}\"", settings.protocol_choice()),
+        from("protocol", report.protocol.map(|_| "--protocol")),
+    );
+    match settings.selected() {
+        Some(select) => line(
+            format!("select = {}", list(&mut select.iter())),
+            from("select", report.select.as_ref().map(|_| "--select")),
+        ),
+        None => line("# select: every rule".into(), "default".into()),
+    }
+    line(
+        format!("ignore = {}", list(&mut settings.ignored().iter())),
+        from("ignore", (!report.ignore.is_empty()).then_some("--ignore")),
+    );
+    line(
+        format!("include = {}", list(&mut settings.include().iter())),
+        from("include", (!args.include.is_empty()).then_some("--include")),
+    );
+    line(
+        format!("exclude = {}", list(&mut settings.exclude().iter())),
+        from("exclude", (!args.exclude.is_empty()).then_some("--exclude")),
+    );
+    line(
+        format!("mask-values = {}", settings.masks_values()),
+        from("mask-values", report.mask_values.then_some("--mask-values")),
+    );
+    let severities = table.get("severity").and_then(toml::Value::as_table);
+    let _ = writeln!(out, "\n[severity]");
+    for (rule, severity) in settings.severities() {
+        let in_file = severities.is_some_and(|t| t.contains_key(rule));
+        let flag = report
+            .severity
+            .iter()
+            .any(|o| o.split_once('=').is_some_and(|(r, _)| r.trim() == rule));
+        let origin = match (in_file, flag) {
+            (_, true) => "--severity",
+            (true, false) => "agui-lint.toml",
+            (false, false) => "default",
+        };
+        let _ = writeln!(out, "{:<48} # {origin}", format!("{rule} = \"{severity}\""));
+    }
+    let limits = settings.limits();
+    let file_limits = table.get("limits").and_then(toml::Value::as_table);
+    let _ = writeln!(out, "\n[limits]");
+    let state = limits.max_state_bytes.map_or_else(
+        || "# max-state-bytes: the document size limit".to_string(),
+        |n| format!("max-state-bytes = {n}"),
+    );
+    for (key, text, flag) in [
+        (
+            "max-document-bytes",
+            format!("max-document-bytes = {}", limits.max_document_bytes),
+            report.max_document_size.map(|_| "--max-document-size"),
+        ),
+        (
+            "max-depth",
+            format!("max-depth = {}", limits.max_depth),
+            report.max_depth.map(|_| "--max-depth"),
+        ),
+        (
+            "max-tool-schema-nodes",
+            format!("max-tool-schema-nodes = {}", limits.max_tool_schema_nodes),
+            report
+                .max_tool_schema_nodes
+                .map(|_| "--max-tool-schema-nodes"),
+        ),
+        (
+            "max-state-bytes",
+            state,
+            report.max_state_size.map(|_| "--max-state-size"),
+        ),
+        (
+            "max-findings",
+            format!("max-findings = {}", limits.max_findings),
+            report.max_findings.map(|_| "--max-findings"),
+        ),
+    ] {
+        let in_file = file_limits.is_some_and(|t| t.contains_key(key));
+        let origin = match (in_file, flag) {
+            (_, Some(flag)) => flag,
+            (true, None) => "agui-lint.toml",
+            (false, None) => "default",
+        };
+        let _ = writeln!(out, "{text:<48} # {origin}");
+    }
+    let _ = writeln!(out, "\n[per-file-ignores]");
+    for (glob, rules) in settings.per_file_ignores() {
+        let _ = writeln!(
+            out,
+            "{:<48} # agui-lint.toml",
+            format!(
+                "{} = {}",
+                toml::Value::from(glob.as_str()),
+                list(&mut rules.iter())
+            )
+        );
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What `check` does with a baseline.
@@ -83,11 +246,13 @@ enum Baselined {
 fn report(
     sources: &[Source],
     missing: Vec<Failure>,
-    kind: Option<Kind>,
+    settings: Settings,
+    checking: Checking,
     args: &ReportArgs,
-    baseline: Baselined,
 ) -> Result<ExitCode, String> {
-    let settings = settings(args).map_err(|e| e.to_string())?;
+    let Checking { kind, baseline } = checking;
+    let per_file_ignores =
+        PerFileIgnores::new(settings.per_file_ignores()).map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
     let validator_default_protocol = settings.default_protocol();
     // Each schema compiled when a document first needs it: a capture of
@@ -112,6 +277,7 @@ fn report(
         // A human report on standard output lists the unreadable paths
         // itself: a terminal shows each once.
         echo_failures: !(args.format == cli::Format::Human && args.output.is_none()),
+        per_file_ignores,
         baseline,
     };
     let mut ran = match &args.output {
@@ -221,7 +387,12 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         name: session.name,
         bytes: session.har,
     };
-    report(&[source], Vec::new(), None, &args.report, Baselined::No)
+    let settings = settings(&args.report).map_err(|e| e.to_string())?;
+    let checking = Checking {
+        kind: None,
+        baseline: Baselined::No,
+    };
+    report(&[source], Vec::new(), settings, checking, &args.report)
 }
 
 /// One `check` run: the sources and how their documents are shown.
@@ -237,6 +408,9 @@ struct Run<'a> {
     /// Also name each unreadable path on standard error, for a report that
     /// goes elsewhere or is read by a machine.
     echo_failures: bool,
+    /// Rules turned off by file (`[per-file-ignores]`), applied before
+    /// the baseline.
+    per_file_ignores: PerFileIgnores,
     /// The baseline findings are matched against or recorded into.
     baseline: Baselined,
 }
@@ -282,6 +456,11 @@ impl Run<'_> {
             &mut |documents| {
                 // The findings were masked as they were made; the source
                 // lines and HAR URLs the report would also show go here.
+                let documents = if self.per_file_ignores.is_empty() {
+                    documents
+                } else {
+                    documents.map_documents(|checked| self.per_file_ignores.filter(checked))
+                };
                 let documents = match baseline {
                     Baselined::No => documents,
                     Baselined::Matched(baseline) => {
@@ -397,14 +576,19 @@ fn completions(args: CompletionsArgs) -> Result<ExitCode, String> {
 }
 
 /// The configuration file's settings, then the command line's on top.
-fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
-    let path = match &args.config {
+/// The configuration file a run reads: `--config`, else the nearest
+/// `agui-lint.toml` from the working directory up.
+fn config_path(args: &ReportArgs) -> Option<std::path::PathBuf> {
+    match &args.config {
         Some(path) => Some(path.clone()),
         None => std::env::current_dir()
             .ok()
             .and_then(|dir| Settings::discover(&dir)),
-    };
-    let mut settings = match path {
+    }
+}
+
+fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
+    let mut settings = match config_path(args) {
         Some(path) => Settings::load(&path)?,
         None => Settings::default(),
     };

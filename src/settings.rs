@@ -13,6 +13,12 @@
 //! max-document-bytes = 1048576
 //! ```
 //!
+//! `include = ["captures/**/*.json"]` and `exclude = ["captures/old/**"]`
+//! (top level) shape a directory walk as `--include` and `--exclude` do,
+//! and `[per-file-ignores]` maps a glob to the rules never reported for the
+//! files it matches (`"legacy/**" = ["unknown-field"]`); globs match as
+//! `--exclude`'s do (the path as shown and the file's name).
+//!
 //! `mask-values = true` (top level) masks the document's values out of
 //! every finding, as `--mask-values` does (see [`crate::unstable::mask`]).
 //! `protocol = "1.0"` (top level; `1.1`, `1.0`, `0` or `auto`) is the
@@ -55,6 +61,17 @@ pub struct Settings {
     /// The version undeclared documents are judged as (`protocol`).
     #[serde(default, deserialize_with = "protocol_choice")]
     protocol: ProtocolChoice,
+    /// What a directory walk checks (`include`); empty: the known
+    /// extensions. Read by the CLI's walk, not by the validator.
+    #[serde(default)]
+    include: Vec<String>,
+    /// What a directory walk skips (`exclude`). Read by the CLI's walk.
+    #[serde(default)]
+    exclude: Vec<String>,
+    /// Rules never reported for the files a glob matches
+    /// (`[per-file-ignores]`). Applied to a check's documents by path.
+    #[serde(default, rename = "per-file-ignores")]
+    per_file_ignores: BTreeMap<String, BTreeSet<String>>,
 }
 
 fn protocol_choice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ProtocolChoice, D::Error> {
@@ -140,7 +157,8 @@ impl Settings {
             .iter()
             .flatten()
             .chain(&parsed.ignore)
-            .chain(parsed.severity.keys());
+            .chain(parsed.severity.keys())
+            .chain(parsed.per_file_ignores.values().flatten());
         for name in names {
             known([name.as_str()]).map_err(|e| file_error(e.to_string()))?;
         }
@@ -163,6 +181,51 @@ impl Settings {
             .ancestors()
             .map(|dir| dir.join(CONFIG_FILE_NAME))
             .find(|candidate| candidate.is_file())
+    }
+
+    /// The rules reported when only some are (`select`).
+    pub fn selected(&self) -> Option<&BTreeSet<String>> {
+        self.select.as_ref()
+    }
+
+    /// The rules never reported (`ignore`).
+    pub fn ignored(&self) -> &BTreeSet<String> {
+        &self.ignore
+    }
+
+    /// The severity overrides (`[severity]`).
+    pub fn severities(&self) -> &BTreeMap<String, Severity> {
+        &self.severity
+    }
+
+    /// The directory walk's `include` globs.
+    pub fn include(&self) -> &[String] {
+        &self.include
+    }
+
+    /// The directory walk's `exclude` globs.
+    pub fn exclude(&self) -> &[String] {
+        &self.exclude
+    }
+
+    /// Walks only the files `globs` match, replacing earlier ones (as
+    /// `--include` does the configuration file's).
+    #[must_use]
+    pub fn with_include(mut self, globs: Vec<String>) -> Self {
+        self.include = globs;
+        self
+    }
+
+    /// Skips what `globs` match while walking, added to earlier ones.
+    #[must_use]
+    pub fn with_exclude(mut self, globs: impl IntoIterator<Item = String>) -> Self {
+        self.exclude.extend(globs);
+        self
+    }
+
+    /// The rules never reported for the files each glob matches.
+    pub fn per_file_ignores(&self) -> &BTreeMap<String, BTreeSet<String>> {
+        &self.per_file_ignores
     }
 
     /// Whether `rule` is reported at all.
@@ -359,6 +422,33 @@ mod tests {
             "{error}"
         );
         assert!(Settings::from_toml("colour = 1", Path::new("x.toml")).is_err());
+    }
+
+    #[test]
+    fn the_walk_and_per_file_ignores_come_from_the_config_and_name_known_rules() {
+        let text = "include = [\"*.jsonl\"]\nexclude = [\"old/**\"]\n\
+                    [per-file-ignores]\n\"legacy/**\" = [\"unknown-field\"]\n";
+        let settings = Settings::from_toml(text, Path::new("agui-lint.toml")).unwrap();
+        assert_eq!(settings.include(), ["*.jsonl"]);
+        assert_eq!(settings.exclude(), ["old/**"]);
+        assert_eq!(
+            settings.per_file_ignores()["legacy/**"],
+            BTreeSet::from(["unknown-field".to_string()])
+        );
+        let settings = settings
+            .with_include(vec!["*.sse".into()])
+            .with_exclude(["tmp".to_string()]);
+        assert_eq!(settings.include(), ["*.sse"]);
+        assert_eq!(settings.exclude(), ["old/**", "tmp"]);
+        let error = Settings::from_toml(
+            "[per-file-ignores]\n\"a/**\" = [\"unknown-feild\"]\n",
+            Path::new("x.toml"),
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("did you mean 'unknown-field'"),
+            "{error}"
+        );
     }
 
     #[test]

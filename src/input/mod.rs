@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 pub use framed::{Framed, Framer};
 pub use records::{JsonLines, Layout, Line, LineFramer};
 pub use walk::{collect_sources, Collected, Filter, InputError};
+pub(crate) use walk::{glob_set, matches};
 
 /// Where a document's bytes come from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -64,7 +64,9 @@ impl Filter {
     }
 }
 
-fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, InputError> {
+/// The globs as one set (`None` when there are none), or the first that
+/// does not parse.
+pub(crate) fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, InputError> {
     if globs.is_empty() {
         return Ok(None);
     }
@@ -81,8 +83,14 @@ fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, InputError> {
     })
 }
 
-fn matches(set: &GlobSet, path: &Path) -> bool {
-    set.is_match(path) || path.file_name().is_some_and(|name| set.is_match(name))
+/// Whether `set` matches `path` as the walk matches: the path as shown, or
+/// the entry's own name.
+pub(crate) fn matches(set: &GlobSet, path: &Path) -> bool {
+    // `check .` walks `./old/a.json`, shown and matched as `old/a.json`.
+    let shown = path.strip_prefix(".").unwrap_or(path);
+    set.is_match(shown)
+        || set.is_match(path)
+        || path.file_name().is_some_and(|name| set.is_match(name))
 }
 
 /// The sources the command line's paths hold, and the paths that could not
