@@ -223,7 +223,21 @@ impl Validator {
         let limit = self.settings.limits().max_document_bytes;
         let mut finding = crate::rules::DOCUMENT_TOO_LARGE.diagnostic(
             "",
-            format!("the document is {length} bytes, over the limit of {limit}"),
+            {
+                let bytes = |n: usize| crate::text::size(u64::try_from(n).unwrap_or(u64::MAX));
+                let (shown, bound) = (bytes(length), bytes(limit));
+                if shown == bound {
+                    // Rounded alike (one byte over a round limit): the
+                    // exact counts tell them apart.
+                    format!(
+                        "the document is {} bytes, over the limit of {} bytes",
+                        crate::text::count(length),
+                        crate::text::count(limit)
+                    )
+                } else {
+                    format!("the document is {shown}, over the limit of {bound}")
+                }
+            },
         )
         .with_help("it was not checked; raise the limit with --max-document-size (max-document-bytes under [limits]) if it is expected");
         finding.location = Some(Location { line: 1, column: 1 });

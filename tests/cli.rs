@@ -449,3 +449,25 @@ fn mask_values_keeps_the_payloads_values_out_of_every_format() {
     );
     assert!(!stdout(&configured).contains(SECRET));
 }
+
+#[test]
+fn an_oversized_document_states_its_size_in_kib_and_mib() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, format!("[\"{}\"]", "x".repeat(3 * 1024))).expect("write");
+    let path = big.to_str().expect("UTF-8 path");
+    let output = agui_lint(&["check", path, "--max-document-size", "1K"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("the document is 3 KiB, over the limit of 1 KiB"),
+        "{stdout}"
+    );
+    // One byte over a round limit rounds alike: the exact counts are shown.
+    std::fs::write(&big, format!("\"{}\"", "x".repeat(1023))).expect("write");
+    let output = agui_lint(&["check", path, "--max-document-size", "1K"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("the document is 1,025 bytes, over the limit of 1,024 bytes"),
+        "{stdout}"
+    );
+}
