@@ -45,3 +45,39 @@ fn the_readme_names_its_reference_and_nothing_outside_the_repository() {
         .any(|l| l == "cargo test --all-features --locked"));
     assert!(ci.lines().any(|l| l == ".ci/action-test.sh"));
 }
+
+#[test]
+fn the_readme_says_how_many_tests_are_ignored_and_where() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut ignored = Vec::new();
+    for entry in std::fs::read_dir(root.join("tests")).expect("tests/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).expect("test file");
+            let name = format!(
+                "tests/{}",
+                path.file_name().expect("name").to_string_lossy()
+            );
+            ignored.extend(
+                text.lines()
+                    .filter(|l| l.trim_start().starts_with("#[ignore"))
+                    .map(|_| name.clone()),
+            );
+        }
+    }
+    let words = ["No test is", "One is", "Two are", "Three are", "Four are"];
+    let said = words
+        .get(ignored.len())
+        .unwrap_or_else(|| panic!("{} ignored tests: name the count", ignored.len()));
+    let text = readme().replace('\n', " ");
+    assert!(
+        text.contains(&format!("{said} `#[ignore]`d on purpose")),
+        "the README must say \"{said} `#[ignore]`d on purpose\" ({ignored:?})"
+    );
+    for file in &ignored {
+        assert!(
+            text.contains(&format!("`{file}`")),
+            "the README must name {file}"
+        );
+    }
+}
