@@ -64,6 +64,14 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     let filter = Filter::new(settings.include(), settings.exclude()).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
+    if !args.report.quiet {
+        for link in &collected.links_not_followed {
+            eprintln!(
+                "agui-lint: {}: a link to a directory, not followed while walking (name it to check it)",
+                link.display()
+            );
+        }
+    }
     let missing = collected.failures.into_iter().map(Failure::from).collect();
     let baseline = match (&args.baseline, &args.write_baseline) {
         (Some(path), _) => Baselined::Matched(Baseline::read(path)?),

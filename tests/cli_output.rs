@@ -1011,3 +1011,24 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
         ]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_directory_met_while_walking_is_named_on_standard_error() {
+    let ws = Workspace::new();
+    ws.write(
+        "real/valid.json",
+        r#"{"id":"m1","role":"user","content":"hi"}"#,
+    );
+    std::os::unix::fs::symlink(ws.path().join("real"), ws.path().join("linked")).expect("symlink");
+    let run = ws.run(&["check", "."]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "agui-lint: linked: a link to a directory, not followed while walking (name it to check it)"
+        ),
+        "{run:?}"
+    );
+    assert!(run.stdout.starts_with("1 document checked"), "{run:?}");
+    assert!(ws.run(&["check", ".", "--quiet"]).stderr.is_empty());
+}

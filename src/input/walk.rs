@@ -103,6 +103,10 @@ pub struct Collected {
     /// could not be walked, in the order met. They are reported and fail
     /// the run, but never stop the other paths from being checked.
     pub failures: Vec<InputError>,
+    /// Symbolic links to directories met while walking: not followed (so
+    /// a walk never loops), and named so that none is passed over without
+    /// a word. A link named on the command line is followed.
+    pub links_not_followed: Vec<PathBuf>,
 }
 
 /// Expands `paths` into the sources to check: files as given (always
@@ -181,6 +185,10 @@ fn walk(root: &Path, filter: &Filter, collected: &mut Collected) {
         // directories are not followed, so a walk never loops.
         let is_file =
             entry.file_type().is_file() || (entry.path_is_symlink() && !entry.path().is_dir());
+        if entry.depth() > 0 && entry.path_is_symlink() && entry.path().is_dir() {
+            let path = entry.path().strip_prefix(".").unwrap_or(entry.path());
+            collected.links_not_followed.push(path.to_path_buf());
+        }
         if let Some(source) = is_file.then(|| filter.keeps_file(entry.path())).flatten() {
             // `check .` reports `a.json`, not `./a.json`.
             let path = entry.path().strip_prefix(".").unwrap_or(entry.path());
@@ -262,6 +270,27 @@ mod tests {
         );
         let filter = Filter::new(&[], &["**/sub/**".into()]).expect("globs");
         assert_eq!(names(dir.path(), &filter), ["a.json", "old/c.json"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_directory_is_named_not_followed() {
+        let dir = tree(&["a.json", "real/b.json"]);
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("real/loop")).expect("symlink");
+        let collected = collect_sources(&[dir.path().to_path_buf()], &Filter::default(), None);
+        assert_eq!(collected.sources.len(), 2, "{:?}", collected.sources);
+        assert_eq!(
+            collected.links_not_followed,
+            [dir.path().join("link"), dir.path().join("real/loop")]
+        );
+        // Named, a link is followed.
+        let named = collect_sources(&[dir.path().join("link")], &Filter::default(), None);
+        assert_eq!(
+            named.sources,
+            [Source::Walked(dir.path().join("link/b.json"))]
+        );
     }
 
     #[test]
