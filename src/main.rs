@@ -4,23 +4,20 @@
 
 mod cli;
 mod probe;
+mod progress;
+mod settings_args;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use agui_lint::unstable::baseline::Baseline;
 use agui_lint::unstable::check::{check_sources_in_order, Failure};
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
 use agui_lint::unstable::per_file_ignores::PerFileIgnores;
 use agui_lint::unstable::render::{Format, Options, Writer};
-use agui_lint::{
-    rules, unstable::schema, Kind, Protocol, ProtocolChoice, Settings, SettingsError, Validator,
-};
+use agui_lint::{rules, unstable::schema, Kind, Protocol, ProtocolChoice, Settings, Validator};
 use clap::{CommandFactory, Parser};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{
     CheckArgs, Cli, ColorWhen, Command, CompletionsArgs, ProbeArgs, ReportArgs, RuleArgs,
@@ -52,7 +49,7 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
-    let mut settings = settings(&args.report).map_err(|e| e.to_string())?;
+    let mut settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
     // The command line's --include replaces the configuration's, and its
     // --exclude adds to it, as --select and --ignore do.
     if !args.include.is_empty() {
@@ -60,7 +57,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     settings = settings.with_exclude(args.exclude.iter().cloned());
     if args.show_settings {
-        return show_settings(&settings, &args);
+        return settings_args::show(&settings, &args);
     }
     let filter = Filter::new(settings.include(), settings.exclude()).map_err(|e| e.to_string())?;
     let collected = collect_sources(&args.paths, &filter, args.stdin_filename.as_deref());
@@ -96,147 +93,6 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
 struct Checking {
     kind: Option<Kind>,
     baseline: Baselined,
-}
-
-/// `check --show-settings`: the settings a check would run with, as
-/// `agui-lint.toml` would write them, each with where it came from.
-fn show_settings(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, String> {
-    let config = config_path(&args.report);
-    let table: toml::Table = match &config {
-        Some(path) => std::fs::read_to_string(path)
-            .ok()
-            .and_then(|text| text.parse().ok())
-            .unwrap_or_default(),
-        None => toml::Table::new(),
-    };
-    let from = |key: &str, flag: Option<&str>| -> String {
-        let in_file = table.contains_key(key);
-        match (in_file, flag) {
-            (true, Some(flag)) => format!("agui-lint.toml, then {flag}"),
-            (false, Some(flag)) => flag.to_string(),
-            (true, None) => "agui-lint.toml".to_string(),
-            (false, None) => "default".to_string(),
-        }
-    };
-    let list = |items: &mut dyn Iterator<Item = &String>| -> String {
-        let items: Vec<String> = items
-            .map(|i| toml::Value::from(i.as_str()).to_string())
-            .collect();
-        format!("[{}]", items.join(", "))
-    };
-    let report = &args.report;
-    let mut out = String::new();
-    use std::fmt::Write as _;
-    let _ = writeln!(
-        out,
-        "# settings of `agui-lint check`; configuration file: {}",
-        config
-            .as_ref()
-            .map_or_else(|| "none found".to_string(), |p| p.display().to_string())
-    );
-    let mut line = |text: String, origin: String| {
-        let _ = writeln!(out, "{text:<48} # {origin}");
-    };
-    line(
-        format!("protocol = \"{}\"", settings.protocol_choice()),
-        from("protocol", report.protocol.map(|_| "--protocol")),
-    );
-    match settings.selected() {
-        Some(select) => line(
-            format!("select = {}", list(&mut select.iter())),
-            from("select", report.select.as_ref().map(|_| "--select")),
-        ),
-        None => line("# select: every rule".into(), "default".into()),
-    }
-    line(
-        format!("ignore = {}", list(&mut settings.ignored().iter())),
-        from("ignore", (!report.ignore.is_empty()).then_some("--ignore")),
-    );
-    line(
-        format!("include = {}", list(&mut settings.include().iter())),
-        from("include", (!args.include.is_empty()).then_some("--include")),
-    );
-    line(
-        format!("exclude = {}", list(&mut settings.exclude().iter())),
-        from("exclude", (!args.exclude.is_empty()).then_some("--exclude")),
-    );
-    line(
-        format!("mask-values = {}", settings.masks_values()),
-        from("mask-values", report.mask_values.then_some("--mask-values")),
-    );
-    let severities = table.get("severity").and_then(toml::Value::as_table);
-    let _ = writeln!(out, "\n[severity]");
-    for (rule, severity) in settings.severities() {
-        let in_file = severities.is_some_and(|t| t.contains_key(rule));
-        let flag = report
-            .severity
-            .iter()
-            .any(|o| o.split_once('=').is_some_and(|(r, _)| r.trim() == rule));
-        let origin = match (in_file, flag) {
-            (_, true) => "--severity",
-            (true, false) => "agui-lint.toml",
-            (false, false) => "default",
-        };
-        let _ = writeln!(out, "{:<48} # {origin}", format!("{rule} = \"{severity}\""));
-    }
-    let limits = settings.limits();
-    let file_limits = table.get("limits").and_then(toml::Value::as_table);
-    let _ = writeln!(out, "\n[limits]");
-    let state = limits.max_state_bytes.map_or_else(
-        || "# max-state-bytes: the document size limit".to_string(),
-        |n| format!("max-state-bytes = {n}"),
-    );
-    for (key, text, flag) in [
-        (
-            "max-document-bytes",
-            format!("max-document-bytes = {}", limits.max_document_bytes),
-            report.max_document_size.map(|_| "--max-document-size"),
-        ),
-        (
-            "max-depth",
-            format!("max-depth = {}", limits.max_depth),
-            report.max_depth.map(|_| "--max-depth"),
-        ),
-        (
-            "max-tool-schema-nodes",
-            format!("max-tool-schema-nodes = {}", limits.max_tool_schema_nodes),
-            report
-                .max_tool_schema_nodes
-                .map(|_| "--max-tool-schema-nodes"),
-        ),
-        (
-            "max-state-bytes",
-            state,
-            report.max_state_size.map(|_| "--max-state-size"),
-        ),
-        (
-            "max-findings",
-            format!("max-findings = {}", limits.max_findings),
-            report.max_findings.map(|_| "--max-findings"),
-        ),
-    ] {
-        let in_file = file_limits.is_some_and(|t| t.contains_key(key));
-        let origin = match (in_file, flag) {
-            (_, Some(flag)) => flag,
-            (true, None) => "agui-lint.toml",
-            (false, None) => "default",
-        };
-        let _ = writeln!(out, "{text:<48} # {origin}");
-    }
-    let _ = writeln!(out, "\n[per-file-ignores]");
-    for (glob, rules) in settings.per_file_ignores() {
-        let _ = writeln!(
-            out,
-            "{:<48} # agui-lint.toml",
-            format!(
-                "{} = {}",
-                toml::Value::from(glob.as_str()),
-                list(&mut rules.iter())
-            )
-        );
-    }
-    print!("{out}");
-    Ok(ExitCode::SUCCESS)
 }
 
 /// What `check` does with a baseline.
@@ -395,7 +251,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         name: session.name,
         bytes: session.har,
     };
-    let settings = settings(&args.report).map_err(|e| e.to_string())?;
+    let settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
     let checking = Checking {
         kind: None,
         baseline: Baselined::No,
@@ -455,7 +311,7 @@ impl Run<'_> {
         let mut error = None;
         let mut failures = self.missing;
         let mut masked = agui_lint::unstable::mask::Documents::default();
-        let progress = Progress::new(self.sources.len(), self.quiet);
+        let progress = progress::Progress::new(self.sources.len(), self.quiet);
         check_sources_in_order(
             self.validator,
             self.sources,
@@ -512,56 +368,6 @@ impl Run<'_> {
     }
 }
 
-/// A progress bar on standard error for long runs, shown only to a person
-/// at a terminal (never in pipes, CI logs or `--quiet` runs) and only once
-/// a run has taken long enough to need one, so quick runs do not flicker.
-struct Progress {
-    bar: ProgressBar,
-    interactive: bool,
-    started: Instant,
-    shown: AtomicBool,
-}
-
-impl Progress {
-    /// How long a run goes before the bar appears.
-    const DELAY: Duration = Duration::from_millis(300);
-
-    fn new(files: usize, quiet: bool) -> Self {
-        let interactive = !quiet
-            && files > 1
-            && std::io::stderr().is_terminal()
-            && std::env::var_os("CI").is_none();
-        let bar = ProgressBar::with_draw_target(
-            Some(u64::try_from(files).unwrap_or(u64::MAX)),
-            ProgressDrawTarget::hidden(),
-        );
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
-            bar.set_style(style);
-        }
-        Progress {
-            bar,
-            interactive,
-            started: Instant::now(),
-            shown: AtomicBool::new(false),
-        }
-    }
-
-    /// One more file done; reveals the bar once the run is long enough.
-    fn tick(&self) {
-        self.bar.inc(1);
-        if self.interactive
-            && self.started.elapsed() >= Self::DELAY
-            && !self.shown.swap(true, Ordering::Relaxed)
-        {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
 /// Whether the human format is coloured: `--color always|never` wins;
 /// `auto` colours only a terminal on standard output, and lets `NO_COLOR`,
 /// `CLICOLOR` and `TERM=dumb` turn it off.
@@ -581,55 +387,6 @@ fn completions(args: CompletionsArgs) -> Result<ExitCode, String> {
     clap_complete::generate(args.shell, &mut Cli::command(), "agui-lint", &mut script);
     print(&String::from_utf8_lossy(&script))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The configuration file's settings, then the command line's on top.
-/// The configuration file a run reads: `--config`, else the nearest
-/// `agui-lint.toml` from the working directory up.
-fn config_path(args: &ReportArgs) -> Option<std::path::PathBuf> {
-    match &args.config {
-        Some(path) => Some(path.clone()),
-        None => std::env::current_dir()
-            .ok()
-            .and_then(|dir| Settings::discover(&dir)),
-    }
-}
-
-fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
-    let mut settings = match config_path(args) {
-        Some(path) => Settings::load(&path)?,
-        None => Settings::default(),
-    };
-    if let Some(select) = &args.select {
-        settings = settings.select(select.iter().map(String::as_str))?;
-    }
-    settings = settings.ignore(args.ignore.iter().map(String::as_str))?;
-    for text in &args.severity {
-        settings = settings.severity_override(text)?;
-    }
-    let mut limits = settings.limits();
-    if let Some(size) = args.max_document_size {
-        limits.max_document_bytes = size;
-    }
-    if let Some(depth) = args.max_depth {
-        limits.max_depth = depth;
-    }
-    if let Some(nodes) = args.max_tool_schema_nodes {
-        limits.max_tool_schema_nodes = nodes;
-    }
-    if let Some(findings) = args.max_findings {
-        limits.max_findings = findings;
-    }
-    if let Some(size) = args.max_state_size {
-        limits.max_state_bytes = Some(size);
-    }
-    if args.mask_values {
-        settings = settings.mask_values(true);
-    }
-    if let Some(protocol) = args.protocol {
-        settings = settings.protocol(protocol.into());
-    }
-    Ok(settings.with_limits(limits))
 }
 
 fn write_schemas(args: SchemaArgs) -> Result<ExitCode, String> {

@@ -126,6 +126,15 @@ impl Workspace {
     }
 }
 
+/// The `path` of each document of a `--format jsonl` report, as JSON text
+/// (quoted).
+fn jsonl_paths(report: &str) -> Vec<String> {
+    report
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
+        .collect()
+}
+
 fn regex_escape(text: &str) -> String {
     let mut escaped = String::new();
     for c in text.chars() {
@@ -447,11 +456,7 @@ fn include_and_exclude_shape_the_walk() {
         "--format",
         "jsonl",
     ]);
-    let paths: Vec<String> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
-        .collect();
+    let paths = jsonl_paths(&run.stdout);
     assert_eq!(
         paths,
         [
@@ -490,10 +495,7 @@ fn output_order_is_the_same_whatever_the_thread_count() {
         "{}",
         String::from_utf8_lossy(&four.stderr)
     );
-    let paths: Vec<String> = String::from_utf8_lossy(&one.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
-        .collect();
+    let paths = jsonl_paths(&String::from_utf8_lossy(&one.stdout));
     let mut sorted = paths.clone();
     sorted.sort();
     assert_eq!(paths, sorted);
@@ -997,11 +999,7 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
     ws.write("payloads/snake-case.json", SNAKE_CASE);
     let run = ws.run(&["check", ".", "--format", "jsonl"]);
     assert_eq!(run.code, Some(1), "{run:?}");
-    let paths: Vec<String> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["path"].to_string())
-        .collect();
+    let paths = jsonl_paths(&run.stdout);
     assert_eq!(
         paths,
         [
