@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # The check step of the GitHub Action (action.yml), from its inputs as
-# environment variables: AGUI_LINT_PATHS (separated by spaces or newlines,
-# never glob-expanded), AGUI_LINT_PROTOCOL, AGUI_LINT_FORMAT, AGUI_LINT_SARIF
-# (a SARIF file to write) and AGUI_LINT_STRICT ("true" or "false").
+# environment variables:
+#   AGUI_LINT_PATHS      files and folders, separated by spaces or newlines
+#                        (never glob-expanded by this script)
+#   AGUI_LINT_PROTOCOL   --protocol
+#   AGUI_LINT_FORMAT     --format (default github)
+#   AGUI_LINT_SARIF      a SARIF file written by the same check (--sarif)
+#   AGUI_LINT_STRICT     "true" or "false" (--strict)
+#   AGUI_LINT_EXIT_ZERO  "true" or "false" (--exit-zero)
+#   AGUI_LINT_SELECT     rules, separated by commas, spaces or newlines
+#   AGUI_LINT_IGNORE     rules, likewise
+#   AGUI_LINT_EXCLUDE    globs, separated by spaces or newlines (--exclude)
+#   AGUI_LINT_CONFIG     an agui-lint.toml (--config)
+#   AGUI_LINT_KIND       --kind
+#   AGUI_LINT_ARGS       more arguments, split on whitespace, passed last
 #
 # Exits with agui-lint's code (0 clean, 1 findings, 2 a path or file it
 # could not read, or a usage error) and writes it as the step's `exit-code`
@@ -18,33 +29,66 @@ finish() {
   exit "$1"
 }
 
-set -f
-# shellcheck disable=SC2206 # splitting on whitespace is the point
-paths=(${AGUI_LINT_PATHS:-.})
-set +f
+# A "true"/"false" input named $1 with value $2: adds flag $3 when true.
+boolean() {
+  case "$2" in
+    true) options+=("$3") ;;
+    false | "") ;;
+    *)
+      echo "agui-lint action: $1 must be \"true\" or \"false\", not \"$2\"" >&2
+      finish 2
+      ;;
+  esac
+}
+
+# Splits an input on whitespace (and, with $2 = commas, on commas too),
+# without glob expansion, into the array `words`.
+split() {
+  local text=$1
+  if [ "${2:-}" = commas ]; then
+    text=${text//,/ }
+  fi
+  set -f
+  # shellcheck disable=SC2206 # splitting on whitespace is the point
+  words=($text)
+  set +f
+}
+
+words=()
+split "${AGUI_LINT_PATHS:-.}"
+paths=("${words[@]}")
 
 options=()
 if [ -n "${AGUI_LINT_PROTOCOL:-}" ]; then
   options+=(--protocol "$AGUI_LINT_PROTOCOL")
 fi
-case "${AGUI_LINT_STRICT:-false}" in
-  true) options+=(--strict) ;;
-  false | "") ;;
-  *)
-    echo "agui-lint action: strict must be \"true\" or \"false\", not \"$AGUI_LINT_STRICT\"" >&2
-    finish 2
-    ;;
-esac
+boolean strict "${AGUI_LINT_STRICT:-false}" --strict
+boolean exit-zero "${AGUI_LINT_EXIT_ZERO:-false}" --exit-zero
+split "${AGUI_LINT_SELECT:-}" commas
+if [ "${#words[@]}" -gt 0 ]; then
+  options+=(--select "$(IFS=,; echo "${words[*]}")")
+fi
+split "${AGUI_LINT_IGNORE:-}" commas
+if [ "${#words[@]}" -gt 0 ]; then
+  options+=(--ignore "$(IFS=,; echo "${words[*]}")")
+fi
+split "${AGUI_LINT_EXCLUDE:-}"
+for glob in ${words[@]+"${words[@]}"}; do
+  options+=(--exclude "$glob")
+done
+if [ -n "${AGUI_LINT_CONFIG:-}" ]; then
+  options+=(--config "$AGUI_LINT_CONFIG")
+fi
+if [ -n "${AGUI_LINT_KIND:-}" ]; then
+  options+=(--kind "$AGUI_LINT_KIND")
+fi
+options+=(--format "${AGUI_LINT_FORMAT:-github}")
+if [ -n "${AGUI_LINT_SARIF:-}" ]; then
+  options+=(--sarif "$AGUI_LINT_SARIF")
+fi
+split "${AGUI_LINT_ARGS:-}"
+options+=(${words[@]+"${words[@]}"})
 
 code=0
-agui-lint check "${paths[@]}" ${options[@]+"${options[@]}"} \
-  --format "${AGUI_LINT_FORMAT:-github}" || code=$?
-if [ -n "${AGUI_LINT_SARIF:-}" ]; then
-  sarif_code=0
-  agui-lint check "${paths[@]}" ${options[@]+"${options[@]}"} \
-    --format sarif --output "$AGUI_LINT_SARIF" --exit-zero || sarif_code=$?
-  if [ "$code" -eq 0 ]; then
-    code=$sarif_code
-  fi
-fi
+agui-lint check "${paths[@]}" "${options[@]}" || code=$?
 finish "$code"

@@ -72,7 +72,7 @@ Examples:
   agui-lint check captures/run.jsonl --format json --statistics
   agui-lint check . --include '*.json' --exclude 'payloads/old/**'
   agui-lint check payloads/ --format sarif --output agui-lint.sarif
-  agui-lint check payloads/ --format github
+  agui-lint check payloads/ --format github --sarif agui-lint.sarif
   agui-lint check captures/ --format json --mask-values
   cat body.json | agui-lint check - --kind run-agent-input";
 
@@ -148,6 +148,10 @@ pub struct ReportArgs {
     /// Write the report to this file instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write a SARIF report of the same check to this file (one
+    /// check, two reports: e.g. GitHub annotations and code scanning).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
     /// When to colour the human format (`NO_COLOR` is honoured by `auto`).
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,

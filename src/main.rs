@@ -143,6 +143,20 @@ fn report(
         echo_failures: !(args.format == cli::Format::Human && args.output.is_none()),
         per_file_ignores,
         baseline,
+        sarif: match &args.sarif {
+            None => None,
+            Some(path) => {
+                let file = std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                let options = Options {
+                    color: false,
+                    ..options
+                };
+                let writer = Writer::begin(Format::Sarif, &options, std::io::BufWriter::new(file))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                Some((writer, path.clone()))
+            }
+        },
     };
     let mut ran = match &args.output {
         Some(path) => {
@@ -277,6 +291,12 @@ struct Run<'a> {
     per_file_ignores: PerFileIgnores,
     /// The baseline findings are matched against or recorded into.
     baseline: Baselined,
+    /// A second report of the same documents, in SARIF, and the file it
+    /// goes to (`--sarif`).
+    sarif: Option<(
+        Writer<std::io::BufWriter<std::fs::File>>,
+        std::path::PathBuf,
+    )>,
 }
 
 /// What a run ended with.
@@ -308,6 +328,8 @@ impl Run<'_> {
             }
         };
         let baseline = &mut self.baseline;
+        let mut sarif = self.sarif.take();
+        let mut sarif_error = None;
         let mut error = None;
         let mut failures = self.missing;
         let mut masked = agui_lint::unstable::mask::Documents::default();
@@ -345,6 +367,13 @@ impl Run<'_> {
                 } else if let Err(e) = writer.outcome(&documents) {
                     error = Some(e);
                 }
+                if let Some((sarif, _)) = &mut sarif {
+                    if sarif_error.is_some() {
+                        documents.documents().for_each(|d| sarif.count(&d));
+                    } else if let Err(e) = sarif.outcome(&documents) {
+                        sarif_error = Some(e);
+                    }
+                }
             },
             &mut |failure| failures.push(failure),
         );
@@ -358,6 +387,21 @@ impl Run<'_> {
         let failing = writer.has_failing_document();
         if error.is_none() {
             error = writer.finish(&failures).err();
+        }
+        if let Some((sarif, path)) = sarif {
+            let written = match sarif_error {
+                Some(e) => Err(e),
+                None => sarif.finish(&failures).and_then(|mut out| out.flush()),
+            };
+            if let Err(e) = written {
+                // The main report may have been written; the SARIF file's
+                // failure still fails the run, as a tool failure.
+                eprintln!("agui-lint: cannot write {}: {e}", path.display());
+                failures.push(Failure {
+                    path: path.display().to_string(),
+                    message: format!("cannot write the SARIF report: {e}"),
+                });
+            }
         }
         Ran {
             failures: failures.len(),

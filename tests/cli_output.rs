@@ -408,6 +408,44 @@ fn output_file_receives_the_report_and_stdout_stays_empty() {
 }
 
 #[test]
+fn sarif_is_written_beside_another_format_by_the_same_check() {
+    let ws = Workspace::corpus();
+    let direct = ws.run(&["check", "payloads", "--format", "sarif"]);
+    let github = ws.run(&["check", "payloads", "--format", "github"]);
+    for format in ["github", "human", "json", "junit"] {
+        let run = ws.run(&[
+            "check",
+            "payloads",
+            "--format",
+            format,
+            "--sarif",
+            "both.sarif",
+        ]);
+        assert_eq!(run.code, Some(1), "{format}: {}", run.stderr);
+        let written = std::fs::read_to_string(ws.path().join("both.sarif")).expect("report");
+        assert_eq!(written, direct.stdout, "{format}");
+        if format == "github" {
+            assert_eq!(run.stdout, github.stdout);
+        }
+    }
+    // A SARIF file that cannot be written is a failure of the tool, named.
+    let run = ws.run(&[
+        "check",
+        "payloads",
+        "--format",
+        "github",
+        "--sarif",
+        "no/such/dir/out.sarif",
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("cannot write no/such/dir/out.sarif"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn stdin_named_as_jsonl_is_split_into_records() {
     let ws = Workspace::new();
     let run = ws.run_with_stdin(
