@@ -17,14 +17,44 @@ wheels=target/ci-wheels
 rm -rf "$venv" "$wheels"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.9.4,<2" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "uvicorn>=0.20" "ag-ui-protocol==1.0.0" \
+  "maturin>=1.9.4,<2" "ziglang>=0.13" "auditwheel>=6" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "uvicorn>=0.20" "ag-ui-protocol==1.0.0" \
   "sse-starlette==3.7.1" "pydantic-ai-slim[ag-ui]==2.68.0"
 
 # The binding alone, in release: its own workspace and lock file, so the
-# root crate's builds never include PyO3.
-"$venv/bin/maturin" build --release --locked --manifest-path python/Cargo.toml --out "$wheels"
+# root crate's builds never include PyO3. Linked through zig against
+# glibc 2.17, as the release's wheels are, so the wheel is manylinux2014
+# (maturin finds zig as the venv's `python -m ziglang`).
+PATH="$PWD/$venv/bin:$PATH" "$venv/bin/maturin" build --release --locked --zig \
+  --compatibility manylinux2014 --manifest-path python/Cargo.toml --out "$wheels"
 wheel=$(ls "$wheels"/agui_lint-*.whl)
+case "$wheel" in
+  *-cp39-abi3-manylinux2014_*) ;;
+  *) echo "python-test: the wheel is not abi3 manylinux2014: $wheel" >&2; exit 1 ;;
+esac
+# auditwheel reads the symbols the library links: none may need a glibc
+# newer than manylinux2014's 2.17.
+"$venv/bin/auditwheel" show "$wheel" | tr -s ' \n' ' ' | grep -q 'consistent with the following platform tag: "manylinux_2_17_' || {
+  "$venv/bin/auditwheel" show "$wheel" >&2
+  echo "python-test: $wheel needs more than manylinux2014" >&2
+  exit 1
+}
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "$wheel"
+
+# The source distribution: the binding, the root crate as published (its
+# code and schemas, not the test corpus), the package's own README.
+"$venv/bin/maturin" sdist --manifest-path python/Cargo.toml --out "$wheels" >/dev/null
+sdist=$(ls "$wheels"/agui_lint-*.tar.gz)
+tar -tzf "$sdist" >"$wheels/sdist.txt"
+for member in pyproject.toml README.md python/agui_lint/asgi.py src/lib.rs; do
+  grep -q "^agui_lint-[^/]*/\(.*/\)\?$member$" "$wheels/sdist.txt" || {
+    echo "python-test: the sdist lacks $member" >&2
+    exit 1
+  }
+done
+if grep -q '/fixtures/\|/tests/upstream/' "$wheels/sdist.txt"; then
+  echo "python-test: the sdist carries the test corpus" >&2
+  exit 1
+fi
 
 # From the root, with the venv's pytest (not `python -m`, which would put
 # the working directory on sys.path): the installed wheel is what is tested.

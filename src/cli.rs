@@ -69,6 +69,7 @@ Examples:
 const CHECK_EXAMPLES: &str = "\
 Examples:
   agui-lint check payloads/
+  agui-lint check captures/ --summary
   agui-lint check captures/run.jsonl --format json --statistics
   agui-lint check . --include '*.json' --exclude 'payloads/old/**'
   agui-lint check payloads/ --format sarif --output agui-lint.sarif
@@ -162,6 +163,10 @@ pub struct ReportArgs {
     /// Add how often each rule fired (human, json, jsonl).
     #[arg(long)]
     pub statistics: bool,
+    /// Show how often each rule fired and the summary line instead of each
+    /// finding (human): a first look at a large corpus.
+    #[arg(long, conflicts_with = "quiet")]
+    pub summary: bool,
     /// List the files a directory walk skipped as not AG-UI (human), as
     /// well as counting them in the summary.
     #[arg(long, short)]

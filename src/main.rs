@@ -122,10 +122,17 @@ fn report(
     // Each schema compiled when a document first needs it: a capture of
     // events needs three of them.
     let validator = Validator::compiling_on_demand().with_settings(settings);
+    if args.summary && args.format != cli::Format::Human {
+        return Err(
+            "--summary is for the human format; --statistics adds the counts to the others"
+                .to_string(),
+        );
+    }
     let options = Options {
         color: use_color(args.color, args.output.as_deref()),
         statistics: args.statistics,
         quiet: args.quiet,
+        summary: args.summary,
         strict: args.strict,
         protocol: validator_default_protocol,
         verbose: args.verbose,

@@ -81,3 +81,104 @@ fn the_readme_says_how_many_tests_are_ignored_and_where() {
         );
     }
 }
+
+/// The files a user reads to install or run agui-lint: the docs, the
+/// package metadata, the Action and the workflows.
+const USER_FACING: &[&str] = &[
+    "README.md",
+    "python/README.md",
+    "python/pyproject.toml",
+    "python/Cargo.toml",
+    "action.yml",
+    "action/install.sh",
+    "action/run.sh",
+    ".github/workflows/release.yml",
+    ".github/workflows/ci.yml",
+    ".pre-commit-hooks.yaml",
+    "BENCHMARKS.md",
+];
+
+#[test]
+fn the_project_home_is_written_once_and_every_file_uses_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let home = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("repository = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("Cargo.toml names its repository");
+    let (_, slug) = home
+        .split_once("https://github.com/")
+        .expect("a GitHub repository");
+    assert_eq!(manifest.matches(home).count(), 1, "Cargo.toml repeats it");
+    let mut uses = 0;
+    for name in USER_FACING {
+        let text = std::fs::read_to_string(root.join(name)).expect(name);
+        for placeholder in ["OWNER", "<owner>", "your-org", "example/agui-lint"] {
+            assert!(!text.contains(placeholder), "{name} says {placeholder}");
+        }
+        // Every GitHub URL or `uses:` line naming an agui-lint repository
+        // names this one.
+        for line in text.lines() {
+            let named = line
+                .split("github.com/")
+                .skip(1)
+                .chain(line.split("uses: ").skip(1))
+                .map(|rest| {
+                    rest.split(['@', ' ', ')', '"', '#'])
+                        .next()
+                        .unwrap_or_default()
+                })
+                .filter(|repo| repo.ends_with("/agui-lint") || repo.contains("/agui-lint/"));
+            for repo in named {
+                let repo = repo.split('/').take(2).collect::<Vec<_>>().join("/");
+                assert_eq!(repo, slug, "{name}: {line}");
+                uses += 1;
+            }
+        }
+    }
+    assert!(uses >= 8, "only {uses} mentions of the repository found");
+}
+
+#[test]
+fn the_quick_start_prints_a_summary_a_person_can_read() {
+    let text = readme();
+    let start = text.find("## Quick start").expect("a quick start");
+    let command = text[start..]
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --release -- "))
+        .expect("the quick start's command");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    assert!(args.contains(&"--summary"), "{command}");
+    let run = assert_cmd::cargo::cargo_bin_cmd!("agui-lint")
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run agui-lint");
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "the corpus holds invalid fixtures"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let lines = stdout.lines().count();
+    assert!(lines <= 150, "{lines} lines");
+    assert!(stdout
+        .lines()
+        .last()
+        .is_some_and(|l| l.contains("documents checked")));
+    assert!(stdout.contains("missing-field"), "per-rule counts");
+    // The full list is one flag away.
+    let without: Vec<&str> = args.iter().copied().filter(|a| *a != "--summary").collect();
+    let full = assert_cmd::cargo::cargo_bin_cmd!("agui-lint")
+        .args(&without)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run agui-lint");
+    let full = String::from_utf8_lossy(&full.stdout);
+    assert!(
+        full.lines().count() > 4 * lines,
+        "the full report is longer"
+    );
+    assert!(full.contains("error["));
+}

@@ -26,11 +26,16 @@ fn sources() -> Collected {
 /// Every combination of the options that change what is shown.
 fn options() -> Vec<Options> {
     let mut all = Vec::new();
-    for bits in 0..8u8 {
+    for bits in 0..16u8 {
+        let (quiet, summary) = (bits & 2 != 0, bits & 8 != 0);
+        if quiet && summary {
+            continue; // the CLI refuses the pair
+        }
         all.push(Options {
             color: false,
             statistics: bits & 1 != 0,
-            quiet: bits & 2 != 0,
+            quiet,
+            summary,
             strict: bits & 4 != 0,
             protocol: Protocol::NEWEST,
             verbose: false,

@@ -84,11 +84,21 @@ from typing import (
     Tuple,
 )
 
-import anyio
-import anyio.to_thread
-from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import Response
+try:
+    import anyio
+    import anyio.to_thread
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import Response
+except ModuleNotFoundError as missing:
+    # The guard is an optional part of the package: say which extra brings
+    # what it needs rather than leave a bare "No module named 'starlette'".
+    _package = (missing.name or "starlette").partition(".")[0]
+    raise ModuleNotFoundError(
+        f"agui_lint.asgi needs Starlette (missing: {_package}); "
+        "install it with: pip install 'agui-lint[asgi]'",
+        name=_package,
+    ) from missing
 
 from ._agui_lint import Diagnostic, Result, Validator, __version__
 from ._response import (

@@ -206,6 +206,7 @@ impl Iterator for Entries<'_> {
             value: &Value::Null,
             pointer: "/log/entries".to_string(),
             path: "log.entries".to_string(),
+            entry: None,
         };
         // The document parsed whole, so each of its values does.
         let value = match serde_json::from_slice::<Value>(bytes) {
@@ -358,11 +359,17 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
 }
 
 /// A value of the HAR document with where it is: its JSON pointer and its
-/// dotted path as messages quote it (`log.entries[0].request.url`).
+/// dotted path as messages quote it (`'request.url' of entry 1`). An entry
+/// is named by its 1-based number, as every count in a message is; the
+/// pointer (`/log/entries/0/request/url`) is 0-based, as RFC 6901 has it.
 struct Node<'a> {
     value: &'a Value,
     pointer: String,
+    /// The dotted path from the entry (or the document's root, outside the
+    /// entries).
     path: String,
+    /// The 1-based number of the entry this node is in.
+    entry: Option<usize>,
 }
 
 impl<'a> Node<'a> {
@@ -371,6 +378,7 @@ impl<'a> Node<'a> {
             value,
             pointer: String::new(),
             path: String::new(),
+            entry: None,
         }
     }
 
@@ -387,26 +395,28 @@ impl<'a> Node<'a> {
             value,
             pointer: format!("{}/{key}", self.pointer),
             path,
+            entry: self.entry,
         })
     }
 
-    /// The item at `position` of this array.
+    /// The entry at 0-based `position` of `log.entries`.
     fn item(&self, position: usize, value: &'a Value) -> Node<'a> {
         Node {
             value,
             pointer: format!("{}/{position}", self.pointer),
-            path: format!("{}[{position}]", self.path),
+            path: String::new(),
+            entry: Some(position + 1),
         }
     }
 
     fn object(&self) -> Result<&'a Map<String, Value>, HarError> {
-        self.value.as_object().ok_or_else(|| {
-            if self.path.is_empty() {
-                self.error_at("the document is not a JSON object")
-            } else {
-                self.error("is not an object")
-            }
-        })
+        self.value
+            .as_object()
+            .ok_or_else(|| match (self.entry, self.path.is_empty()) {
+                (None, true) => self.error_at("the document is not a JSON object"),
+                (Some(n), true) => self.error_at(format!("entry {n} is not an object")),
+                _ => self.error("is not an object"),
+            })
     }
 
     fn string(&self) -> Result<&'a str, HarError> {
@@ -417,7 +427,10 @@ impl<'a> Node<'a> {
 
     /// An error about this node, its path quoted before `what`.
     fn error(&self, what: impl std::fmt::Display) -> HarError {
-        self.error_at(format!("'{}' {what}", self.path))
+        match self.entry {
+            Some(n) => self.error_at(format!("'{}' of entry {n} {what}", self.path)),
+            None => self.error_at(format!("'{}' {what}", self.path)),
+        }
     }
 
     /// An error located at this node, with a message of its own.
@@ -545,7 +558,7 @@ mod tests {
         assert!(
             error
                 .message
-                .starts_with("'log.entries[0].response.content.text' is not valid base64 ("),
+                .starts_with("'response.content.text' of entry 1 is not valid base64 ("),
             "{}",
             error.message
         );
@@ -574,7 +587,7 @@ mod tests {
             got[0],
             Err(HarError {
                 pointer: "/log/entries/0".into(),
-                message: "'log.entries[0]' is not an object".into(),
+                message: "entry 1 is not an object".into(),
                 offset: None,
             })
         );
@@ -582,7 +595,7 @@ mod tests {
             got[1],
             Err(HarError {
                 pointer: "/log/entries/1/request/postData/text".into(),
-                message: "'log.entries[1].request.postData.text' is not a string".into(),
+                message: "'request.postData.text' of entry 2 is not a string".into(),
                 offset: None,
             })
         );

@@ -85,6 +85,9 @@ impl Emit for Human {
     }
 
     fn document(&mut self, out: &mut dyn io::Write, document: &Checked) -> io::Result<()> {
+        if self.options.summary {
+            return Ok(());
+        }
         let mut text = String::new();
         let mut cursor = Cursor::default();
         for d in document.report.diagnostics() {
@@ -117,7 +120,7 @@ impl Emit for Human {
                 failure.message
             );
         }
-        if options.statistics {
+        if options.statistics || options.summary {
             for count in tally.statistics() {
                 let _ = writeln!(
                     text,

@@ -56,6 +56,9 @@ pub struct Options {
     pub statistics: bool,
     /// Leave out everything but findings: no summary, no clean documents.
     pub quiet: bool,
+    /// Leave out each finding: the per-rule counts and the summary line
+    /// only (human).
+    pub summary: bool,
     /// Warnings fail documents (JUnit failures, SARIF levels unchanged).
     pub strict: bool,
     /// The version documents that declare none were judged as; the human

@@ -133,7 +133,10 @@ impl RelatedPlace for Diagnostic {
     fn with_related_place(mut self, place: &EventPlace, what: impl Into<String>) -> Self {
         self.related.push(Related {
             pointer: place.pointer.clone(),
-            message: format!("{} (event {})", what.into(), place.index),
+            // No count in the text: the note carries its own place (record,
+            // pointer, line and column), so a message never names the event
+            // by a counter other than the one its document is named by.
+            message: what.into(),
             record: place.record,
             location: place.location,
             target: Target::Value,
