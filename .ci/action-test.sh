@@ -201,6 +201,16 @@ install v9.9.0 "$work/prebuilt" || fail "install.sh of the served release failed
 contains "$work/stdout" "installed the prebuilt agui-lint-v9.9.0-$target.tar.gz"
 [ ! -e "$work/cargo.log" ] || fail "a release with a binary was built from source: $(cat "$work/cargo.log")"
 "$work/prebuilt/bin/agui-lint" check fixtures/0/message/valid --protocol 0 -q || fail "the prebuilt binary does not check"
+# `uses: ...@v9.9.0` with no version input: the plan and the install take
+# that release; a branch ref builds the source.
+RUNNER_TOOL_CACHE="$work/tools" AGUI_LINT_SOURCE="$repo" AGUI_LINT_ACTION_REF=v9.9.0 GITHUB_OUTPUT= \
+  bash action/install.sh --plan >"$work/plan-ref"
+grep -qx "key=tag-v9.9.0" "$work/plan-ref" || fail "plan for uses: @v9.9.0: $(cat "$work/plan-ref")"
+RUNNER_TOOL_CACHE="$work/tools" AGUI_LINT_SOURCE="$repo" AGUI_LINT_ACTION_REF=main GITHUB_OUTPUT= \
+  bash action/install.sh --plan >"$work/plan-ref"
+grep -q "^key=source-" "$work/plan-ref" || fail "plan for uses: @main: $(cat "$work/plan-ref")"
+AGUI_LINT_ACTION_REF=v9.9.0 install "" "$work/by-ref" || fail "install.sh for uses: @v9.9.0 failed"
+contains "$work/stdout" "installed the prebuilt agui-lint-v9.9.0-$target.tar.gz"
 if install v9.9.1 "$work/tampered"; then fail "a binary whose checksum differs was installed"; fi
 contains "$work/stderr" "does not match its checksum"
 [ ! -e "$work/tampered/bin/agui-lint" ] || fail "the tampered binary is in place"

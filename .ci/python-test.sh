@@ -45,8 +45,8 @@ esac
 "$venv/bin/maturin" sdist --manifest-path python/Cargo.toml --out "$wheels" >/dev/null
 sdist=$(ls "$wheels"/agui_lint-*.tar.gz)
 tar -tzf "$sdist" >"$wheels/sdist.txt"
-for member in pyproject.toml README.md python/agui_lint/asgi.py src/lib.rs; do
-  grep -q "^agui_lint-[^/]*/\(.*/\)\?$member$" "$wheels/sdist.txt" || {
+for member in pyproject.toml README.md agui_lint/asgi.py python/src/lib.rs src/lib.rs LICENSE-MIT; do
+  grep -qx "agui_lint-[^/]*/$member" "$wheels/sdist.txt" || {
     echo "python-test: the sdist lacks $member" >&2
     exit 1
   }

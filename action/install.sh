@@ -3,6 +3,8 @@
 # environment variables:
 #   AGUI_LINT_VERSION     a release tag of the action's repository, or empty
 #                         for the action's own source (AGUI_LINT_SOURCE)
+#   AGUI_LINT_ACTION_REF  the ref the workflow names in `uses:`; a release
+#                         tag (vX.Y.Z) there stands for an empty version
 #   AGUI_LINT_REPOSITORY  the repository the action was used from (empty:
 #                         the `repository` of the action's Cargo.toml)
 #   AGUI_LINT_RELEASES    where release assets are downloaded from (default
@@ -24,6 +26,11 @@
 set -euo pipefail
 
 version="${AGUI_LINT_VERSION:-}"
+# `uses: owner/agui-lint@v1.2.3` without a `version`: that release's binary,
+# rather than a build of the same source.
+if [ -z "$version" ] && [[ "${AGUI_LINT_ACTION_REF:-}" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+  version=$AGUI_LINT_ACTION_REF
+fi
 source_dir="${AGUI_LINT_SOURCE:?AGUI_LINT_SOURCE: the source of the action}"
 
 sha256() {

@@ -38,7 +38,8 @@ def test_the_package_declares_the_asgi_extra_and_a_home():
     meta = metadata.metadata("agui-lint")
     assert "asgi" in meta.get_all("Provides-Extra")
     assert any(
-        requirement.startswith("starlette") and "extra == \"asgi\"" in requirement
+        requirement.startswith("starlette")
+        and requirement.split(";")[1].replace('"', "'").strip() == "extra == 'asgi'"
         for requirement in meta.get_all("Requires-Dist")
     )
     urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL"))
