@@ -26,7 +26,7 @@
 set -euo pipefail
 
 version="${AGUI_LINT_VERSION:-}"
-# `uses: owner/agui-lint@v1.2.3` without a `version`: that release's binary,
+# `uses: <this action>@v1.2.3` without a `version`: that release's binary,
 # rather than a build of the same source.
 if [ -z "$version" ] && [[ "${AGUI_LINT_ACTION_REF:-}" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
   version=$AGUI_LINT_ACTION_REF
