@@ -1,0 +1,260 @@
+'use strict'
+// agui-lint for Node: the AG-UI protocol validator's checks, rules and JSON
+// document, from the Rust library through a napi-rs addon (lib/native.js).
+// Results are built from the `agui-lint check --format json` document the
+// addon returns, so they read as the CLI's and the Python package's do.
+
+const native = require('./lib/native.js')
+// guard.js reaches back for Validator only when a Guard is made.
+const { Guard, Rejection, validatedRequest } = require('./lib/guard.js')
+const { checkResponse, checkedResponse, ResponseStats } = require('./lib/response.js')
+
+/**
+ * Bodies up to this many bytes are checked on the JavaScript thread by the
+ * `...Async` methods (a check this size takes tens of microseconds, less
+ * than a hop to the thread pool); larger ones run as napi async work on
+ * libuv's thread pool, so the event loop goes on meanwhile.
+ */
+const ASYNC_THRESHOLD_BYTES = 32 * 1024
+
+/** A body as bytes: a string, a Buffer or Uint8Array, or a parsed value. */
+function toBuffer(body) {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8')
+  if (Buffer.isBuffer(body)) return body
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  if (body instanceof ArrayBuffer) return Buffer.from(body)
+  if (body === undefined) throw new TypeError('agui-lint: no body to check (undefined)')
+  // An object already parsed (a request's JSON, an event object): checked
+  // as the JSON it would be sent as.
+  return Buffer.from(JSON.stringify(body), 'utf8')
+}
+
+/** What a check found in one document. */
+class Result {
+  constructor(document, text) {
+    const checked = document.documents[0]
+    /** @private */
+    this._document = document
+    /** @private */
+    this._text = text
+    /** No error left (warnings allowed). */
+    this.valid = checked.valid
+    /** The protocol version that judged the document. */
+    this.protocol = checked.protocol
+    /** The kind the document was checked as, or null. */
+    this.kind = checked.kind
+    /** The record's number in its stream (1-based), or null. */
+    this.record = checked.record
+    /** Every finding, in position order. */
+    this.diagnostics = checked.diagnostics
+    this.errors = countOf(checked.diagnostics, 'error')
+    this.warnings = countOf(checked.diagnostics, 'warning')
+    this.infos = countOf(checked.diagnostics, 'info')
+  }
+
+  /** The document `agui-lint check --format json` prints for this one. */
+  toJSON() {
+    return this._document
+  }
+
+  /** That document as the CLI prints it (pretty, with a final newline): a guard's 422 body. */
+  jsonText() {
+    if (this._text === undefined) this._text = JSON.stringify(this._document, null, 2) + '\n'
+    return this._text
+  }
+}
+
+function countOf(diagnostics, severity) {
+  let n = 0
+  for (const d of diagnostics) if (d.severity === severity) n += 1
+  return n
+}
+
+/** One Result per record of a `--format json` document of a stream. */
+function resultsOf(json) {
+  if (json == null) return []
+  return resultsOfDocument(JSON.parse(json))
+}
+
+function resultsOfDocument(document) {
+  return document.documents.map(
+    (checked) => new Result({ tool: document.tool, version: document.version, documents: [checked], summary: summaryOf([checked]) }),
+  )
+}
+
+function summaryOf(documents) {
+  const summary = { documents: documents.length, valid: 0, errors: 0, warnings: 0, infos: 0 }
+  for (const d of documents) {
+    if (d.valid) summary.valid += 1
+    summary.errors += countOf(d.diagnostics, 'error')
+    summary.warnings += countOf(d.diagnostics, 'warning')
+    summary.infos += countOf(d.diagnostics, 'info')
+  }
+  return summary
+}
+
+/** What a check of a whole captured stream found. */
+class StreamResult {
+  constructor(nativeResult) {
+    /** @private */
+    this._native = nativeResult
+    /** @private */
+    this._document = JSON.parse(nativeResult.json())
+    const summary = this._document.summary
+    /** One Result per record, in stream order. */
+    this.documents = resultsOfDocument(this._document)
+    this.valid = summary.errors === 0
+    this.errors = summary.errors
+    this.warnings = summary.warnings
+    this.infos = summary.infos
+  }
+
+  /** The document `agui-lint check --format json` prints for the stream. */
+  toJSON() {
+    return this._document
+  }
+
+  /** What `agui-lint check` prints for the stream (the human format). */
+  toText({ color = false } = {}) {
+    return this._native.text(color)
+  }
+}
+
+/** The text of a stream: bytes, a string, or event objects (as JSON Lines). */
+function streamBody(body, format) {
+  if (Array.isArray(body)) {
+    const lines = body.map((event) => JSON.stringify(event)).join('\n')
+    return { bytes: Buffer.from(lines + '\n', 'utf8'), format: 'jsonl' }
+  }
+  return { bytes: toBuffer(body), format }
+}
+
+function requestText(request) {
+  if (request === undefined || request === null) return undefined
+  return toBuffer(request).toString('utf8')
+}
+
+/**
+ * The validator: the compiled schemas of every kind and protocol version
+ * (compiled once per process, shared by every Validator) and the settings
+ * that decide which rules report and how seriously. Build it once and share
+ * it.
+ */
+class Validator {
+  /**
+   * @param {object} [options] protocol, select, ignore, severity,
+   *   maskValues, config, maxFindings, maxDocumentSize, maxStateSize
+   */
+  constructor(options = {}) {
+    /** @private */
+    this._native = new native.NativeValidator(JSON.stringify(options))
+  }
+
+  /** The most findings a document reports. */
+  get maxFindings() {
+    return this._native.maxFindings
+  }
+
+  /** Checks a RunAgentInput (the body of the request that starts a run). */
+  checkRunAgentInput(body, { path = '-' } = {}) {
+    return this.validate('run-agent-input', body, { path })
+  }
+
+  /** `checkRunAgentInput`, off the JavaScript thread for a large body. */
+  checkRunAgentInputAsync(body, { path = '-' } = {}) {
+    return this.validateAsync('run-agent-input', body, { path })
+  }
+
+  /** Checks `body` as a document of `kind` (`"auto"`: told from its shape). */
+  validate(kind, body, { path = '-' } = {}) {
+    const json = this._native.check(kind, toBuffer(body), path)
+    return new Result(JSON.parse(json), json)
+  }
+
+  /** `validate`, off the JavaScript thread for a body over ASYNC_THRESHOLD_BYTES. */
+  async validateAsync(kind, body, { path = '-' } = {}) {
+    const bytes = toBuffer(body)
+    const json =
+      bytes.length > ASYNC_THRESHOLD_BYTES
+        ? await this._native.checkAsync(kind, bytes, path)
+        : this._native.check(kind, bytes, path)
+    return new Result(JSON.parse(json), json)
+  }
+
+  /**
+   * Checks a captured stream whole: SSE or JSON Lines bytes, a HAR, or an
+   * array of event objects (as `@ag-ui/client` emits them).
+   */
+  checkStream(body, { format = 'auto', kind = 'auto', path = '-', request } = {}) {
+    const stream = streamBody(body, format)
+    return new StreamResult(this._native.checkStream(stream.bytes, stream.format, kind, path, requestText(request)))
+  }
+
+  /** A checker of a live stream, fed as its bytes (or events) arrive. */
+  streamChecker(options = {}) {
+    return new StreamChecker(this, options)
+  }
+
+  /** The human report of one document, as `agui-lint check` prints it. */
+  text(kind, body, { path = '-', color = false } = {}) {
+    return native.documentText(this._native, kind, toBuffer(body), path, color)
+  }
+}
+
+/**
+ * One event stream checked as it comes: `feed(chunk)` with each chunk
+ * (split anywhere) or event object, `finish()` at its end. Each returns the
+ * records made final that have findings.
+ */
+class StreamChecker {
+  constructor(validator, { format = 'sse', kind = 'auto', path = '-', request } = {}) {
+    /** @private */
+    this._format = format
+    /** @private */
+    this._native = new native.NativeStreamChecker(validator._native, format, kind, path, requestText(request))
+  }
+
+  /** Feeds the next chunk (bytes or string) or one event object. */
+  feed(chunk) {
+    let bytes
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array || chunk instanceof ArrayBuffer) {
+      bytes = toBuffer(chunk)
+    } else {
+      const json = JSON.stringify(chunk)
+      bytes = Buffer.from(this._format === 'sse' ? `data: ${json}\n\n` : `${json}\n`, 'utf8')
+    }
+    return resultsOf(this._native.feed(bytes))
+  }
+
+  /** Ends the stream: what is left, with what the end found still open. */
+  finish() {
+    return resultsOf(this._native.finish())
+  }
+
+  /** How many records have been checked so far. */
+  get records() {
+    return this._native.records
+  }
+}
+
+/** Every rule agui-lint can report: name, severity, summary, docs, protocols. */
+function rules() {
+  return JSON.parse(native.rulesJson())
+}
+
+module.exports = {
+  Validator,
+  Guard,
+  Rejection,
+  validatedRequest,
+  checkResponse,
+  checkedResponse,
+  ResponseStats,
+  Result,
+  StreamResult,
+  StreamChecker,
+  rules,
+  kinds: () => native.kinds(),
+  version: native.version(),
+  ASYNC_THRESHOLD_BYTES,
+}

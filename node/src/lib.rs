@@ -1,0 +1,439 @@
+//! The Node binding of agui-lint: the native half of the `agui-lint` npm
+//! package, whose JavaScript half (`index.js`) gives it its API.
+//!
+//! Every check is the root crate's: this module only moves bytes in and
+//! JSON out. Results cross into JavaScript as the JSON document of
+//! `agui-lint check --format json`, the one format every agui-lint binding
+//! shares, so a finding reads the same from the CLI, Python and Node. A
+//! check over a large body runs as napi async work, off the JavaScript
+//! thread (`checkAsync`); `index.js` picks it above a threshold.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
+
+use agui_lint::unstable::check::{self, Checked, Outcome};
+use agui_lint::unstable::input::Layout;
+use agui_lint::unstable::render::{self, Format, Options};
+use agui_lint::{rules, Framing, Kind, ProtocolChoice, Report, Settings, Severity};
+use napi::bindgen_prelude::{AsyncTask, Buffer};
+use napi::{Env, Error, Result, Task};
+use napi_derive::napi;
+
+/// The schemas of every kind and version, compiled once per process; each
+/// `Validator` shares them and adds its own settings.
+static COMPILED: LazyLock<std::result::Result<agui_lint::Validator, String>> =
+    LazyLock::new(|| agui_lint::Validator::new().map_err(|e| e.to_string()));
+
+/// A setting or argument that is not valid, as a JavaScript `Error`.
+fn invalid(error: impl std::fmt::Display) -> Error {
+    Error::from_reason(error.to_string())
+}
+
+/// The options of `new Validator(options)`, as `index.js` passes them on
+/// (JSON text). An unknown option is refused, so a misspelt one is not
+/// silently ignored.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ValidatorOptions {
+    protocol: Option<String>,
+    select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+    severity: Option<BTreeMap<String, String>>,
+    mask_values: Option<bool>,
+    config: Option<PathBuf>,
+    max_findings: Option<usize>,
+    max_document_size: Option<usize>,
+    max_state_size: Option<usize>,
+}
+
+/// A severity named as in every output format.
+fn parse_severity(name: &str) -> Result<Severity> {
+    match name {
+        "error" => Ok(Severity::Error),
+        "warning" => Ok(Severity::Warning),
+        "info" => Ok(Severity::Info),
+        other => Err(invalid(format!(
+            "unknown severity '{other}' (expected error, warning or info)"
+        ))),
+    }
+}
+
+/// The settings `options` describe, over a configuration file's when one
+/// is named.
+fn settings(options: ValidatorOptions) -> Result<Settings> {
+    let choice: ProtocolChoice = options
+        .protocol
+        .as_deref()
+        .unwrap_or("auto")
+        .parse()
+        .map_err(invalid)?;
+    let mut settings = match &options.config {
+        Some(path) => Settings::load(path).map_err(invalid)?,
+        None => Settings::default(),
+    };
+    // "auto" leaves a configuration file's choice standing.
+    if options.config.is_none() || choice != ProtocolChoice::Auto {
+        settings = settings.protocol(choice);
+    }
+    if let Some(select) = options.select {
+        settings = settings.select(select).map_err(invalid)?;
+    }
+    if let Some(ignore) = options.ignore {
+        settings = settings.ignore(ignore).map_err(invalid)?;
+    }
+    for (rule, name) in options.severity.unwrap_or_default() {
+        settings = settings
+            .severity(&rule, parse_severity(&name)?)
+            .map_err(invalid)?;
+    }
+    if options.mask_values == Some(true) {
+        settings = settings.mask_values(true);
+    }
+    let mut limits = settings.limits();
+    if let Some(findings) = options.max_findings {
+        limits = limits.with_max_findings(findings);
+    }
+    if let Some(bytes) = options.max_document_size {
+        limits = limits.with_max_document_bytes(bytes);
+    }
+    if let Some(bytes) = options.max_state_size {
+        limits = limits.with_max_state_bytes(bytes);
+    }
+    Ok(settings.with_limits(limits))
+}
+
+/// A kind name, or `None` for `"auto"` (told from the document's shape).
+fn kind(name: Option<&str>) -> Result<Option<Kind>> {
+    match name {
+        None | Some("auto") => Ok(None),
+        Some(name) => name.parse::<Kind>().map(Some).map_err(invalid),
+    }
+}
+
+/// Checks one document of `kind` (or of the kind its shape tells).
+fn check_document(validator: &agui_lint::Validator, kind: Option<Kind>, bytes: &[u8]) -> Report {
+    match kind {
+        Some(kind) => validator.validate(kind, bytes),
+        None => validator.validate_detected(bytes),
+    }
+}
+
+/// The native validator behind `index.js`'s `Validator`: the compiled
+/// schemas (shared by every validator of the process) and its settings.
+#[napi(js_name = "NativeValidator")]
+pub struct NativeValidator {
+    inner: Arc<agui_lint::Validator>,
+}
+
+#[napi]
+impl NativeValidator {
+    /// A validator with the settings of `options` (JSON text of the
+    /// `ValidatorOptions` object; empty for the defaults).
+    #[napi(constructor)]
+    pub fn new(options: Option<String>) -> Result<Self> {
+        let options: ValidatorOptions = match options.as_deref() {
+            None | Some("") => ValidatorOptions::default(),
+            Some(text) => serde_json::from_str(text).map_err(|e| invalid(format!("{e}")))?,
+        };
+        let settings = settings(options)?;
+        let compiled = COMPILED.clone().map_err(invalid)?;
+        Ok(NativeValidator {
+            inner: Arc::new(compiled.with_settings(settings)),
+        })
+    }
+
+    /// The most findings a document reports.
+    #[napi(getter)]
+    pub fn max_findings(&self) -> u32 {
+        u32::try_from(self.inner.limits().max_findings).unwrap_or(u32::MAX)
+    }
+
+    /// Checks `body` as a document of `kind` (`"auto"` or absent: told from
+    /// its shape) on this thread; the `--format json` document, shown under
+    /// `path`.
+    #[napi]
+    pub fn check(&self, kind: Option<String>, body: Buffer, path: String) -> Result<String> {
+        let kind = self::kind(kind.as_deref())?;
+        let report = check_document(&self.inner, kind, &body);
+        Ok(render::document_json(&path, None, &report))
+    }
+
+    /// `check`, as napi async work on libuv's thread pool: the JavaScript
+    /// thread goes on while the body is checked. The body is copied first,
+    /// as JavaScript may change a buffer it still holds.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn check_async(
+        &self,
+        kind: Option<String>,
+        body: Buffer,
+        path: String,
+    ) -> Result<AsyncTask<CheckTask>> {
+        let kind = self::kind(kind.as_deref())?;
+        Ok(AsyncTask::new(CheckTask {
+            validator: Arc::clone(&self.inner),
+            kind,
+            body: body.to_vec(),
+            path,
+        }))
+    }
+
+    /// Checks a whole captured stream (`format`: `sse`, `jsonl`, `har` or
+    /// `auto`), paired with the `request` it answers (JSON text) when
+    /// given.
+    #[napi]
+    pub fn check_stream(
+        &self,
+        body: Buffer,
+        format: String,
+        kind: Option<String>,
+        path: String,
+        request: Option<String>,
+    ) -> Result<NativeStreamResult> {
+        let kind = self::kind(kind.as_deref())?;
+        let request = request.as_deref().map(parsed_request).transpose()?;
+        let layout = match format.as_str() {
+            "sse" => Layout::Sse,
+            "jsonl" => Layout::JsonLines,
+            "har" => Layout::Har,
+            "auto" => Layout::sniff(&body),
+            other => {
+                return Err(invalid(format!(
+                    "unknown stream format '{other}' (expected sse, jsonl, har or auto)"
+                )))
+            }
+        };
+        let validator = &*self.inner;
+        let mut outcome = Outcome::default();
+        let framing = match layout {
+            Layout::Sse => Framing::Sse,
+            Layout::JsonLines => Framing::JsonLines,
+            // One document or a HAR archive: read whole, as the CLI reads
+            // a file.
+            Layout::Json | Layout::Har => {
+                check::check_reader(validator, &path, layout, &body[..], kind, &mut |c| {
+                    outcome.push(c)
+                })
+                .map_err(invalid)?;
+                return Ok(NativeStreamResult { outcome });
+            }
+        };
+        let mut checker = stream_checker(validator, framing, kind, &path);
+        if let Some(request) = &request {
+            checker = checker.answering(request);
+        }
+        checker.feed_each(&body, |c| outcome.push(c));
+        checker.finish_each(|c| outcome.push(c));
+        Ok(NativeStreamResult { outcome })
+    }
+}
+
+/// A check of one document as async work.
+pub struct CheckTask {
+    validator: Arc<agui_lint::Validator>,
+    kind: Option<Kind>,
+    body: Vec<u8>,
+    path: String,
+}
+
+impl Task for CheckTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        let report = check_document(&self.validator, self.kind, &self.body);
+        Ok(render::document_json(&self.path, None, &report))
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+/// The JSON of the request a stream answers.
+fn parsed_request(text: &str) -> Result<serde_json::Value> {
+    serde_json::from_str(text).map_err(|e| invalid(format!("the request is not JSON: {e}")))
+}
+
+/// A stream checker over `validator`, its records of `kind` (`None`: events
+/// for SSE, as each line's shape tells for JSON Lines).
+fn stream_checker(
+    validator: &agui_lint::Validator,
+    framing: Framing,
+    kind: Option<Kind>,
+    path: &str,
+) -> agui_lint::StreamChecker {
+    let checker = agui_lint::StreamChecker::new(validator, framing).with_path(path);
+    match kind {
+        Some(kind) => checker.with_kind(kind),
+        None => checker,
+    }
+}
+
+/// The `--format json` document of `found`, or `None` when it is empty
+/// (the common case for a chunk of a healthy stream: nothing to convert).
+fn found_json(found: Vec<Checked>) -> Option<String> {
+    if found.is_empty() {
+        return None;
+    }
+    let mut outcome = Outcome::default();
+    found.into_iter().for_each(|c| outcome.push(c));
+    Some(render::render(Format::Json, &outcome, &Options::default()))
+}
+
+/// The native stream checker behind `index.js`'s `StreamChecker`: bytes fed
+/// as they come, split anywhere.
+#[napi(js_name = "NativeStreamChecker")]
+pub struct NativeStreamChecker {
+    /// `None` once finished.
+    inner: Option<agui_lint::StreamChecker>,
+}
+
+#[napi]
+impl NativeStreamChecker {
+    /// A checker of a stream framed as `format` (`sse`, `jsonl` or `auto`),
+    /// answering `request` (JSON text) when given.
+    #[napi(constructor)]
+    pub fn new(
+        validator: &NativeValidator,
+        format: String,
+        kind: Option<String>,
+        path: String,
+        request: Option<String>,
+    ) -> Result<Self> {
+        let framing = match format.as_str() {
+            "sse" => Framing::Sse,
+            "jsonl" => Framing::JsonLines,
+            "auto" => Framing::Auto,
+            other => {
+                return Err(invalid(format!(
+                    "unknown stream format '{other}' (expected sse, jsonl or auto)"
+                )))
+            }
+        };
+        let kind = self::kind(kind.as_deref())?;
+        let mut checker = stream_checker(&validator.inner, framing, kind, &path);
+        if let Some(request) = request {
+            checker = checker.answering(&parsed_request(&request)?);
+        }
+        Ok(NativeStreamChecker {
+            inner: Some(checker),
+        })
+    }
+
+    /// Feeds the next chunk; the `--format json` document of the records it
+    /// made final that have findings, or nothing when none has.
+    #[napi]
+    pub fn feed(&mut self, chunk: Buffer) -> Result<Option<String>> {
+        let checker = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| invalid("the stream was finished"))?;
+        Ok(found_json(checker.feed(&chunk)))
+    }
+
+    /// Ends the stream: the records left that have findings, with what the
+    /// end found still open.
+    #[napi]
+    pub fn finish(&mut self) -> Result<Option<String>> {
+        let checker = self
+            .inner
+            .take()
+            .ok_or_else(|| invalid("the stream was finished"))?;
+        Ok(found_json(checker.finish()))
+    }
+
+    /// How many records (events, lines) have been checked so far.
+    #[napi(getter)]
+    pub fn records(&self) -> u32 {
+        self.inner
+            .as_ref()
+            .map_or(0, |c| u32::try_from(c.records()).unwrap_or(u32::MAX))
+    }
+}
+
+/// What a check of a whole stream found, record by record.
+#[napi(js_name = "NativeStreamResult")]
+pub struct NativeStreamResult {
+    outcome: Outcome,
+}
+
+#[napi]
+impl NativeStreamResult {
+    /// The document `agui-lint check --format json` prints for the stream.
+    #[napi]
+    pub fn json(&self) -> String {
+        render::render(Format::Json, &self.outcome, &Options::default())
+    }
+
+    /// What `agui-lint check` prints for the stream (its human format);
+    /// `color` adds ANSI colours.
+    #[napi]
+    pub fn text(&self, color: Option<bool>) -> String {
+        let options = Options {
+            color: color.unwrap_or(false),
+            ..Options::default()
+        };
+        render::render(Format::Human, &self.outcome, &options)
+    }
+}
+
+/// What `agui-lint check` prints (its human format) for `body` checked as
+/// one document of `kind` by `validator`: each finding with its source
+/// line, a caret and help, then the summary line.
+#[napi]
+pub fn document_text(
+    validator: &NativeValidator,
+    kind: Option<String>,
+    body: Buffer,
+    path: String,
+    color: Option<bool>,
+) -> Result<String> {
+    let kind = self::kind(kind.as_deref())?;
+    let mut outcome = Outcome::default();
+    check::check_reader(
+        &validator.inner,
+        &path,
+        Layout::Json,
+        &body[..],
+        kind,
+        &mut |c| outcome.push(c),
+    )
+    .map_err(invalid)?;
+    let options = Options {
+        color: color.unwrap_or(false),
+        ..Options::default()
+    };
+    Ok(render::render(Format::Human, &outcome, &options))
+}
+
+/// Every rule agui-lint can report, as JSON (`agui-lint rule --all
+/// --format json`'s fields: name, severity, summary, docs, protocols).
+#[napi]
+pub fn rules_json() -> String {
+    let list: Vec<serde_json::Value> = rules::all()
+        .iter()
+        .map(|rule| {
+            serde_json::json!({
+                "name": rule.name,
+                "severity": rule.severity.as_str(),
+                "summary": rule.summary,
+                "docs": rule.docs,
+                "protocols": rule.protocols().iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// The names of the kinds of document `validate` checks.
+#[napi]
+pub fn kinds() -> Vec<&'static str> {
+    Kind::ALL.iter().map(|k| k.as_str()).collect()
+}
+
+/// The version of agui-lint the addon was built from.
+#[napi]
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
