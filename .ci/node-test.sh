@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The Node package (node/): installs its pinned dev dependencies (the napi-rs
-# CLI, the official @ag-ui SDK at 1.0.0, Express, TypeScript) with npm ci,
-# builds the addon in release with napi-rs, runs the Node test suite, then
-# packs the package with `npm pack`, installs the tarball into an empty
-# folder, and uses it from CommonJS, from an ES module and from TypeScript
-# (`tsc --noEmit` on examples/fetch-handler.ts). Run after `cargo test`,
-# whose CLI binary the suite compares the JSON document with.
+# CLI, the official @ag-ui SDK at 1.0.0, Express, TypeScript, vitest, jest)
+# with npm ci, builds the addon in release with napi-rs, runs the Node test
+# suite and the matchers under vitest and jest, then packs the package with
+# `npm pack`, installs the tarball into an empty folder, and uses it from
+# CommonJS, from an ES module and from TypeScript (`tsc --noEmit` on
+# examples/fetch-handler.ts). Run after `cargo test`, whose CLI binary the
+# suite compares the JSON document with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -17,6 +18,8 @@ npm ci --prefix node --no-audit --no-fund --silent
 ls node/agui-lint.*.node >/dev/null
 
 AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/agui-lint" node --test node/test/
+# The matchers under vitest and jest themselves (each fails with no test).
+(cd node && npx vitest run --dir test-vitest && npx jest --config test-jest/jest.config.js)
 
 # The package as a user installs it.
 (cd node && npm pack --silent --pack-destination "$work" >/dev/null)

@@ -20,10 +20,18 @@ function triple() {
 
 function load() {
   const name = `agui-lint.${triple()}.node`
+  // Built here (`npm run build`), or beside the package in a checkout.
   const local = join(__dirname, '..', name)
   if (existsSync(local)) return require(local)
+  // Installed from npm: the platform's package, an optional dependency.
+  const platformPackage = `agui-lint-${triple()}`
+  try {
+    return require(platformPackage)
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error
+  }
   throw new Error(
-    `agui-lint: no native addon for ${triple()} (looked for ${name}); ` +
+    `agui-lint: no native addon for ${triple()} (looked for ${name} and the package ${platformPackage}); ` +
       'build it with `npm run build` in the package folder (a Rust toolchain is needed)',
   )
 }
