@@ -242,6 +242,16 @@ function rules() {
   return JSON.parse(native.rulesJson())
 }
 
+/** The kinds of document `validate` checks. */
+function kinds() {
+  return native.kinds()
+}
+
+/** The agui-lint version the addon was built from. */
+const version = native.version()
+
+// Every name as a shorthand property, so that Node's ES module loader sees
+// each one and index.mjs can re-export them all.
 module.exports = {
   Validator,
   Guard,
@@ -254,7 +264,7 @@ module.exports = {
   StreamResult,
   StreamChecker,
   rules,
-  kinds: () => native.kinds(),
-  version: native.version(),
+  kinds,
+  version,
   ASYNC_THRESHOLD_BYTES,
 }

@@ -14,21 +14,24 @@ function validatorOf(options) {
   return shared
 }
 
+/** A matcher's answer: `pass`, and what a failure (or a `.not` pass) says. */
+function verdict(result, options, negated, found) {
+  const pass = result.valid && (!options.strict || result.warnings === 0)
+  return { pass, message: () => (pass ? negated : found()) }
+}
+
 /**
  * The body (a string, bytes or a parsed object) is a valid RunAgentInput;
  * with `{ strict: true }` it also has no warning.
  */
 function toBeValidRunAgentInput(received, options = {}) {
   const validator = validatorOf(options)
-  const result = validator.checkRunAgentInput(received)
-  const pass = result.valid && (!options.strict || result.warnings === 0)
-  return {
-    pass,
-    message: () =>
-      pass
-        ? 'expected the body not to be a valid RunAgentInput, and agui-lint found it valid'
-        : `expected a valid RunAgentInput; agui-lint found:\n\n${validator.text('run-agent-input', received, { path: 'body' })}`,
-  }
+  return verdict(
+    validator.checkRunAgentInput(received),
+    options,
+    'expected the body not to be a valid RunAgentInput, and agui-lint found it valid',
+    () => `expected a valid RunAgentInput; agui-lint found:\n\n${validator.text('run-agent-input', received, { path: 'body' })}`,
+  )
 }
 
 /**
@@ -37,16 +40,13 @@ function toBeValidRunAgentInput(received, options = {}) {
  * pairs it with the RunAgentInput it answers, `strict` fails warnings too.
  */
 function toBeConformantAgUiStream(received, options = {}) {
-  const validator = validatorOf(options)
-  const result = validator.checkStream(received, { request: options.request, path: 'stream' })
-  const pass = result.valid && (!options.strict || result.warnings === 0)
-  return {
-    pass,
-    message: () =>
-      pass
-        ? 'expected the stream not to be conformant, and agui-lint found nothing wrong'
-        : `expected a conformant AG-UI stream; agui-lint found:\n\n${result.toText()}`,
-  }
+  const result = validatorOf(options).checkStream(received, { request: options.request, path: 'stream' })
+  return verdict(
+    result,
+    options,
+    'expected the stream not to be conformant, and agui-lint found nothing wrong',
+    () => `expected a conformant AG-UI stream; agui-lint found:\n\n${result.toText()}`,
+  )
 }
 
 const matchers = { toBeValidRunAgentInput, toBeConformantAgUiStream }
