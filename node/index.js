@@ -29,37 +29,82 @@ function toBuffer(body) {
   return Buffer.from(JSON.stringify(body), 'utf8')
 }
 
-/** What a check found in one document. */
+/**
+ * What a check found in one document. Made from the addon's report (its
+ * verdict and counts read directly; the findings converted from the
+ * `--format json` document only when first asked for, so a clean request
+ * costs no rendering) or from one document of a stream's JSON document.
+ */
 class Result {
-  constructor(document, text) {
-    const checked = document.documents[0]
+  constructor(source, path = '-') {
+    if (typeof source.json === 'function') {
+      // Each read of the addon's report crosses into native code: only the
+      // verdict is read now, the rest when asked for.
+      /** @private */
+      this._native = source
+      /** @private */
+      this._path = path
+      /** No error left (warnings allowed). */
+      this.valid = source.valid
+      return
+    }
     /** @private */
-    this._document = document
+    this._document = source
     /** @private */
-    this._text = text
-    /** No error left (warnings allowed). */
-    this.valid = checked.valid
-    /** The protocol version that judged the document. */
-    this.protocol = checked.protocol
-    /** The kind the document was checked as, or null. */
-    this.kind = checked.kind
-    /** The record's number in its stream (1-based), or null. */
-    this.record = checked.record
-    /** Every finding, in position order. */
-    this.diagnostics = checked.diagnostics
-    this.errors = countOf(checked.diagnostics, 'error')
-    this.warnings = countOf(checked.diagnostics, 'warning')
-    this.infos = countOf(checked.diagnostics, 'info')
+    this._checked = source.documents[0]
+    this.valid = this._checked.valid
+  }
+
+  /** The protocol version that judged the document. */
+  get protocol() {
+    return this._native ? this._native.protocol : this._checked.protocol
+  }
+
+  /** The kind the document was checked as, or null. */
+  get kind() {
+    return this._native ? (this._native.kind ?? null) : this._checked.kind
+  }
+
+  /** The record's number in its stream (1-based), or null. */
+  get record() {
+    return this._native ? null : this._checked.record
+  }
+
+  /** Every finding, in position order. */
+  get diagnostics() {
+    if (this._diagnostics === undefined) {
+      this._diagnostics =
+        this._native && this._native.findings === 0 ? [] : this.toJSON().documents[0].diagnostics
+    }
+    return this._diagnostics
+  }
+
+  /** How many findings are errors. */
+  get errors() {
+    return this._native ? this._native.errors : countOf(this.diagnostics, 'error')
+  }
+
+  /** How many findings are warnings. */
+  get warnings() {
+    return this._native ? this._native.warnings : countOf(this.diagnostics, 'warning')
+  }
+
+  /** How many findings are infos. */
+  get infos() {
+    return this._native ? this._native.infos : countOf(this.diagnostics, 'info')
   }
 
   /** The document `agui-lint check --format json` prints for this one. */
   toJSON() {
+    if (this._document === undefined) this._document = JSON.parse(this.jsonText())
     return this._document
   }
 
   /** That document as the CLI prints it (pretty, with a final newline): a guard's 422 body. */
   jsonText() {
-    if (this._text === undefined) this._text = JSON.stringify(this._document, null, 2) + '\n'
+    if (this._text === undefined) {
+      this._text = this._native ? this._native.json(this._path) : JSON.stringify(this._document, null, 2) + '\n'
+    }
     return this._text
   }
 }
@@ -167,18 +212,15 @@ class Validator {
 
   /** Checks `body` as a document of `kind` (`"auto"`: told from its shape). */
   validate(kind, body, { path = '-' } = {}) {
-    const json = this._native.check(kind, toBuffer(body), path)
-    return new Result(JSON.parse(json), json)
+    return new Result(this._native.check(kind, toBuffer(body)), path)
   }
 
   /** `validate`, off the JavaScript thread for a body over ASYNC_THRESHOLD_BYTES. */
   async validateAsync(kind, body, { path = '-' } = {}) {
     const bytes = toBuffer(body)
-    const json =
-      bytes.length > ASYNC_THRESHOLD_BYTES
-        ? await this._native.checkAsync(kind, bytes, path)
-        : this._native.check(kind, bytes, path)
-    return new Result(JSON.parse(json), json)
+    const report =
+      bytes.length > ASYNC_THRESHOLD_BYTES ? await this._native.checkAsync(kind, bytes) : this._native.check(kind, bytes)
+    return new Result(report, path)
   }
 
   /**

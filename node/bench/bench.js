@@ -130,7 +130,7 @@ row(['---', '---:', '---:', '---:'])
     const rounds = []
     for (let i = 0; i < 31; i++) {
       const start = performance.now()
-      await validator._native.checkAsync('run-agent-input', body, '-')
+      await validator._native.checkAsync('run-agent-input', body)
       rounds.push((performance.now() - start) * 1e3)
     }
     row([`${turns} turns`, body.length, (sync / 1e3).toFixed(1), median(rounds).toFixed(1)])

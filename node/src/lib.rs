@@ -150,31 +150,25 @@ impl NativeValidator {
     }
 
     /// Checks `body` as a document of `kind` (`"auto"` or absent: told from
-    /// its shape) on this thread; the `--format json` document, shown under
-    /// `path`.
+    /// its shape) on this thread.
     #[napi]
-    pub fn check(&self, kind: Option<String>, body: Buffer, path: String) -> Result<String> {
+    pub fn check(&self, kind: Option<String>, body: Buffer) -> Result<NativeReport> {
         let kind = self::kind(kind.as_deref())?;
-        let report = check_document(&self.inner, kind, &body);
-        Ok(render::document_json(&path, None, &report))
+        Ok(NativeReport {
+            report: check_document(&self.inner, kind, &body),
+        })
     }
 
     /// `check`, as napi async work on libuv's thread pool: the JavaScript
     /// thread goes on while the body is checked. The body is copied first,
     /// as JavaScript may change a buffer it still holds.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn check_async(
-        &self,
-        kind: Option<String>,
-        body: Buffer,
-        path: String,
-    ) -> Result<AsyncTask<CheckTask>> {
+    #[napi(ts_return_type = "Promise<NativeReport>")]
+    pub fn check_async(&self, kind: Option<String>, body: Buffer) -> Result<AsyncTask<CheckTask>> {
         let kind = self::kind(kind.as_deref())?;
         Ok(AsyncTask::new(CheckTask {
             validator: Arc::clone(&self.inner),
             kind,
             body: body.to_vec(),
-            path,
         }))
     }
 
@@ -233,21 +227,83 @@ pub struct CheckTask {
     validator: Arc<agui_lint::Validator>,
     kind: Option<Kind>,
     body: Vec<u8>,
-    path: String,
 }
 
 impl Task for CheckTask {
-    type Output = String;
-    type JsValue = String;
+    type Output = Report;
+    type JsValue = NativeReport;
 
-    fn compute(&mut self) -> Result<String> {
-        let report = check_document(&self.validator, self.kind, &self.body);
-        Ok(render::document_json(&self.path, None, &report))
+    fn compute(&mut self) -> Result<Report> {
+        Ok(check_document(&self.validator, self.kind, &self.body))
     }
 
-    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
-        Ok(output)
+    fn resolve(&mut self, _env: Env, report: Report) -> Result<NativeReport> {
+        Ok(NativeReport { report })
     }
+}
+
+/// What a check found in one document. Its verdict and counts are read
+/// without any conversion; the findings cross as the `--format json`
+/// document only when asked for, so a clean request costs no rendering.
+#[napi(js_name = "NativeReport")]
+pub struct NativeReport {
+    report: Report,
+}
+
+#[napi]
+impl NativeReport {
+    /// No error left (warnings allowed).
+    #[napi(getter)]
+    pub fn valid(&self) -> bool {
+        self.report.is_valid()
+    }
+
+    /// The protocol version that judged the document.
+    #[napi(getter)]
+    pub fn protocol(&self) -> &'static str {
+        self.report.protocol().as_str()
+    }
+
+    /// The kind the document was checked as, if it could be told.
+    #[napi(getter)]
+    pub fn kind(&self) -> Option<&'static str> {
+        self.report.kind().map(|k| k.as_str())
+    }
+
+    /// How many findings there are, of every severity.
+    #[napi(getter)]
+    pub fn findings(&self) -> u32 {
+        u32::try_from(self.report.diagnostics().len()).unwrap_or(u32::MAX)
+    }
+
+    /// How many findings are errors.
+    #[napi(getter)]
+    pub fn errors(&self) -> u32 {
+        count(&self.report, Severity::Error)
+    }
+
+    /// How many findings are warnings.
+    #[napi(getter)]
+    pub fn warnings(&self) -> u32 {
+        count(&self.report, Severity::Warning)
+    }
+
+    /// How many findings are infos.
+    #[napi(getter)]
+    pub fn infos(&self) -> u32 {
+        count(&self.report, Severity::Info)
+    }
+
+    /// The `--format json` document of this one document, shown under
+    /// `path`.
+    #[napi]
+    pub fn json(&self, path: String) -> String {
+        render::document_json(&path, None, &self.report)
+    }
+}
+
+fn count(report: &Report, severity: Severity) -> u32 {
+    u32::try_from(report.count(severity)).unwrap_or(u32::MAX)
 }
 
 /// The JSON of the request a stream answers.
