@@ -114,6 +114,12 @@ fn report(
     checking: Checking,
     args: &ReportArgs,
 ) -> Result<ExitCode, String> {
+    if args.summary && args.format != cli::Format::Human {
+        return Err(
+            "--summary is for the human format; --statistics adds the counts to the others"
+                .to_string(),
+        );
+    }
     let Checking { kind, baseline } = checking;
     let per_file_ignores =
         PerFileIgnores::new(settings.per_file_ignores()).map_err(|e| e.to_string())?;
@@ -122,12 +128,6 @@ fn report(
     // Each schema compiled when a document first needs it: a capture of
     // events needs three of them.
     let validator = Validator::compiling_on_demand().with_settings(settings);
-    if args.summary && args.format != cli::Format::Human {
-        return Err(
-            "--summary is for the human format; --statistics adds the counts to the others"
-                .to_string(),
-        );
-    }
     let options = Options {
         color: use_color(args.color, args.output.as_deref()),
         statistics: args.statistics,
@@ -323,7 +323,7 @@ impl Run<'_> {
     /// Checks the sources and writes each document to `out` in `format` as
     /// its turn comes, so that no document is held once it is written.
     fn write<W: Write>(mut self, format: Format, options: &Options, out: W) -> Ran {
-        let mut writer = match Writer::begin(format, options, out) {
+        let writer = match Writer::begin(format, options, out) {
             Ok(writer) => writer,
             Err(error) => {
                 return Ran {
@@ -334,10 +334,12 @@ impl Run<'_> {
                 }
             }
         };
+        let mut writer = Written::new(writer);
         let baseline = &mut self.baseline;
-        let mut sarif = self.sarif.take();
-        let mut sarif_error = None;
-        let mut error = None;
+        let mut sarif = self
+            .sarif
+            .take()
+            .map(|(sarif, path)| (Written::new(sarif), path));
         let mut failures = self.missing;
         let mut masked = agui_lint::unstable::mask::Documents::default();
         let progress = progress::Progress::new(self.sources.len(), self.quiet);
@@ -369,17 +371,9 @@ impl Run<'_> {
                 } else {
                     documents
                 };
-                if error.is_some() {
-                    documents.documents().for_each(|d| writer.count(&d));
-                } else if let Err(e) = writer.outcome(&documents) {
-                    error = Some(e);
-                }
+                writer.outcome(&documents);
                 if let Some((sarif, _)) = &mut sarif {
-                    if sarif_error.is_some() {
-                        documents.documents().for_each(|d| sarif.count(&d));
-                    } else if let Err(e) = sarif.outcome(&documents) {
-                        sarif_error = Some(e);
-                    }
+                    sarif.outcome(&documents);
                 }
             },
             &mut |failure| failures.push(failure),
@@ -391,16 +385,10 @@ impl Run<'_> {
                 eprintln!("agui-lint: {}: {}", failure.path, failure.message);
             }
         }
-        let failing = writer.has_failing_document();
-        if error.is_none() {
-            error = writer.finish(&failures).err();
-        }
+        let failing = writer.writer.has_failing_document();
+        let error = writer.finish(&failures).err();
         if let Some((sarif, path)) = sarif {
-            let written = match sarif_error {
-                Some(e) => Err(e),
-                None => sarif.finish(&failures).and_then(|mut out| out.flush()),
-            };
-            if let Err(e) = written {
+            if let Err(e) = sarif.finish(&failures) {
                 // The main report may have been written; the SARIF file's
                 // failure still fails the run, as a tool failure.
                 eprintln!("agui-lint: cannot write {}: {e}", path.display());
@@ -415,6 +403,41 @@ impl Run<'_> {
             failing,
             error,
             baseline: self.baseline,
+        }
+    }
+}
+
+/// One report being written, and the first error writing it: past that
+/// error its documents are only counted, so the run's verdict still holds
+/// every document.
+struct Written<W: Write> {
+    writer: Writer<W>,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> Written<W> {
+    fn new(writer: Writer<W>) -> Self {
+        Written {
+            writer,
+            error: None,
+        }
+    }
+
+    /// Writes (or, after an error, counts) the next checked documents.
+    fn outcome(&mut self, documents: &agui_lint::unstable::check::Outcome) {
+        if self.error.is_some() {
+            documents.documents().for_each(|d| self.writer.count(&d));
+        } else if let Err(e) = self.writer.outcome(documents) {
+            self.error = Some(e);
+        }
+    }
+
+    /// Ends the report (its summary, the unreadable files) and flushes it;
+    /// the first error of the whole report.
+    fn finish(self, failures: &[Failure]) -> std::io::Result<()> {
+        match self.error {
+            Some(e) => Err(e),
+            None => self.writer.finish(failures).map(drop),
         }
     }
 }
