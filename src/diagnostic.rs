@@ -27,6 +27,17 @@ impl Severity {
             Severity::Error => "error",
         }
     }
+
+    /// The severity of that name (`error`, `warning` or `info`), as
+    /// configuration files, flags and the language bindings give it.
+    pub fn from_name(name: &str) -> Option<Severity> {
+        match name {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Severity {

@@ -136,12 +136,7 @@ impl Settings {
     pub fn severity_override(self, text: &str) -> Result<Self, SettingsError> {
         let invalid = || SettingsError::InvalidOverride(text.to_string());
         let (rule, level) = text.split_once('=').ok_or_else(invalid)?;
-        let severity = match level.trim() {
-            "error" => Severity::Error,
-            "warning" => Severity::Warning,
-            "info" => Severity::Info,
-            _ => return Err(invalid()),
-        };
+        let severity = Severity::from_name(level.trim()).ok_or_else(invalid)?;
         self.severity(rule.trim(), severity)
     }
 

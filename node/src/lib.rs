@@ -15,7 +15,7 @@ use std::sync::{Arc, LazyLock};
 use agui_lint::unstable::check::{self, Checked, Outcome};
 use agui_lint::unstable::input::Layout;
 use agui_lint::unstable::render::{self, Format, Options};
-use agui_lint::{rules, Framing, Kind, ProtocolChoice, Report, Settings, Severity};
+use agui_lint::{rules, Kind, ProtocolChoice, Report, Settings, Severity};
 use napi::bindgen_prelude::{AsyncTask, Buffer};
 use napi::{Env, Error, Result, Task};
 use napi_derive::napi;
@@ -49,14 +49,11 @@ struct ValidatorOptions {
 
 /// A severity named as in every output format.
 fn parse_severity(name: &str) -> Result<Severity> {
-    match name {
-        "error" => Ok(Severity::Error),
-        "warning" => Ok(Severity::Warning),
-        "info" => Ok(Severity::Info),
-        other => Err(invalid(format!(
-            "unknown severity '{other}' (expected error, warning or info)"
-        ))),
-    }
+    Severity::from_name(name).ok_or_else(|| {
+        invalid(format!(
+            "unknown severity '{name}' (expected error, warning or info)"
+        ))
+    })
 }
 
 /// The settings `options` describe, over a configuration file's when one
@@ -186,38 +183,10 @@ impl NativeValidator {
     ) -> Result<NativeStreamResult> {
         let kind = self::kind(kind.as_deref())?;
         let request = request.as_deref().map(parsed_request).transpose()?;
-        let layout = match format.as_str() {
-            "sse" => Layout::Sse,
-            "jsonl" => Layout::JsonLines,
-            "har" => Layout::Har,
-            "auto" => Layout::sniff(&body),
-            other => {
-                return Err(invalid(format!(
-                    "unknown stream format '{other}' (expected sse, jsonl, har or auto)"
-                )))
-            }
-        };
-        let validator = &*self.inner;
-        let mut outcome = Outcome::default();
-        let framing = match layout {
-            Layout::Sse => Framing::Sse,
-            Layout::JsonLines => Framing::JsonLines,
-            // One document or a HAR archive: read whole, as the CLI reads
-            // a file.
-            Layout::Json | Layout::Har => {
-                check::check_reader(validator, &path, layout, &body[..], kind, &mut |c| {
-                    outcome.push(c)
-                })
+        let layout = check::capture_layout(&format, &body).map_err(invalid)?;
+        let outcome =
+            check::check_capture(&self.inner, &body, layout, kind, &path, request.as_ref())
                 .map_err(invalid)?;
-                return Ok(NativeStreamResult { outcome });
-            }
-        };
-        let mut checker = stream_checker(validator, framing, kind, &path);
-        if let Some(request) = &request {
-            checker = checker.answering(request);
-        }
-        checker.feed_each(&body, |c| outcome.push(c));
-        checker.finish_each(|c| outcome.push(c));
         Ok(NativeStreamResult { outcome })
     }
 }
@@ -311,21 +280,6 @@ fn parsed_request(text: &str) -> Result<serde_json::Value> {
     serde_json::from_str(text).map_err(|e| invalid(format!("the request is not JSON: {e}")))
 }
 
-/// A stream checker over `validator`, its records of `kind` (`None`: events
-/// for SSE, as each line's shape tells for JSON Lines).
-fn stream_checker(
-    validator: &agui_lint::Validator,
-    framing: Framing,
-    kind: Option<Kind>,
-    path: &str,
-) -> agui_lint::StreamChecker {
-    let checker = agui_lint::StreamChecker::new(validator, framing).with_path(path);
-    match kind {
-        Some(kind) => checker.with_kind(kind),
-        None => checker,
-    }
-}
-
 /// The `--format json` document of `found`, or `None` when it is empty
 /// (the common case for a chunk of a healthy stream: nothing to convert).
 fn found_json(found: Vec<Checked>) -> Option<String> {
@@ -357,21 +311,11 @@ impl NativeStreamChecker {
         path: String,
         request: Option<String>,
     ) -> Result<Self> {
-        let framing = match format.as_str() {
-            "sse" => Framing::Sse,
-            "jsonl" => Framing::JsonLines,
-            "auto" => Framing::Auto,
-            other => {
-                return Err(invalid(format!(
-                    "unknown stream format '{other}' (expected sse, jsonl or auto)"
-                )))
-            }
-        };
+        let framing = check::stream_framing(&format).map_err(invalid)?;
         let kind = self::kind(kind.as_deref())?;
-        let mut checker = stream_checker(&validator.inner, framing, kind, &path);
-        if let Some(request) = request {
-            checker = checker.answering(&parsed_request(&request)?);
-        }
+        let request = request.as_deref().map(parsed_request).transpose()?;
+        let checker =
+            check::stream_checker(&validator.inner, framing, kind, &path, request.as_ref());
         Ok(NativeStreamChecker {
             inner: Some(checker),
         })
@@ -446,16 +390,8 @@ pub fn document_text(
     color: Option<bool>,
 ) -> Result<String> {
     let kind = self::kind(kind.as_deref())?;
-    let mut outcome = Outcome::default();
-    check::check_reader(
-        &validator.inner,
-        &path,
-        Layout::Json,
-        &body[..],
-        kind,
-        &mut |c| outcome.push(c),
-    )
-    .map_err(invalid)?;
+    let outcome = check::check_capture(&validator.inner, &body, Layout::Json, kind, &path, None)
+        .map_err(invalid)?;
     let options = Options {
         color: color.unwrap_or(false),
         ..Options::default()

@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
 
 use agui_lint::unstable::check::{self, Outcome};
-use agui_lint::unstable::input::Layout;
 use agui_lint::unstable::render::{self, Format, Options};
 use agui_lint::{
-    rules, Diagnostic, Framing, Kind, ProtocolChoice, Related, Report, Settings, Severity,
-    StreamChecker, Validator,
+    rules, Diagnostic, Kind, ProtocolChoice, Related, Report, Settings, Severity, StreamChecker,
+    Validator,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,14 +78,11 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 
 /// A severity named as in every output format.
 fn parse_severity(name: &str) -> PyResult<Severity> {
-    match name {
-        "error" => Ok(Severity::Error),
-        "warning" => Ok(Severity::Warning),
-        "info" => Ok(Severity::Info),
-        other => Err(PyValueError::new_err(format!(
-            "unknown severity '{other}' (expected error, warning or info)"
-        ))),
-    }
+    Severity::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown severity '{name}' (expected error, warning or info)"
+        ))
+    })
 }
 
 /// `settings` with the bounds given (the others as they are).
@@ -264,43 +260,10 @@ impl PyValidator {
         let mut text = None;
         let body = self::body(body, &mut text)?;
         let bytes = body.bytes();
-        let layout = match format {
-            "sse" => Layout::Sse,
-            "jsonl" => Layout::JsonLines,
-            "har" => Layout::Har,
-            "auto" => Layout::sniff(bytes),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown stream format '{other}' (expected sse, jsonl, har or auto)"
-                )))
-            }
-        };
+        let layout = check::capture_layout(format, bytes).map_err(PyValueError::new_err)?;
         let validator = &*self.inner;
         let outcome = py.detach(|| {
-            let mut outcome = Outcome::default();
-            let framing = match layout {
-                Layout::Sse => Framing::Sse,
-                Layout::JsonLines => Framing::JsonLines,
-                // One document or a HAR archive: read whole, as the CLI
-                // reads a file.
-                Layout::Json | Layout::Har => {
-                    // Reading from memory cannot fail.
-                    let read =
-                        check::check_reader(validator, path, layout, bytes, kind, &mut |c| {
-                            outcome.push(c)
-                        });
-                    return read.map(|()| outcome);
-                }
-            };
-            // Events and lines through the stream checker, as a guard's
-            // response is checked.
-            let mut checker = stream_checker(validator, framing, kind, path);
-            if let Some(request) = &request {
-                checker = checker.answering(request);
-            }
-            checker.feed_each(bytes, |c| outcome.push(c));
-            checker.finish_each(|c| outcome.push(c));
-            Ok(outcome)
+            check::check_capture(validator, bytes, layout, kind, path, request.as_ref())
         });
         let outcome = outcome.map_err(|e: std::io::Error| PyValueError::new_err(e.to_string()))?;
         Ok(StreamResult { outcome })
@@ -446,10 +409,6 @@ impl CheckResult {
     }
 }
 
-/// What a check found in a captured stream: one `Result` per record, in
-/// order, and the totals.
-/// A stream checker over `validator` framed as `framing`, its records of
-/// `kind` (`None`: events for SSE, as each line's shape tells otherwise).
 /// The JSON of the request a stream answers (`bytes` or `str`).
 fn parsed_request(request: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     let mut text = None;
@@ -461,19 +420,6 @@ fn parsed_request(request: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
 /// Chunks a `StreamChecker` feeds up to this size are checked holding the
 /// GIL (a few microseconds); larger ones let other threads run meanwhile.
 const DETACHED_CHUNK_BYTES: usize = 16 * 1024;
-
-fn stream_checker(
-    validator: &Validator,
-    framing: Framing,
-    kind: Option<Kind>,
-    path: &str,
-) -> StreamChecker {
-    let checker = StreamChecker::new(validator, framing).with_path(path);
-    match kind {
-        Some(kind) => checker.with_kind(kind),
-        None => checker,
-    }
-}
 
 /// One event stream checked as its bytes come: `feed(chunk)` with each
 /// chunk as it arrives (split anywhere, an SSE event across two writes
@@ -504,24 +450,14 @@ impl PyStreamChecker {
         path: &str,
         request: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let framing = match format {
-            "sse" => Framing::Sse,
-            "jsonl" => Framing::JsonLines,
-            "auto" => Framing::Auto,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown stream format '{other}' (expected sse, jsonl or auto)"
-                )))
-            }
-        };
+        let framing = check::stream_framing(format).map_err(PyValueError::new_err)?;
         let kind = match kind {
             "auto" => None,
             name => Some(name.parse::<Kind>().map_err(value_error)?),
         };
-        let mut checker = stream_checker(&validator.inner, framing, kind, path);
-        if let Some(request) = request {
-            checker = checker.answering(&parsed_request(request)?);
-        }
+        let request = request.map(parsed_request).transpose()?;
+        let checker =
+            check::stream_checker(&validator.inner, framing, kind, path, request.as_ref());
         Ok(PyStreamChecker {
             inner: Some(checker),
         })
@@ -566,6 +502,8 @@ impl PyStreamChecker {
     }
 }
 
+/// What a check found in a captured stream: one `Result` per record, in
+/// order, and the totals.
 #[pyclass(frozen, name = "StreamResult", module = "agui_lint")]
 struct StreamResult {
     outcome: Outcome,

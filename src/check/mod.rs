@@ -12,12 +12,14 @@
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
+mod capture;
 mod exchange;
 mod har;
 mod ordered;
 mod stream;
 
 pub use crate::checked::{Checked, Context, Failure, Outcome};
+pub use capture::{capture_layout, check_capture, stream_checker, stream_framing};
 pub use ordered::check_sources_in_order;
 
 pub(crate) use crate::checked::Sink;
