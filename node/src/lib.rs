@@ -20,6 +20,10 @@ use napi::bindgen_prelude::{AsyncTask, Buffer};
 use napi::{Env, Error, Result, Task};
 use napi_derive::napi;
 
+/// Rust's allocations in the addon, as in the CLI: see `Cargo.toml`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The schemas of every kind and version, compiled once per process; each
 /// `Validator` shares them and adds its own settings.
 static COMPILED: LazyLock<std::result::Result<agui_lint::Validator, String>> =
