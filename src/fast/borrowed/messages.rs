@@ -18,13 +18,6 @@ use crate::limits::{self, PARSER_DEPTH};
 /// spares reading their text twice.
 const HELD_MESSAGES: usize = 4096;
 
-/// From this size on, a RunAgentInput is first read with its messages
-/// kept as text. A document this large most likely holds more messages
-/// than are held, and reading it held first would read a few thousand of
-/// them only to read the document again (a sixth of a 1 MB document's
-/// check); one that holds few pays a skim of its messages' text instead.
-const TEXT_FIRST_BYTES: usize = HELD_MESSAGES * 128;
-
 thread_local! {
     /// How [`read_input`] has `messages` read: held (false) or kept as
     /// text (true). A thread-local, not a seed, because the reader of
@@ -37,34 +30,27 @@ thread_local! {
 
 /// Reads `bytes` as a RunAgentInput, `None` when they are not one the
 /// structs take. Its messages are held when there are at most
-/// [`HELD_MESSAGES`] (and the document is under [`TEXT_FIRST_BYTES`]),
-/// else kept as their text; of the unknown keys of each
+/// [`HELD_MESSAGES`], else kept as their text; of the unknown keys of each
 /// object, the first `keep` are kept (the findings a document reports).
 pub(in crate::fast) fn read_input(bytes: &[u8], keep: usize) -> Option<RunAgentInput<'_>> {
     TOO_MANY_TO_HOLD.set(false);
     super::KEPT_UNKNOWN.set(keep);
-    if bytes.len() >= TEXT_FIRST_BYTES {
-        return read_with_messages_as_text(bytes);
-    }
     match serde_json::from_slice(bytes) {
         Ok(input) => Some(input),
-        Err(_) if TOO_MANY_TO_HOLD.replace(false) => read_with_messages_as_text(bytes),
+        Err(_) if TOO_MANY_TO_HOLD.replace(false) => {
+            /// Puts the held reading back however the second one ends.
+            struct Held;
+            impl Drop for Held {
+                fn drop(&mut self) {
+                    MESSAGES_AS_TEXT.set(false);
+                }
+            }
+            let _held = Held;
+            MESSAGES_AS_TEXT.set(true);
+            serde_json::from_slice(bytes).ok()
+        }
         Err(_) => None,
     }
-}
-
-/// Reads `bytes` as a RunAgentInput with its messages kept as text.
-fn read_with_messages_as_text(bytes: &[u8]) -> Option<RunAgentInput<'_>> {
-    /// Puts the held reading back however this one ends.
-    struct Held;
-    impl Drop for Held {
-        fn drop(&mut self) {
-            MESSAGES_AS_TEXT.set(false);
-        }
-    }
-    let _held = Held;
-    MESSAGES_AS_TEXT.set(true);
-    serde_json::from_slice(bytes).ok()
 }
 
 /// A RunAgentInput's `messages`, as [`read_input`] read them.
