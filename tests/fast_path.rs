@@ -245,12 +245,18 @@ fn nested_parameters(depth: usize) -> Vec<u8> {
 /// A clean 1.1 input of `count` user messages, the first with
 /// `metadata` nesting `depth` objects (the document itself, the messages
 /// array and the message are three more levels).
-fn nested_metadata(depth: usize, count: usize) -> Vec<u8> {
+fn nested_metadata(depth: usize, count: usize, nested_at: usize) -> Vec<u8> {
     let metadata = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
-    let mut messages = vec![format!(
-        r#"{{"id":"m0","role":"user","content":"hi","metadata":{metadata}}}"#
-    )];
-    messages.extend((1..count).map(|i| format!(r#"{{"id":"m{i}","role":"user","content":"hi"}}"#)));
+    let messages: Vec<String> = (0..count)
+        .map(|i| {
+            let extra = if i == nested_at {
+                format!(r#","metadata":{metadata}"#)
+            } else {
+                String::new()
+            };
+            format!(r#"{{"id":"m{i}","role":"user","content":"hi"{extra}}}"#)
+        })
+        .collect();
     format!(
         r#"{{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[{}]}}"#,
         messages.join(",")
@@ -260,18 +266,22 @@ fn nested_metadata(depth: usize, count: usize) -> Vec<u8> {
 
 #[test]
 fn message_nesting_at_the_parsers_limit_gets_the_same_verdict() {
-    // With few messages, and with more than the fast path holds (it then
-    // reads their text one message at a time, and counts the levels above
-    // the array itself).
-    for count in [1, 5000] {
+    // With few messages, and with more than the fast path holds: the
+    // first message is then held, the last read from its text on its own
+    // (counting the levels above it).
+    for (count, nested_at) in [(1, 0), (5000, 0), (5000, 4999)] {
         for depth in [123, 124, 125, 126] {
             let fast = agree(
-                &nested_metadata(depth, count),
+                &nested_metadata(depth, count, nested_at),
                 Protocol::V1_1,
-                &format!("metadata nested {depth} in {count} messages"),
+                &format!("metadata nested {depth} in message {nested_at} of {count}"),
             );
             // 3 + 124 levels are read; the parser refuses a 128th.
-            assert_eq!(fast, depth <= 124, "{depth} in {count}");
+            assert_eq!(
+                fast,
+                depth <= 124,
+                "{depth} in message {nested_at} of {count}"
+            );
         }
     }
 }
@@ -793,8 +803,16 @@ fn unknown_keys_past_the_finding_limit_are_counted_alike() {
     let messages: Vec<Value> = (0..5000)
         .map(|i| json!({"id": format!("m{i}"), "role": "user", "content": "hi", "extra": i}))
         .collect();
-    let many = payloads::bytes(&json!({"threadId": "t", "runId": "r", "messages": messages}));
-    for (name, bytes) in [("top", top.as_bytes()), ("messages", &many[..])] {
+    let many = json!({"threadId": "t", "runId": "r", "messages": messages});
+    // Compact, and with white space between the messages the first
+    // reading leaves as text.
+    let compact = payloads::bytes(&many);
+    let pretty = serde_json::to_vec_pretty(&many).expect("JSON");
+    for (name, bytes) in [
+        ("top", top.as_bytes()),
+        ("messages", &compact[..]),
+        ("messages, pretty", &pretty[..]),
+    ] {
         assert!(fuzzing::fast_judges(bytes, Protocol::V1_1), "{name}");
         let (_, full) = fuzzing::fast_and_full(bytes, Protocol::V1_1).expect("validator");
         let summary = full
