@@ -37,6 +37,18 @@ function toBuffer(body) {
  */
 class Result {
   constructor(source, path = '-') {
+    if (source instanceof CleanDocument) {
+      // Nothing found: the verdict is known without native calls, and the
+      // JSON document is made (by checking again) only when asked for.
+      /** @private */
+      this._clean = source
+      /** @private */
+      this._path = path
+      /** @private */
+      this._diagnostics = []
+      this.valid = true
+      return
+    }
     if (typeof source.json === 'function') {
       // Each read of the addon's report crosses into native code: only the
       // verdict is read now, the rest when asked for.
@@ -57,17 +69,19 @@ class Result {
 
   /** The protocol version that judged the document. */
   get protocol() {
+    if (this._clean) return this._clean.protocol
     return this._native ? this._native.protocol : this._checked.protocol
   }
 
   /** The kind the document was checked as, or null. */
   get kind() {
+    if (this._clean) return this._clean.kind
     return this._native ? (this._native.kind ?? null) : this._checked.kind
   }
 
   /** The record's number in its stream (1-based), or null. */
   get record() {
-    return this._native ? null : this._checked.record
+    return this._checked ? this._checked.record : null
   }
 
   /** Every finding, in position order. */
@@ -81,16 +95,19 @@ class Result {
 
   /** How many findings are errors. */
   get errors() {
+    if (this._clean) return 0
     return this._native ? this._native.errors : countOf(this.diagnostics, 'error')
   }
 
   /** How many findings are warnings. */
   get warnings() {
+    if (this._clean) return 0
     return this._native ? this._native.warnings : countOf(this.diagnostics, 'warning')
   }
 
   /** How many findings are infos. */
   get infos() {
+    if (this._clean) return 0
     return this._native ? this._native.infos : countOf(this.diagnostics, 'info')
   }
 
@@ -103,10 +120,51 @@ class Result {
   /** That document as the CLI prints it (pretty, with a final newline): a guard's 422 body. */
   jsonText() {
     if (this._text === undefined) {
+      if (this._clean) this._native = this._clean.report()
       this._text = this._native ? this._native.json(this._path) : JSON.stringify(this._document, null, 2) + '\n'
     }
     return this._text
   }
+}
+
+/** Index of each kind name in the addon's `kinds()`, as `verdict` takes it. */
+const KIND_INDEX = new Map(native.kinds().map((name, index) => [name, index]))
+KIND_INDEX.set('auto', 0xffffffff)
+const PROTOCOLS = native.protocols()
+const KINDS = native.kinds()
+
+/**
+ * A document the addon found nothing in, from `verdict`'s clean code: its
+ * protocol and kind, and what to check again when its full report is
+ * asked for. Kept small: one is made per clean request.
+ */
+class CleanDocument {
+  constructor(code, validator, kind, bytes) {
+    this.code = code
+    this.validator = validator
+    this.kindName = kind
+    this.bytes = bytes
+  }
+
+  get protocol() {
+    return PROTOCOLS[this.code >> 4]
+  }
+
+  get kind() {
+    return (this.code & 15) === 0 ? null : KINDS[(this.code & 15) - 1]
+  }
+
+  /** The addon's report of the same check, made again. */
+  report() {
+    return this.validator.check(this.kindName, this.bytes)
+  }
+}
+
+/** The Result of `native.verdict`'s answer for a body of `kind`. */
+function verdictResult(validator, kind, index, bytes, path) {
+  const verdict = validator.verdict(index, bytes)
+  if (typeof verdict !== 'number') return new Result(verdict, path)
+  return new Result(new CleanDocument(verdict, validator, kind, bytes), path)
 }
 
 function countOf(diagnostics, severity) {
@@ -212,15 +270,17 @@ class Validator {
 
   /** Checks `body` as a document of `kind` (`"auto"`: told from its shape). */
   validate(kind, body, { path = '-' } = {}) {
-    return new Result(this._native.check(kind, toBuffer(body)), path)
+    const index = KIND_INDEX.get(kind ?? 'auto')
+    // An unknown kind goes to `check`, which names it in its error.
+    if (index === undefined) return new Result(this._native.check(kind, toBuffer(body)), path)
+    return verdictResult(this._native, kind, index, toBuffer(body), path)
   }
 
   /** `validate`, off the JavaScript thread for a body over ASYNC_THRESHOLD_BYTES. */
   async validateAsync(kind, body, { path = '-' } = {}) {
     const bytes = toBuffer(body)
-    const report =
-      bytes.length > ASYNC_THRESHOLD_BYTES ? await this._native.checkAsync(kind, bytes) : this._native.check(kind, bytes)
-    return new Result(report, path)
+    if (bytes.length <= ASYNC_THRESHOLD_BYTES) return this.validate(kind, bytes, { path })
+    return new Result(await this._native.checkAsync(kind, bytes), path)
   }
 
   /**

@@ -4,7 +4,9 @@
 //! Every check is the root crate's: this module only moves bytes in and
 //! JSON out. Results cross into JavaScript as the JSON document of
 //! `agui-lint check --format json`, the one format every agui-lint binding
-//! shares, so a finding reads the same from the CLI, Python and Node. A
+//! shares, so a finding reads the same from the CLI, Python and Node; a
+//! document without findings crosses as one number (`verdict`), as a
+//! guard's clean request should cost no more than its check. A
 //! check over a large body runs as napi async work, off the JavaScript
 //! thread (`checkAsync`); `index.js` picks it above a threshold.
 
@@ -15,8 +17,8 @@ use std::sync::{Arc, LazyLock};
 use agui_lint::unstable::check::{self, Checked, Outcome};
 use agui_lint::unstable::input::Layout;
 use agui_lint::unstable::render::{self, Format, Options};
-use agui_lint::{rules, Kind, ProtocolChoice, Report, Settings, Severity};
-use napi::bindgen_prelude::{AsyncTask, Buffer};
+use agui_lint::{rules, Kind, Protocol, ProtocolChoice, Report, Settings, Severity};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Either};
 use napi::{Env, Error, Result, Task};
 use napi_derive::napi;
 
@@ -160,6 +162,29 @@ impl NativeValidator {
         })
     }
 
+    /// `check` for the request path, where nearly every body is clean:
+    /// `kind` is an index into `kinds()` (`u32::MAX`: told from the shape),
+    /// and a document without findings comes back as a plain number, its
+    /// `cleanCode` (protocol and kind), since making a `NativeReport` costs
+    /// a JavaScript object and a wrap per call. A document with findings
+    /// comes back as its `NativeReport`.
+    #[napi(ts_return_type = "number | NativeReport")]
+    pub fn verdict(&self, kind: u32, body: Buffer) -> Result<Either<u32, NativeReport>> {
+        let kind = match kind {
+            u32::MAX => None,
+            index => Some(
+                *Kind::ALL
+                    .get(index as usize)
+                    .ok_or_else(|| invalid(format!("no kind has the index {index}")))?,
+            ),
+        };
+        let report = check_document(&self.inner, kind, &body);
+        Ok(match clean_code(&report) {
+            Some(code) => Either::A(code),
+            None => Either::B(NativeReport { report }),
+        })
+    }
+
     /// `check`, as napi async work on libuv's thread pool: the JavaScript
     /// thread goes on while the body is checked. The body is copied first,
     /// as JavaScript may change a buffer it still holds.
@@ -273,6 +298,27 @@ impl NativeReport {
     pub fn json(&self, path: String) -> String {
         render::document_json(&path, None, &self.report)
     }
+}
+
+/// The code `verdict` gives a document without findings: the index of its
+/// protocol in `protocols()` times 16, plus one more than the index of its
+/// kind in `kinds()` (0: no kind told).
+fn clean_code(report: &Report) -> Option<u32> {
+    const {
+        assert!(
+            Kind::ALL.len() < 16,
+            "a kind's index must fit in a clean code's four bits"
+        )
+    };
+    if !report.diagnostics().is_empty() {
+        return None;
+    }
+    let protocol = Protocol::ALL.iter().position(|p| *p == report.protocol())?;
+    let kind = match report.kind() {
+        None => 0,
+        Some(kind) => Kind::ALL.iter().position(|k| *k == kind)? + 1,
+    };
+    u32::try_from(protocol * 16 + kind).ok()
 }
 
 fn count(report: &Report, severity: Severity) -> u32 {
@@ -426,6 +472,13 @@ pub fn rules_json() -> String {
 #[napi]
 pub fn kinds() -> Vec<&'static str> {
     Kind::ALL.iter().map(|k| k.as_str()).collect()
+}
+
+/// The names of the protocol versions, in the order `verdict`'s clean
+/// codes count them.
+#[napi]
+pub fn protocols() -> Vec<&'static str> {
+    Protocol::ALL.iter().map(|p| p.as_str()).collect()
 }
 
 /// The version of agui-lint the addon was built from.

@@ -70,6 +70,24 @@ test("toJSON is the CLI's --format json document, byte for byte", () => {
   }
 })
 
+test("a clean document's Result knows its protocol and kind, and its JSON is the CLI's", () => {
+  const cases = [
+    ['run-agent-input', join(TRAFFIC, 'tools.request.json'), '1.0', 'run-agent-input'],
+    ['auto', join(TRAFFIC, 'chat.request.json'), '1.0', 'run-agent-input'],
+    ['auto', join(REPO, 'fixtures', '1.1', 'message', 'valid', readdirSync(join(REPO, 'fixtures', '1.1', 'message', 'valid'))[0]), '1.1', 'message'],
+  ]
+  for (const [kind, file, protocol, told] of cases) {
+    const body = readFileSync(file)
+    const result = validator.validate(kind, body)
+    assert.equal(result.valid, true, file)
+    assert.deepEqual([result.protocol, result.kind, result.errors, result.warnings, result.infos], [protocol, told, 0, 0, 0], file)
+    assert.deepEqual(result.diagnostics, [])
+    const args = ['check', '-', '--format', 'json'].concat(kind === 'auto' ? [] : ['--kind', kind])
+    assert.equal(result.jsonText(), execFileSync(CLI, args, { input: body }).toString('utf8'), file)
+    assert.equal(result.toJSON().documents[0].kind, told)
+  }
+})
+
 test('settings: select, ignore, severity, masking, protocol, and unknown options refused', () => {
   const body = '{"id":"m","role":"tool","content":"secret","tool_call_id":"c"}'
   const ignoring = new agui.Validator({ ignore: ['unknown-field'] })

@@ -3,7 +3,9 @@
 //! applied to it as `STATE_DELTA` is applied to the state, within the
 //! same budget as the state (`state-over-budget`).
 
-use std::collections::HashMap;
+// foldhash: seeded per process, so keys a client chooses cannot collide at
+// will, and several times faster than SipHash on short keys.
+use foldhash::HashMap;
 
 use serde_json::Value;
 

@@ -1,7 +1,9 @@
 //! What the fast path needs to know about a tool's `parameters`, judged
 //! from its source text once per distinct text and kept.
 
-use std::collections::HashMap;
+// foldhash: seeded per process, so keys a client chooses cannot collide at
+// will, and several times faster than SipHash on short keys.
+use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, LazyLock, RwLock};
 
 use serde_json::Value;
