@@ -139,7 +139,7 @@ export declare class StreamChecker {
   feed(chunk: string | Uint8Array | ArrayBuffer | object): Result[]
   /** Ends the stream: what is left, with what the end found still open. */
   finish(): Result[]
-  /** How many records have been checked so far. */
+  /** How many records have been checked so far; once finished, how many the stream held. */
   readonly records: number
 }
 

@@ -333,7 +333,7 @@ class StreamChecker {
     return resultsOf(this._native.finish())
   }
 
-  /** How many records have been checked so far. */
+  /** How many records have been checked so far; once finished, how many the stream held. */
   get records() {
     return this._native.records
   }

@@ -219,6 +219,25 @@ fn an_empty_stream_is_said_to_be_empty_and_blank_lines_do_not_stall_the_framing(
 }
 
 #[test]
+fn finishing_counts_the_records_only_the_end_made_final() {
+    let validator = Validator::new().expect("validator");
+    let lines = b"{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\
+        {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}";
+    for framing in [Framing::JsonLines, Framing::Auto] {
+        let mut checker = StreamChecker::new(&validator, framing);
+        assert!(checker.feed(lines).is_empty());
+        // The last line has no end yet: more of it may come.
+        assert!(checker.records() <= 1);
+        let (found, records) = checker.finish_counted();
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(records, 2);
+    }
+    // An empty stream holds no record; its one document says so.
+    let (found, records) = StreamChecker::new(&validator, Framing::Sse).finish_counted();
+    assert_eq!((found.len(), records), (1, 0));
+}
+
+#[test]
 fn what_the_end_finds_is_placed_on_the_last_record() {
     let validator = Validator::new().expect("validator");
     let mut checker = StreamChecker::new(&validator, Framing::JsonLines);

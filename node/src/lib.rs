@@ -347,6 +347,8 @@ fn found_json(found: Vec<Checked>) -> Option<String> {
 pub struct NativeStreamChecker {
     /// `None` once finished.
     inner: Option<agui_lint::StreamChecker>,
+    /// How many records the stream held, once finished.
+    finished: u32,
 }
 
 #[napi]
@@ -368,6 +370,7 @@ impl NativeStreamChecker {
             check::stream_checker(&validator.inner, framing, kind, &path, request.as_ref());
         Ok(NativeStreamChecker {
             inner: Some(checker),
+            finished: 0,
         })
     }
 
@@ -390,15 +393,18 @@ impl NativeStreamChecker {
             .inner
             .take()
             .ok_or_else(|| invalid("the stream was finished"))?;
-        Ok(found_json(checker.finish()))
+        let (found, records) = checker.finish_counted();
+        self.finished = u32::try_from(records).unwrap_or(u32::MAX);
+        Ok(found_json(found))
     }
 
-    /// How many records (events, lines) have been checked so far.
+    /// How many records (events, lines) have been checked so far; once
+    /// finished, how many the stream held.
     #[napi(getter)]
     pub fn records(&self) -> u32 {
-        self.inner
-            .as_ref()
-            .map_or(0, |c| u32::try_from(c.records()).unwrap_or(u32::MAX))
+        self.inner.as_ref().map_or(self.finished, |c| {
+            u32::try_from(c.records()).unwrap_or(u32::MAX)
+        })
     }
 }
 

@@ -207,7 +207,8 @@ class StreamChecker:
         """Ends the stream; returns the records left that have findings."""
     @property
     def records(self) -> int:
-        """How many records (events, lines) have been checked so far."""
+        """How many records (events, lines) have been checked so far; once
+        finished, how many the stream held."""
 
 def rules() -> List[Rule]:
     """Every rule agui-lint can report, in documentation order."""

@@ -437,6 +437,8 @@ const DETACHED_CHUNK_BYTES: usize = 16 * 1024;
 struct PyStreamChecker {
     /// `None` once finished.
     inner: Option<StreamChecker>,
+    /// How many records the stream held, once finished.
+    finished: usize,
 }
 
 #[pymethods]
@@ -460,6 +462,7 @@ impl PyStreamChecker {
             check::stream_checker(&validator.inner, framing, kind, path, request.as_ref());
         Ok(PyStreamChecker {
             inner: Some(checker),
+            finished: 0,
         })
     }
 
@@ -491,14 +494,18 @@ impl PyStreamChecker {
             .inner
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the stream was finished"))?;
-        let found = py.detach(|| checker.finish());
+        let (found, records) = py.detach(|| checker.finish_counted());
+        self.finished = records;
         Ok(found.into_iter().map(CheckResult::of).collect())
     }
 
-    /// How many records (events, lines) have been checked so far.
+    /// How many records (events, lines) have been checked so far; once
+    /// finished, how many the stream held.
     #[getter]
     fn records(&self) -> usize {
-        self.inner.as_ref().map_or(0, StreamChecker::records)
+        self.inner
+            .as_ref()
+            .map_or(self.finished, StreamChecker::records)
     }
 }
 

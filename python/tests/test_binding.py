@@ -172,9 +172,19 @@ def test_a_stream_fed_in_chunks_finds_what_the_whole_stream_finds(validator):
             found += checker.feed(sse[at : at + size])
         assert checker.records == 3
         found += checker.finish()
+        assert checker.records == 3  # kept once finished
         assert [(d.record, [f.rule for f in d.diagnostics]) for d in found] == expected
         with pytest.raises(RuntimeError, match="finished"):
             checker.feed(b"data: {}\n\n")
+
+
+def test_a_finished_checker_counts_the_record_only_the_end_made_final(validator):
+    lines = b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}\n{"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}'
+    checker = agui_lint.StreamChecker(validator, format="jsonl")
+    assert checker.feed(lines) == []
+    assert checker.records == 1  # the last line may go on
+    assert checker.finish() == []
+    assert checker.records == 2
 
 
 def test_a_stream_checker_pairs_the_stream_with_its_request(validator):

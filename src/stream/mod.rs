@@ -178,6 +178,15 @@ impl StreamChecker {
         self.finish_to(&mut each);
     }
 
+    /// [`Self::finish`], and how many records the stream held in all (what
+    /// [`Self::records`] tells once the last record is checked; a binding
+    /// keeps it after the checker is gone).
+    pub fn finish_counted(self) -> (Vec<Checked>, usize) {
+        let mut found = WithFindings(Vec::new());
+        let records = self.finish_to(&mut found);
+        (found.0, records)
+    }
+
     /// [`Self::feed`] into any sink.
     pub(crate) fn feed_to(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         if let Framer::Undecided(held) = &mut self.framer {
@@ -218,8 +227,8 @@ impl StreamChecker {
         check_pending(file, pending, pending_bytes, sequenced, sink);
     }
 
-    /// [`Self::finish`] into any sink.
-    pub(crate) fn finish_to(mut self, sink: &mut dyn Sink) {
+    /// [`Self::finish`] into any sink; how many records the stream held.
+    pub(crate) fn finish_to(mut self, sink: &mut dyn Sink) -> usize {
         if let Framer::Undecided(held) = &mut self.framer {
             let held = std::mem::take(held);
             if let Some(framer) = decide(&held, true, &self.validator) {
@@ -255,8 +264,10 @@ impl StreamChecker {
             &mut sequenced,
             sink,
         );
+        let records = sequenced.records();
         // Nothing was read from a reader: no read error can end it.
         let _ = sequenced.finish(&file, None, sink);
+        records
     }
 }
 
