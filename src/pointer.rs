@@ -2,11 +2,18 @@
 
 /// Escapes one reference token: `~` as `~0`, `/` as `~1`.
 pub fn escape(token: &str) -> String {
+    // Nearly every token (a key, an index) has nothing to escape.
+    if !token.contains(['~', '/']) {
+        return token.to_owned();
+    }
     token.replace('~', "~0").replace('/', "~1")
 }
 
 /// Undoes [`escape`].
 pub fn unescape(token: &str) -> String {
+    if !token.contains('~') {
+        return token.to_owned();
+    }
     token.replace("~1", "/").replace("~0", "~")
 }
 

@@ -265,6 +265,18 @@ pub fn capture(
     target: usize,
     framing: Framing,
 ) -> std::io::Result<Written> {
+    capture_with_errors(out, target, framing, 0)
+}
+
+/// [`capture`] where one run in `broken_every` (0: none) loses its first
+/// `TEXT_MESSAGE_END`, as a server that forgets to end a message sends
+/// it: errors in a few percent of runs, the rest clean.
+pub fn capture_with_errors(
+    out: &mut impl std::io::Write,
+    target: usize,
+    framing: Framing,
+    broken_every: u64,
+) -> std::io::Result<Written> {
     let mut rng = Lcg::new(11);
     let mut clock = 1_764_547_200_000u64;
     let mut written = Written {
@@ -274,7 +286,16 @@ pub fn capture(
     };
     let mut n = 0;
     while written.bytes < target {
-        for event in run(&mut rng, n, &mut clock) {
+        let mut events = run(&mut rng, n, &mut clock);
+        if broken_every > 0 && n % broken_every == broken_every / 2 {
+            if let Some(end) = events
+                .iter()
+                .position(|e| e.contains("\"type\":\"TEXT_MESSAGE_END\""))
+            {
+                events.remove(end);
+            }
+        }
+        for event in events {
             written.largest = written.largest.max(event.len());
             written.events += 1;
             let framed = match framing {

@@ -341,6 +341,12 @@ pub enum Finding {
     EmptyId,
     /// One `duplicate-message-id` error.
     Error,
+    /// Several warnings of different rules, as most records of a busy
+    /// agent's capture carry: every tool call's arguments break their
+    /// tool's schema (`tool-arguments-schema-mismatch`), the system
+    /// message's id is empty (`empty-id`) and a message carries a key the
+    /// protocol does not know (`unknown-field`).
+    Several,
 }
 
 /// A small AG-UI 1.1 RunAgentInput (1 to 4 turns, 2 tools) carrying
@@ -357,6 +363,32 @@ pub fn small_1_1_with(seed: u64, turns: usize, finding: Finding) -> Value {
         }
         Finding::EmptyId => payload["messages"][0]["id"] = Value::from(""),
         Finding::Error => payload = with_one_error(payload),
+        Finding::Several => {
+            let mut rng = Lcg::new(seed);
+            for (i, call) in tool_calls(&mut payload).into_iter().enumerate() {
+                call["function"]["arguments"] =
+                    Value::from(mismatched_arguments(&mut rng, seed + i as u64));
+            }
+            payload["messages"][0]["id"] = Value::from("");
+            payload["messages"][1]["client_ref"] = Value::from("web-7");
+        }
+    }
+    payload
+}
+
+/// A 1.1 RunAgentInput of `calls` turns, each with one tool call, whose
+/// first `broken` calls' arguments break their tool's schema: a record
+/// with `broken` findings and, for `broken` 0, the same record clean, of
+/// nearly the same size (the broken arguments are as long as the good).
+pub fn with_broken_calls(calls: usize, broken: usize) -> Value {
+    let mut payload = run_agent_input_1_1(5, calls, 2, 0, 0, 0, 0);
+    let mut rng = Lcg::new(5);
+    for (i, call) in tool_calls(&mut payload)
+        .into_iter()
+        .enumerate()
+        .take(broken)
+    {
+        call["function"]["arguments"] = Value::from(mismatched_arguments(&mut rng, i as u64));
     }
     payload
 }
