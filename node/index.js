@@ -37,18 +37,6 @@ function toBuffer(body) {
  */
 class Result {
   constructor(source, path = '-') {
-    if (source instanceof CleanDocument) {
-      // Nothing found: the verdict is known without native calls, and the
-      // JSON document is made (by checking again) only when asked for.
-      /** @private */
-      this._clean = source
-      /** @private */
-      this._path = path
-      /** @private */
-      this._diagnostics = []
-      this.valid = true
-      return
-    }
     if (typeof source.json === 'function') {
       // Each read of the addon's report crosses into native code: only the
       // verdict is read now, the rest when asked for.
@@ -69,19 +57,17 @@ class Result {
 
   /** The protocol version that judged the document. */
   get protocol() {
-    if (this._clean) return this._clean.protocol
     return this._native ? this._native.protocol : this._checked.protocol
   }
 
   /** The kind the document was checked as, or null. */
   get kind() {
-    if (this._clean) return this._clean.kind
     return this._native ? (this._native.kind ?? null) : this._checked.kind
   }
 
   /** The record's number in its stream (1-based), or null. */
   get record() {
-    return this._checked ? this._checked.record : null
+    return this._native ? null : this._checked.record
   }
 
   /** Every finding, in position order. */
@@ -95,19 +81,16 @@ class Result {
 
   /** How many findings are errors. */
   get errors() {
-    if (this._clean) return 0
     return this._native ? this._native.errors : countOf(this.diagnostics, 'error')
   }
 
   /** How many findings are warnings. */
   get warnings() {
-    if (this._clean) return 0
     return this._native ? this._native.warnings : countOf(this.diagnostics, 'warning')
   }
 
   /** How many findings are infos. */
   get infos() {
-    if (this._clean) return 0
     return this._native ? this._native.infos : countOf(this.diagnostics, 'info')
   }
 
@@ -120,30 +103,34 @@ class Result {
   /** That document as the CLI prints it (pretty, with a final newline): a guard's 422 body. */
   jsonText() {
     if (this._text === undefined) {
-      if (this._clean) this._native = this._clean.report()
       this._text = this._native ? this._native.json(this._path) : JSON.stringify(this._document, null, 2) + '\n'
     }
     return this._text
   }
 }
 
+const KINDS = native.kinds()
 /** Index of each kind name in the addon's `kinds()`, as `verdict` takes it. */
-const KIND_INDEX = new Map(native.kinds().map((name, index) => [name, index]))
+const KIND_INDEX = new Map(KINDS.map((name, index) => [name, index]))
 KIND_INDEX.set('auto', 0xffffffff)
 const PROTOCOLS = native.protocols()
-const KINDS = native.kinds()
 
 /**
- * A document the addon found nothing in, from `verdict`'s clean code: its
- * protocol and kind, and what to check again when its full report is
+ * The report of a document the addon found nothing in, from `verdict`'s
+ * clean code: read as the addon's report is (a `Result` tells the two
+ * apart by nothing), its JSON document made by checking again, only when
  * asked for. Kept small: one is made per clean request.
  */
-class CleanDocument {
+class CleanReport {
   constructor(code, validator, kind, bytes) {
     this.code = code
     this.validator = validator
-    this.kindName = kind
+    this.checkedAs = kind
     this.bytes = bytes
+  }
+
+  get valid() {
+    return true
   }
 
   get protocol() {
@@ -154,9 +141,25 @@ class CleanDocument {
     return (this.code & 15) === 0 ? null : KINDS[(this.code & 15) - 1]
   }
 
-  /** The addon's report of the same check, made again. */
-  report() {
-    return this.validator.check(this.kindName, this.bytes)
+  get findings() {
+    return 0
+  }
+
+  get errors() {
+    return 0
+  }
+
+  get warnings() {
+    return 0
+  }
+
+  get infos() {
+    return 0
+  }
+
+  /** The `--format json` document, from the addon's report of the same check. */
+  json(path) {
+    return this.validator.check(this.checkedAs, this.bytes).json(path)
   }
 }
 
@@ -164,7 +167,7 @@ class CleanDocument {
 function verdictResult(validator, kind, index, bytes, path) {
   const verdict = validator.verdict(index, bytes)
   if (typeof verdict !== 'number') return new Result(verdict, path)
-  return new Result(new CleanDocument(verdict, validator, kind, bytes), path)
+  return new Result(new CleanReport(verdict, validator, kind, bytes), path)
 }
 
 function countOf(diagnostics, severity) {

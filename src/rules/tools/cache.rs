@@ -8,10 +8,11 @@
 //! (and of agui-lint's fixed compile options), so sharing is invisible in
 //! results. The cache is bounded: when full it starts over.
 
-// foldhash: seeded per process, so keys a client chooses cannot collide at
-// will, and several times faster than SipHash on short keys.
+// foldhash: seeded per process, so schemas a client chooses cannot collide
+// at will, and several times faster than SipHash. The map's keys are the
+// structural hashes below; equal hashes are told apart by comparing values.
 use foldhash::{HashMap, HashMapExt};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, OnceLock, RwLock};
 
 use serde_json::Value;
@@ -83,9 +84,13 @@ fn find(entries: &Entries, key: u64, schema: &Value) -> Option<Arc<Compiled>> {
         .map(|(_, compiled)| compiled.clone())
 }
 
+/// The seed of [`hash`], one per process.
+static SCHEMA_HASHER: LazyLock<foldhash::quality::RandomState> =
+    LazyLock::new(foldhash::quality::RandomState::default);
+
 /// A structural hash of `value`, without recursion (schemas may be deep).
 fn hash(value: &Value) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = SCHEMA_HASHER.build_hasher();
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         match value {
