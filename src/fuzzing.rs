@@ -172,7 +172,15 @@ fn whole_and_by_message_agree(validator: &Validator, data: &[u8], default: Proto
 pub fn fast_judges(data: &[u8], default: Protocol) -> bool {
     judging_as(default).is_some_and(|validator| {
         let mut found = crate::findings::AnyFound::default();
-        crate::fast::judge_run_agent_input(data, validator.limits(), default, &mut found).is_some()
+        let mut anchors = crate::locate::Anchors::new(data);
+        crate::fast::judge_run_agent_input(
+            data,
+            validator.limits(),
+            default,
+            &mut found,
+            &mut anchors,
+        )
+        .is_some()
     })
 }
 

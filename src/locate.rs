@@ -11,6 +11,10 @@ use foldhash::{HashMap, HashMapExt};
 
 use memchr::{memchr2, memchr_iter, memrchr};
 
+mod anchors;
+
+pub(crate) use anchors::Anchors;
+
 use crate::diagnostic::{Location, Target};
 use crate::pointer;
 
@@ -41,6 +45,12 @@ impl<'t> Locator<'t> {
         }
     }
 
+    /// A locator over `bytes`, text a JSON parser has read (and so UTF-8),
+    /// which repeats keys within an object when `keys_repeat`.
+    pub(crate) fn over_parsed(bytes: &'t [u8], keys_repeat: bool) -> Self {
+        Locator { bytes, keys_repeat }
+    }
+
     /// Where the node at `pointer` is, or the nearest ancestor that exists.
     pub fn locate(&self, at: &str, target: Target) -> Location {
         location_at(self.bytes, self.offset(at, target))
@@ -49,11 +59,17 @@ impl<'t> Locator<'t> {
     /// The byte offset where the node at `pointer` starts (see
     /// [`Self::locate`]).
     pub fn offset(&self, at: &str, target: Target) -> usize {
+        self.offset_from(skip_whitespace(self.bytes, 0), at, target)
+    }
+
+    /// [`Self::offset`] of a pointer relative to the value at `root`.
+    pub(crate) fn offset_from(&self, root: usize, at: &str, target: Target) -> usize {
         let bytes = self.bytes;
-        let mut node = skip_whitespace(bytes, 0);
-        let tokens: Vec<String> = pointer::tokens(at).collect();
-        for (i, token) in tokens.iter().enumerate() {
-            let is_last = i + 1 == tokens.len();
+        let mut node = root;
+        let mut tokens = pointer::tokens(at).peekable();
+        while let Some(token) = tokens.next() {
+            let token = token.as_str();
+            let is_last = tokens.peek().is_none();
             let found = match bytes.get(node) {
                 Some(b'{') => {
                     let repetition = match target {
@@ -87,6 +103,13 @@ impl<'t> Locator<'t> {
     /// to one of them, skipping every other value once. Locating the
     /// findings of a document costs one pass however many there are.
     pub fn offsets(&self, requests: &[(&str, Target)]) -> Vec<usize> {
+        self.offsets_from(skip_whitespace(self.bytes, 0), requests)
+    }
+
+    /// [`Self::offsets`] of pointers relative to the value at `root`, an
+    /// element the reading of the document placed ([`Anchors`]): only that
+    /// value is walked.
+    pub(crate) fn offsets_from(&self, root: usize, requests: &[(&str, Target)]) -> Vec<usize> {
         let mut tree = Wanted::default();
         for (i, (at, target)) in requests.iter().enumerate() {
             let mut node = &mut tree;
@@ -104,7 +127,6 @@ impl<'t> Locator<'t> {
             exact: vec![None; requests.len()],
             nearest: vec![0; requests.len()],
         };
-        let root = skip_whitespace(self.bytes, 0);
         for &(i, _) in &tree.here {
             found.exact[i] = Some(root);
         }
@@ -458,29 +480,10 @@ pub fn locations_at(bytes: &[u8], offsets: &[usize]) -> Vec<Location> {
     found
 }
 
-/// Characters (UTF-8 lead bytes) in `bytes`.
+/// Characters (UTF-8 lead bytes) in `bytes`: one count serves valid and
+/// broken text alike, without checking it first.
 pub(crate) fn char_count(bytes: &[u8]) -> usize {
-    // A character of valid UTF-8 has exactly one byte that is not a
-    // continuation byte (10xxxxxx), so one count serves valid and broken
-    // text alike, without checking it first. Eight bytes at a time: a
-    // continuation byte has its top bit set and the next one clear, so
-    // `word & !(word << 1)` keeps the top bit of exactly those bytes (a
-    // bit shifted across a byte boundary lands below the top bit).
-    const TOP_BITS: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
-    let mut continuations = 0;
-    for word in &mut words {
-        let mut eight = [0; 8];
-        eight.copy_from_slice(word);
-        let word = u64::from_le_bytes(eight);
-        continuations += (word & !(word << 1) & TOP_BITS).count_ones() as usize;
-    }
-    continuations += words
-        .remainder()
-        .iter()
-        .filter(|&&b| (b & 0xC0) == 0x80)
-        .count();
-    bytes.len() - continuations
+    bytecount::num_chars(bytes)
 }
 
 /// The byte offset of a 1-based line and 1-based byte column, as serde_json

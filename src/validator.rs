@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::fast;
 use crate::findings::{Capped, Findings};
+use crate::locate::Anchors;
 use crate::parse;
 use crate::protocol::Protocol;
 use crate::report::Report;
@@ -125,7 +126,7 @@ impl Validator {
         self.settings.apply(&mut diagnostics);
         if !diagnostics.is_empty() {
             let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-            locate_all(text, true, &mut diagnostics);
+            locate_all(text, true, None, &mut diagnostics);
             report.extend(diagnostics);
         }
         report
@@ -313,12 +314,14 @@ impl Validator {
             let default = self.settings.default_protocol();
             let mut found = self.sink();
             let limits = self.settings.limits();
-            if let Some(protocol) = fast::judge_run_agent_input(bytes, limits, default, &mut found)
+            let mut anchors = Anchors::new(bytes);
+            if let Some(protocol) =
+                fast::judge_run_agent_input(bytes, limits, default, &mut found, &mut anchors)
             {
                 let mut diagnostics = found.finish();
                 // What the fast path reads has no repeated key.
                 if !diagnostics.is_empty() {
-                    locate_all(bytes, false, &mut diagnostics);
+                    locate_all(bytes, false, Some(&anchors), &mut diagnostics);
                 }
                 let report = self
                     .report(Some(Kind::RunAgentInput), diagnostics)

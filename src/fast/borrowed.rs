@@ -266,6 +266,10 @@ macro_rules! object {
         #[derive(Default)]
         pub(super) struct $name<'a> {
             $($(#[$field_meta])* pub(super) $field: Option<$ty>,)*
+            /// The address of its first key's text when that key was
+            /// borrowed from the input (no escapes), else 0: where the
+            /// object is, for locating its findings ([`crate::locate::Anchors`]).
+            pub(super) at: usize,
             /// The keys no version of the protocol defines here.
             pub(super) unknown: Unknown<'a>,
         }
@@ -280,7 +284,14 @@ macro_rules! object {
                     }
                     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                         let mut read = $name::default();
+                        let mut first = true;
                         while let Some(key) = map.next_key::<Str<'de>>()? {
+                            if first {
+                                first = false;
+                                if let Cow::Borrowed(text) = key.0 {
+                                    read.at = text.as_ptr() as usize;
+                                }
+                            }
                             match key.as_str() {
                                 $($key => {
                                     if read.$field.is_some() {

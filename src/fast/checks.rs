@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::borrowed::{Content, Message, Messages, Object, RunAgentInput, Str, Tool};
 use super::shape::message_fits;
 use crate::limits::PARSER_DEPTH;
+use crate::locate::Anchors;
 use crate::rules::content::{check_parts, check_user_content};
 use crate::rules::conversation::ConversationCheck;
 use crate::rules::tools::check_names;
@@ -29,7 +30,8 @@ const PARAMETERS_DEPTH: usize = 3;
 
 /// Runs the semantic rules on `input`, whose shape but for its messages
 /// already fits the schema of `protocol`, the version it is judged by,
-/// into `out`, taking its `messages` (taken out of it) one at a time. False when what it
+/// into `out`, taking its `messages` (taken out of it) one at a time, and
+/// noting where each message and tool starts in `anchors`. False when what it
 /// holds is for the full path: a message that does not fit the schema, or
 /// a tool's `parameters` text with a parse or schema finding, or nesting
 /// deeper than the parser reads. What was reported into `out` by then is
@@ -40,9 +42,13 @@ pub(super) fn judge<'a>(
     protocol: Protocol,
     limits: Limits,
     out: &mut impl Findings,
+    anchors: &mut Anchors<'_>,
 ) -> bool {
     // An absent list (1.x) means none, as on the full path.
     let tools = input.tools.as_deref().unwrap_or_default();
+    for (index, tool) in tools.iter().enumerate() {
+        anchors.note_object("/tools", index, tool.at);
+    }
     let Some(verdicts) = tool_verdicts(tools, protocol, limits) else {
         return false;
     };
@@ -62,6 +68,7 @@ pub(super) fn judge<'a>(
         if !message_fits(&message, protocol) {
             return false;
         }
+        anchors.note_object("/messages", index, message.at);
         super::unknown::report_message(index, &message, protocol, out);
         let (read, calls, content) = turn(index, message);
         check.message(index, &read, &calls, out);

@@ -53,6 +53,7 @@ pub(crate) use event::EventShapes;
 pub(crate) use members::Event;
 
 use crate::limits::{self, PARSER_DEPTH};
+use crate::locate::Anchors;
 use crate::protocol::Declaration;
 use crate::rules::view::{AnyFound, Findings};
 use crate::rules::ReadEvent;
@@ -67,11 +68,15 @@ use crate::{Limits, Protocol};
 /// findings reported as they are read, so a message that sends the
 /// document to the full path may come after findings were reported: with
 /// `None`, whatever `out` holds is to be dropped.
-pub(crate) fn judge_run_agent_input(
-    bytes: &[u8],
+///
+/// Where each message and tool starts is noted in `anchors`, for locating
+/// the findings without walking the document from its start.
+pub(crate) fn judge_run_agent_input<'d>(
+    bytes: &'d [u8],
     limits: Limits,
     default: Protocol,
     out: &mut impl Findings,
+    anchors: &mut Anchors<'d>,
 ) -> Option<Protocol> {
     if bytes.len() > limits.max_document_bytes {
         return None;
@@ -100,7 +105,7 @@ pub(crate) fn judge_run_agent_input(
     }
     unknown::report_input(&input, protocol, out);
     let messages = input.messages.take();
-    checks::judge(&input, messages, protocol, limits, out).then_some(protocol)
+    checks::judge(&input, messages, protocol, limits, out, anchors).then_some(protocol)
 }
 
 /// Whether the full path would report nothing for `bytes` checked as a
@@ -108,7 +113,8 @@ pub(crate) fn judge_run_agent_input(
 /// declares a version.
 pub(crate) fn run_agent_input_is_clean(bytes: &[u8], limits: Limits, default: Protocol) -> bool {
     let mut found = AnyFound::default();
-    judge_run_agent_input(bytes, limits, default, &mut found).is_some() && !found.0
+    let mut anchors = Anchors::new(bytes);
+    judge_run_agent_input(bytes, limits, default, &mut found, &mut anchors).is_some() && !found.0
 }
 
 /// The event `bytes` hold, judged by `protocol` (the stream's, as

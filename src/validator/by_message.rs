@@ -155,7 +155,7 @@ pub(super) fn check(
     let mut diagnostics = found.finish();
     if !diagnostics.is_empty() {
         let located = noticed.located_text(bytes);
-        locate_all(&located, noticed.keys_repeat, &mut diagnostics);
+        locate_all(&located, noticed.keys_repeat, None, &mut diagnostics);
     }
     Some(
         validator

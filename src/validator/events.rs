@@ -241,7 +241,7 @@ impl Validator {
             // Located as the record's own findings were: after a byte order
             // mark, which `check_record` reported and skipped.
             let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-            locate_all(text, true, &mut diagnostics);
+            locate_all(text, true, None, &mut diagnostics);
         }
         diagnostics
     }

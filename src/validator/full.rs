@@ -183,7 +183,7 @@ impl Validator {
         let mut diagnostics = found.finish();
         if !diagnostics.is_empty() {
             let located = noticed.located_text(bytes);
-            locate_all(&located, noticed.keys_repeat, &mut diagnostics);
+            locate_all(&located, noticed.keys_repeat, None, &mut diagnostics);
         }
         (
             self.report(kind, diagnostics).with_protocol(protocol),
