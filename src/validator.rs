@@ -11,8 +11,9 @@ use crate::fast;
 use crate::findings::{Capped, Findings};
 use crate::locate::Anchors;
 use crate::parse;
-use crate::protocol::Protocol;
+use crate::protocol::{Declaration, Protocol};
 use crate::report::Report;
+use crate::rules::receivers::Reading;
 use crate::rules::{self, version, Interrupted};
 pub use crate::schema::BuildError;
 use crate::schema::{self, Schemas};
@@ -136,20 +137,20 @@ impl Validator {
     /// line and column, as there is no source text; repeated keys cannot be
     /// seen in a parsed value.
     pub fn validate_value(&self, kind: Kind, value: &Value) -> Report {
-        let (protocol, declaration) = self.judge_version(kind, value, None);
+        let (reading, declaration) = self.judge_version(kind, value, None);
         let mut found = self.sink();
         if let Some(declaration) = declaration {
             found.push(declaration);
         }
         self.check_value(
-            protocol,
+            reading,
             kind,
             value,
             foldhash::HashSet::default(),
             &mut found,
         );
         self.report(Some(kind), found.finish())
-            .with_protocol(protocol)
+            .with_protocol(reading.protocol)
     }
 
     /// A sink for one document's findings, within the settings' limit.
@@ -267,20 +268,22 @@ impl Validator {
         kind: Kind,
         value: &Value,
         stream_protocol: Option<Protocol>,
-    ) -> (Protocol, Option<Diagnostic>) {
+    ) -> (Reading, Option<Diagnostic>) {
         if let Some((pointer, text)) = version::declared(kind, value) {
             let declaration = Protocol::from_declaration(text);
-            return (
-                declaration.judged_as(),
-                version::finding(pointer, text, declaration),
-            );
+            let reading = Reading::new(declaration.judged_as(), kind)
+                .declaring_newer(!matches!(declaration, Declaration::Known(_)));
+            return (reading, version::finding(pointer, text, declaration));
         }
         let fallback = match kind {
             Kind::Event | Kind::Events => stream_protocol,
             _ => None,
         };
         (
-            fallback.unwrap_or_else(|| self.settings.default_protocol()),
+            Reading::new(
+                fallback.unwrap_or_else(|| self.settings.default_protocol()),
+                kind,
+            ),
             None,
         )
     }

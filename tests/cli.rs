@@ -130,10 +130,11 @@ fn role_typo_is_exactly_one_located_invalid_value() {
     );
 }
 
-/// In 1.x a role no schema of the version names is unrecognised material,
-/// stripped with a warning: the same typo is a warning, and exits 0.
+/// In 1.x the same role typo is judged by who receives it: in a request
+/// every server on the official SDKs rejects it (an error, exit 1); in a
+/// `MESSAGES_SNAPSHOT` the client strips the message with a warning (exit 0).
 #[test]
-fn role_typo_is_a_warning_in_1_x() {
+fn role_typo_is_judged_by_its_receiver_in_1_x() {
     for version in ["1.0", "1.1"] {
         let output = agui_lint(&[
             "check",
@@ -143,6 +144,26 @@ fn role_typo_is_a_warning_in_1_x() {
             version,
             "fixtures/0/run-agent-input/invalid/invalid-value-role-typo.json",
         ]);
+        assert_eq!(output.status.code(), Some(1), "{version}");
+        let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+        let d = &report["documents"][0]["diagnostics"][0];
+        assert_eq!(d["rule"], "invalid-value", "{version}");
+        assert_eq!(d["severity"], "error", "{version}");
+        assert_eq!(d["pointer"], "/messages/0/role", "{version}");
+        assert!(
+            d["help"]
+                .as_str()
+                .expect("help")
+                .contains("reject the body"),
+            "{d}"
+        );
+
+        let snapshot = r#"{"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assitant", "content": "hi"}]}"#;
+        let output = cargo_bin_cmd!("agui-lint")
+            .args(["check", "--format", "json", "--protocol", version, "-"])
+            .write_stdin(snapshot)
+            .output()
+            .expect("run agui-lint");
         assert_eq!(output.status.code(), Some(0), "{version}");
         let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
         let d = &report["documents"][0]["diagnostics"][0];

@@ -14,6 +14,7 @@ mod ids;
 mod interop;
 pub(crate) mod messages;
 mod mime;
+pub(crate) mod receivers;
 pub(crate) mod request;
 pub(crate) mod retired;
 mod schema;

@@ -488,28 +488,49 @@ pub(crate) const INVALID_VALUE: Rule = Rule {
     name: "invalid-value",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
-    severity_1x: Some(Severity::Warning),
+    severity_1x: None,
     summary: "A value is not one of those the protocol allows",
     docs: r#"## What it checks
 That values restricted to a fixed set are in it: a message's `role`, a
 content part's or source's `type`, a tool call's `type` (`"function"`), a
-run's outcome, a patch operation's `op`. The finding lists the allowed
-values and suggests the closest one.
+run's outcome, a patch operation's `op`, an encrypted value's `subtype`, a
+resume entry's `status`. The finding lists the allowed values and suggests
+the closest one.
 
-An error before 1.0. In AG-UI 1.0 and 1.1 a value the version does not
-know at all (no schema of the version names it) is a **warning**: it is
-unrecognised material, a union member "added after this consumer
-shipped", which a receiver strips with a warning and "MUST NOT abort the
-run" for (`spec/1.1/basic/processing.mdx`, "The rule"); in a required
-place the object holding it is removed whole, so a message with an
-unknown role never arrives. A value the version does know, where it is not
-allowed (a `TEXT_MESSAGE_START` with role `tool`), or a value of another
-type, is a malformed known value and stays an error.
+Its severity is what the official receivers do with the value (measured
+with `@ag-ui/core` 1.0.0, `ag-ui-protocol` 1.0.0 and `@ag-ui/client` 1.0.0,
+and kept true by a test that runs them):
+
+- **Before 1.0**: an error everywhere; the pre-1.0 SDKs reject the whole
+  object.
+- **A request** (a RunAgentInput, and a message, tool, tool call or resume
+  entry checked on its own): an **error**. A server parsing it with zod or
+  pydantic rejects the body (HTTP 422), whatever the value.
+- **An event** received by `@ag-ui/client`: a **warning** where the value
+  is the tag of a union whose unknown member the client strips, with a
+  warning, before parsing the event: a message's `role` in
+  `MESSAGES_SNAPSHOT` or `RUN_STARTED.input` (the message is removed), a
+  content part's `type` or its source's `type` there or in
+  `TOOL_CALL_RESULT.content` (the part is removed), a JSON Patch `op` in
+  `STATE_DELTA` or `ACTIVITY_DELTA` (the operation is removed), an
+  outcome's `type` in `RUN_FINISHED` or `SUBAGENT_FINISHED` (the outcome is
+  removed). An **error** everywhere else: the role of `TEXT_MESSAGE_START`,
+  `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_RESULT` or `REASONING_MESSAGE_START`, a
+  tool call's `type`, a `REASONING_ENCRYPTED_VALUE`'s `subtype`, a resume
+  entry's `status`: the client checks these as leaves and fails the run.
+  The 1.1 prose asks receivers to strip every unrecognised value
+  (`spec/1.1/basic/processing.mdx`, "The rule"); upstream's own
+  conformance suite pins the reference client's failure as an admitted gap
+  (`unknown-enum-value-role-fatal`), and the finding says both.
+- **A document that declares a newer version** than agui-lint knows
+  (`protocolVersion: "1.2"`): a value no schema of the newest known version
+  names is a **warning**, since the newer version may define it; a value
+  the version knows, in a place that does not allow it, stays an error.
 
 ## Why it matters
-An unknown role or type makes the whole object unreadable to the pre-1.0
-SDKs, and in 1.x it is dropped: what it carried never reaches the
-application.
+A request with such a value is refused by every server on the official
+SDKs; an event with one either fails the user's run or silently loses what
+the stripped member carried.
 
 ## Invalid
 ```json

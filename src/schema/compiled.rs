@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::split::Split;
 use crate::findings::Findings;
+use crate::rules::receivers::Reading;
 use crate::{Kind, Protocol};
 
 /// Why a [`crate::Validator`] could not be built: one of agui-lint's own
@@ -37,9 +38,9 @@ pub(crate) struct CompiledSchema {
 impl CompiledSchema {
     /// The schema's findings on `value`, which it does not accept (see
     /// [`Split`]).
-    pub(crate) fn check(&self, value: &Value, protocol: Protocol, out: &mut impl Findings) {
+    pub(crate) fn check(&self, value: &Value, reading: Reading, out: &mut impl Findings) {
         self.split()
-            .check(&self.schema, &self.validator, value, protocol, out);
+            .check(&self.schema, &self.validator, value, reading, out);
     }
 
     /// How its documents' arrays are checked item by item.

@@ -16,3 +16,4 @@ pub use generate::{folder, generate, generate_all, render, write_files};
 pub(crate) use refine::refine_errors;
 pub(crate) use unknown::{known_keys, unknown_field, Holder};
 pub(crate) use vocabulary::is_protocol_word;
+pub(crate) use vocabulary::recognises as vocabulary_recognises;

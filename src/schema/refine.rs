@@ -12,9 +12,10 @@ use jsonschema::ValidationError;
 use serde_json::Value;
 
 use super::unknown::{quoted_list, unknown_field};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::findings::Findings;
 use crate::pointer;
+use crate::rules::receivers::{Reading, Treatment};
 use crate::rules::retired;
 use crate::suggest;
 use crate::text::{self, article, describe, preview};
@@ -25,19 +26,20 @@ use crate::Protocol;
 /// out.
 const MAX_LISTED_VALUES: usize = 10;
 
-/// Maps schema errors of `instance`, validated against `schema` of
-/// `protocol`, to diagnostics.
+/// Maps schema errors of `instance`, validated against `schema` of the
+/// version `reading` judges by, to diagnostics.
 pub(crate) fn refine_errors<'a>(
     schema: &Value,
     instance: &Value,
-    protocol: Protocol,
+    reading: Reading,
     errors: impl IntoIterator<Item = ValidationError<'a>>,
     out: &mut impl Findings,
 ) {
     let refiner = Refiner {
         schema,
         instance,
-        protocol,
+        protocol: reading.protocol,
+        reading,
     };
     for error in errors {
         refiner.refine(&error, out);
@@ -48,6 +50,9 @@ struct Refiner<'s> {
     /// The version judging: a pre-1.0 shape in a 1.x document is named as
     /// retired.
     protocol: Protocol,
+    /// Who receives the document, which decides what a value outside a
+    /// closed set costs ([`Reading::outside_closed_set`]).
+    reading: Reading,
     schema: &'s Value,
     instance: &'s Value,
 }
@@ -272,9 +277,10 @@ impl Refiner<'_> {
                             out.push(retired);
                             return;
                         }
-                        let severity = self.invalid_value_severity(object.get(tag_key));
-                        out.add_as(&crate::rules::INVALID_VALUE, severity, |_| {
                         let pointer = pointer::push(at, tag_key);
+                        let found = object.get(tag_key).unwrap_or(&Value::Null);
+                        let treatment = self.reading.outside_closed_set(&pointer, found);
+                        out.add_as(&crate::rules::INVALID_VALUE, treatment.severity(), |_| {
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
                             .find(|(old, _)| tag_key == "type" && old == tag);
@@ -301,7 +307,7 @@ impl Refiner<'_> {
                             )),
                             (None, None) => diagnostic.with_help(format!("expected {expected}")),
                         };
-                        diagnostic
+                        self.with_consequence(diagnostic, treatment)
                         });
                     }
                 }
@@ -450,32 +456,29 @@ impl Refiner<'_> {
         )
     }
 
-    /// The severity of an `invalid-value` for `found`: in 1.x a string no
-    /// schema of the version names is unrecognised material, which a
-    /// receiver strips with a warning (`spec/1.1/basic/processing.mdx`,
-    /// "The rule"); a value the version knows, where it is not allowed, or
-    /// a value of another type, is a malformed known value, and fatal.
-    fn invalid_value_severity(&self, found: Option<&Value>) -> Severity {
-        match found {
-            Some(Value::String(value))
-                if self.protocol.is_1x()
-                    && !super::vocabulary::recognises(self.protocol, value) =>
-            {
-                Severity::Warning
-            }
-            _ => Severity::Error,
-        }
-    }
-
     /// Reports the value at `at` as not among `allowed`, with the
-    /// severity [`Self::invalid_value_severity`] gives it (added as such, so
-    /// that it is not reset to the rule's default).
+    /// severity of what the receivers do with it
+    /// ([`Reading::outside_closed_set`]; added as such, so that it is not
+    /// reset to the rule's default).
     fn invalid_value(&self, at: &str, allowed: &[Value], out: &mut impl Findings) {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
-        let severity = self.invalid_value_severity(Some(instance));
-        out.add_as(&crate::rules::INVALID_VALUE, severity, |_| {
-            self.invalid_value_finding(at, instance, allowed)
+        let treatment = self.reading.outside_closed_set(at, instance);
+        out.add_as(&crate::rules::INVALID_VALUE, treatment.severity(), |_| {
+            self.with_consequence(self.invalid_value_finding(at, instance, allowed), treatment)
         });
+    }
+
+    /// `diagnostic` with what the 1.x receivers do with its value added to
+    /// its help (the pre-1.0 SDKs reject every such value alike).
+    fn with_consequence(&self, diagnostic: Diagnostic, treatment: Treatment) -> Diagnostic {
+        if !self.protocol.is_1x() {
+            return diagnostic;
+        }
+        let help = match &diagnostic.help {
+            Some(help) => format!("{help}; {}", treatment.consequence()),
+            None => treatment.consequence().to_string(),
+        };
+        diagnostic.with_help(help)
     }
 
     fn invalid_value_finding(&self, at: &str, instance: &Value, allowed: &[Value]) -> Diagnostic {
@@ -541,7 +544,7 @@ mod tests {
         refine_errors(
             &schema,
             &instance,
-            Protocol::V0,
+            Reading::new(Protocol::V0, crate::Kind::RunAgentInput),
             validator.iter_errors(&instance),
             &mut out,
         );

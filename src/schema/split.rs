@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::refine_errors;
 use crate::findings::{Findings, Prefixed};
-use crate::Protocol;
+use crate::rules::receivers::Reading;
 
 /// The item schema of an array and its validator.
 pub(crate) struct ItemSchema {
@@ -155,7 +155,7 @@ impl ItemSchema {
     }
 
     /// The findings of `item`, at `prefix` (its pointer in the document).
-    fn check(&self, item: &Value, prefix: &str, protocol: Protocol, out: &mut impl Findings) {
+    fn check(&self, item: &Value, prefix: &str, reading: Reading, out: &mut impl Findings) {
         if self.validator.is_valid(item) {
             return;
         }
@@ -171,7 +171,7 @@ impl ItemSchema {
         refine_errors(
             &self.schema,
             item,
-            protocol,
+            reading,
             validator.iter_errors(item),
             &mut at,
         );
@@ -211,11 +211,11 @@ impl Split {
         member: &str,
         item: &Value,
         prefix: &str,
-        protocol: Protocol,
+        reading: Reading,
         out: &mut impl Findings,
     ) {
         if let Some((_, items)) = self.members.iter().find(|(key, _)| key == member) {
-            items.check(item, prefix, protocol, out);
+            items.check(item, prefix, reading, out);
         }
     }
 
@@ -226,12 +226,12 @@ impl Split {
         schema: &Value,
         validator: &jsonschema::Validator,
         value: &Value,
-        protocol: Protocol,
+        reading: Reading,
         out: &mut impl Findings,
     ) {
         if let (Some(items), Value::Array(values)) = (&self.root, value) {
             for (i, item) in values.iter().enumerate() {
-                items.check(item, &format!("/{i}"), protocol, out);
+                items.check(item, &format!("/{i}"), reading, out);
             }
             return;
         }
@@ -249,7 +249,7 @@ impl Split {
             _ => Vec::new(),
         };
         if split.is_empty() {
-            return refine_errors(schema, value, protocol, validator.iter_errors(value), out);
+            return refine_errors(schema, value, reading, validator.iter_errors(value), out);
         }
         // The rest of the document, its split arrays empty (the arrays
         // themselves are not copied).
@@ -269,12 +269,12 @@ impl Split {
             .collect();
         let rest = Value::Object(rest);
         if !validator.is_valid(&rest) {
-            refine_errors(schema, &rest, protocol, validator.iter_errors(&rest), out);
+            refine_errors(schema, &rest, reading, validator.iter_errors(&rest), out);
         }
         for (key, items, values) in split {
             let key = key.replace('~', "~0").replace('/', "~1");
             for (i, item) in values.iter().enumerate() {
-                items.check(item, &format!("/{key}/{i}"), protocol, out);
+                items.check(item, &format!("/{key}/{i}"), reading, out);
             }
         }
     }
@@ -287,14 +287,14 @@ mod tests {
     use super::*;
     use crate::diagnostic::Diagnostic;
     use crate::schema::Schemas;
-    use crate::Kind;
+    use crate::{Kind, Protocol};
 
     /// The findings of `value` as the whole schema's validator gives them,
     /// and as the split check gives them, each sorted.
     fn both(
         compiled: &super::super::compiled::CompiledSchema,
         value: &Value,
-        protocol: Protocol,
+        reading: Reading,
     ) -> (Vec<String>, Vec<String>) {
         let show = |found: Vec<Diagnostic>| {
             let mut shown: Vec<String> = found
@@ -308,12 +308,12 @@ mod tests {
         refine_errors(
             &compiled.schema,
             value,
-            protocol,
+            reading,
             compiled.validator.iter_errors(value),
             &mut whole,
         );
         let mut split = Vec::new();
-        compiled.check(value, protocol, &mut split);
+        compiled.check(value, reading, &mut split);
         (show(whole), show(split))
     }
 
@@ -356,7 +356,7 @@ mod tests {
             if compiled.validator.is_valid(&value) {
                 continue;
             }
-            let (whole, split) = both(compiled, &value, protocol);
+            let (whole, split) = both(compiled, &value, Reading::new(protocol, kind));
             assert_eq!(whole, split, "{}", path.display());
             compared += 1;
         }
@@ -377,7 +377,7 @@ mod tests {
             serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": 5});
         events[41] = serde_json::json!({"type": "NO_SUCH_EVENT"});
         let value = Value::Array(events);
-        let (whole, split) = both(compiled, &value, Protocol::V1_1);
+        let (whole, split) = both(compiled, &value, Reading::new(Protocol::V1_1, Kind::Events));
         assert_eq!(whole, split);
         assert!(
             split.iter().any(|s| s.starts_with("/37/delta wrong-type")),

@@ -84,7 +84,8 @@ pub(super) fn check(
     if kind != Kind::RunAgentInput {
         return None;
     }
-    let (protocol, declaration) = validator.judge_version(kind, &top, None);
+    let (reading, declaration) = validator.judge_version(kind, &top, None);
+    let protocol = reading.protocol;
     let compiled = validator.schemas.get(protocol, kind).ok().flatten()?;
     if !compiled.split().splits("messages") {
         return None;
@@ -117,7 +118,7 @@ pub(super) fn check(
             bounded: &mut bounded,
             bound,
         };
-        compiled.check(&top, protocol, &mut noting);
+        compiled.check(&top, reading, &mut noting);
     }
     let split = compiled.split();
     let mut read = true;
@@ -141,7 +142,7 @@ pub(super) fn check(
                     bounded: &mut bounded,
                     bound,
                 };
-                split.check_item("messages", &message, &at, protocol, &mut noting);
+                split.check_item("messages", &message, &at, reading, &mut noting);
             }
             rules(index, &message, found);
             true

@@ -18,6 +18,7 @@ use crate::parse;
 use crate::protocol::Protocol;
 use crate::report::Report;
 use crate::rules;
+use crate::rules::receivers::Reading;
 use crate::settings::Settings;
 use crate::types::RunAgentInput;
 use crate::Kind;
@@ -149,13 +150,13 @@ impl Validator {
         let mut protocol = unread;
         let kind = match kind.map_or_else(|| Kind::detect(&value), Ok) {
             Ok(kind) => {
-                let (judged, declaration) = self.judge_version(kind, &value, stream_protocol);
-                protocol = judged;
+                let (reading, declaration) = self.judge_version(kind, &value, stream_protocol);
+                protocol = reading.protocol;
                 if let Some(declaration) = declaration {
                     found.push(declaration);
                 }
                 let bounded = std::mem::take(&mut noticed.skip_numbers);
-                self.check_value(protocol, kind, &value, bounded, &mut found);
+                self.check_value(reading, kind, &value, bounded, &mut found);
                 Some(kind)
             }
             Err(undetected) => {
@@ -195,12 +196,13 @@ impl Validator {
     /// numbers at the pointers `bounded` holds are already reported.
     pub(super) fn check_value(
         &self,
-        protocol: Protocol,
+        reading: Reading,
         kind: Kind,
         value: &Value,
         mut bounded: foldhash::HashSet<String>,
         out: &mut Capped<'_, Settings>,
     ) {
+        let protocol = reading.protocol;
         let compiled = match self.schemas.get(protocol, kind) {
             Ok(Some(compiled)) => compiled,
             Ok(None) => return out.push(
@@ -231,7 +233,7 @@ impl Validator {
                 bounded: &mut bounded,
                 bound: out_bound(self.settings.limits().max_findings),
             };
-            compiled.check(value, protocol, &mut noting);
+            compiled.check(value, reading, &mut noting);
         }
         rules::check(
             kind,
