@@ -6,7 +6,8 @@
 # `npm pack`, installs the tarball into an empty folder, and uses it from
 # CommonJS, from an ES module and from TypeScript (`tsc --noEmit` on
 # examples/fetch-handler.ts). Run after `cargo test`, whose CLI binary the
-# suite compares the JSON document with.
+# suite compares the JSON document with, and after .ci/python-test.sh, whose
+# virtual environment holds the pydantic SDK the differential test runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -17,7 +18,10 @@ npm ci --prefix node --no-audit --no-fund --silent
 (cd node && npx napi build --platform --release --no-js --dts native.d.ts)
 ls node/agui-lint.*.node >/dev/null
 
-AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/agui-lint" node --test node/test/
+# The differential test (test/receivers.test.js) runs pydantic in the
+# virtual environment .ci/python-test.sh made, with ag-ui-protocol 1.0.0.
+AGUI_LINT_PYTHON="${AGUI_LINT_PYTHON:-$repo/target/ci-python/bin/python}" \
+  AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/agui-lint" node --test node/test/
 # The matchers under vitest and jest themselves (each fails with no test).
 (cd node && npx vitest run --dir test-vitest && npx jest --config test-jest/jest.config.js)
 

@@ -3,9 +3,9 @@
 //! `invalid-value` finding in AG-UI 1.x.
 //!
 //! Severity follows the receivers that exist (`DESIGN.md`). Measured with
-//! the official SDKs at 1.0.0 (the differential test in
-//! `node/test/receivers.test.js` and `python/tests/test_receivers.py` keeps
-//! this true):
+//! the official SDKs at 1.0.0; the differential test
+//! `node/test/receivers.test.js` runs all three on one-defect variants of
+//! `tests/receivers/bases.json` and keeps this true:
 //!
 //! - A **request** (a RunAgentInput and what it holds) is received by a
 //!   server, which parses it with `@ag-ui/core`'s zod schemas or
@@ -24,6 +24,12 @@
 //!   parse that follows, which fails the run. Spec and client disagree on
 //!   the second group (`spec/1.1/basic/processing.mdx` says strip); the
 //!   finding says both.
+//! - A `null` or a value of the wrong type is an error (zod rejects it,
+//!   and so does the client's parse), but where the client tolerates it:
+//!   in a union tag it strips, and in the slots whose `null` its
+//!   compatibility boundary turns into an absent key with a deprecation
+//!   warning ([`Reading::tolerated`]). A request's `state: null` is taken
+//!   by both SDKs.
 //! - A document that declares a version newer than agui-lint knows keeps
 //!   the forward-compatible reading: a value no schema of the newest known
 //!   version names may be one the newer version defines, a warning.
@@ -112,6 +118,99 @@ impl Reading {
     }
 }
 
+impl Reading {
+    /// What `@ag-ui/client` does with a value of the wrong type or a `null`
+    /// at `at` in an event of a stream (`document`, an event or an array
+    /// of them), where it tolerates one: a union tag that matches no branch
+    /// strips the member ([`Treatment::Stripped`]); a `null` its
+    /// compatibility boundary converts to an absent key, with a
+    /// deprecation warning, is dropped ([`Treatment::NullDropped`]).
+    /// `None` where the client's parse fails the run, and for every
+    /// document a server receives.
+    pub(crate) fn tolerated(self, document: &Value, at: &str) -> Option<Treatment> {
+        if !self.protocol.is_1x() {
+            return None;
+        }
+        if self.receiver == Receiver::Server {
+            // `state: null`: zod's `StateSchema` is any JSON and pydantic's
+            // `state: Any`, so both 1.0 SDKs take it; the 1.1 schema says
+            // `not null`.
+            let null_state = at == "/state" && document.get("state").is_some_and(Value::is_null);
+            return null_state.then_some(match self.protocol {
+                Protocol::V1_0 => Treatment::AcceptedBySdks,
+                _ => Treatment::AcceptedBySdksNotSchema,
+            });
+        }
+        if is_union_tag_in_stream(at) {
+            return Some(Treatment::Stripped);
+        }
+        let (event, tokens) = event_and_path(document, at)?;
+        if !event
+            .pointer(&pointer_of(&tokens))
+            .is_some_and(Value::is_null)
+        {
+            return None;
+        }
+        null_dropped_by_client(event, &tokens).then_some(Treatment::NullDropped)
+    }
+}
+
+/// The event `at` points into, and the tokens of `at` below it.
+fn event_and_path<'d>(document: &'d Value, at: &str) -> Option<(&'d Value, Vec<String>)> {
+    let mut tokens: Vec<String> = crate::pointer::tokens(at).collect();
+    match document {
+        Value::Array(events) => {
+            let first = tokens.first()?;
+            let event = events.get(first.parse::<usize>().ok()?)?;
+            tokens.remove(0);
+            Some((event, tokens))
+        }
+        _ => Some((document, tokens)),
+    }
+}
+
+fn pointer_of(tokens: &[String]) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("/{}", crate::pointer::escape(t)))
+        .collect()
+}
+
+/// Whether `@ag-ui/client` 1.0.0's compatibility boundary turns a `null`
+/// at `tokens` of `event` into an absent key (with a `[ag-ui][compat]
+/// Converting deprecated ... null to an absent field` warning) before the
+/// event is parsed, rather than failing the run on it.
+fn null_dropped_by_client(event: &Value, tokens: &[String]) -> bool {
+    let kind = event
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let media_part = |message: &str, part: &str| {
+        let at = format!("/{message}/content/{part}/type");
+        let at = match kind {
+            "RUN_STARTED" => format!("/input/messages{at}"),
+            _ => format!("/messages{at}"),
+        };
+        matches!(
+            event.pointer(&at).and_then(Value::as_str),
+            Some("image" | "audio" | "video" | "document")
+        )
+    };
+    match (kind, tokens.as_slice()) {
+        (_, ["rawEvent"]) => true,
+        ("RUN_FINISHED" | "SUBAGENT_FINISHED", ["result"]) => true,
+        ("TOOL_CALL_START" | "TOOL_CALL_CHUNK", ["parentMessageId"]) => true,
+        ("RUN_FINISHED", ["outcome"]) => true,
+        ("RUN_STARTED", ["input", "forwardedProps"]) => true,
+        ("RUN_STARTED", ["input", "tools", _, "parameters"]) => true,
+        ("RUN_STARTED", ["input", "resume", _, "payload"]) => true,
+        ("RUN_STARTED", ["input", "messages", m, "content", p, "metadata"])
+        | ("MESSAGES_SNAPSHOT", ["messages", m, "content", p, "metadata"]) => media_part(m, p),
+        _ => false,
+    }
+}
+
 /// What the official receivers do with a value outside its closed set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Treatment {
@@ -129,6 +228,14 @@ pub(crate) enum Treatment {
     /// A version newer than the newest known may define it; a receiver of
     /// that version reads it.
     MaybeNewer,
+    /// The client's compatibility boundary drops the `null`, with a
+    /// deprecation warning.
+    NullDropped,
+    /// Both official SDKs at 1.0.0, which define 1.0's shapes, accept it.
+    AcceptedBySdks,
+    /// Both official SDKs at 1.0.0 accept it, but the normative 1.1 schema
+    /// judging the document does not.
+    AcceptedBySdksNotSchema,
 }
 
 impl Treatment {
@@ -139,7 +246,11 @@ impl Treatment {
             Treatment::Rejected | Treatment::RunFailed | Treatment::RunFailedSpecStrips => {
                 Severity::Error
             }
-            Treatment::Stripped | Treatment::MaybeNewer => Severity::Warning,
+            Treatment::Stripped
+            | Treatment::MaybeNewer
+            | Treatment::NullDropped
+            | Treatment::AcceptedBySdksNotSchema => Severity::Warning,
+            Treatment::AcceptedBySdks => Severity::Info,
         }
     }
 
@@ -155,6 +266,15 @@ impl Treatment {
             }
             Treatment::Stripped => {
                 "@ag-ui/client removes what holds it, with a warning, so it never reaches the application"
+            }
+            Treatment::NullDropped => {
+                "@ag-ui/client 1.0.0 converts the null to an absent key with a deprecation warning; zod and pydantic reject it elsewhere"
+            }
+            Treatment::AcceptedBySdks => {
+                "zod (@ag-ui/core 1.0.0) and pydantic (ag-ui-protocol 1.0.0) accept it; the normative 1.1 schema does not"
+            }
+            Treatment::AcceptedBySdksNotSchema => {
+                "zod (@ag-ui/core 1.0.0) and pydantic (ag-ui-protocol 1.0.0) accept it, but the normative 1.1 schema does not, so a receiver built from the schema rejects it"
             }
             Treatment::MaybeNewer => {
                 "the document declares a newer version, which may define it; a receiver of the newest known version strips it"
@@ -231,6 +351,49 @@ mod tests {
         ] {
             assert!(!is_union_tag_in_stream(at), "{at}");
         }
+    }
+
+    #[test]
+    fn nulls_the_client_drops() {
+        let event = Reading::new(Protocol::V1_0, Kind::Event);
+        let start = json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": null});
+        assert_eq!(
+            event.tolerated(&start, "/parentMessageId"),
+            Some(Treatment::NullDropped)
+        );
+        let finished = json!([{"type": "SUBAGENT_FINISHED", "subagentRunId": "s", "outcome": null}, {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": null}]);
+        assert_eq!(event.tolerated(&finished, "/0/outcome"), None);
+        assert_eq!(
+            event.tolerated(&finished, "/1/outcome"),
+            Some(Treatment::NullDropped)
+        );
+        let snapshot = json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "u", "role": "user", "content": [
+            {"type": "text", "text": "hi", "metadata": null},
+            {"type": "image", "source": {"type": "url", "value": "https://x"}, "metadata": null}]}]});
+        assert_eq!(
+            event.tolerated(&snapshot, "/messages/0/content/0/metadata"),
+            None
+        );
+        assert_eq!(
+            event.tolerated(&snapshot, "/messages/0/content/1/metadata"),
+            Some(Treatment::NullDropped)
+        );
+        assert_eq!(
+            event.tolerated(&snapshot, "/messages/0/role"),
+            Some(Treatment::Stripped)
+        );
+        let request = Reading::new(Protocol::V1_0, Kind::RunAgentInput);
+        assert_eq!(request.tolerated(&start, "/parentMessageId"), None);
+        let input = json!({"threadId": "t", "runId": "r", "messages": [], "state": null});
+        assert_eq!(
+            request.tolerated(&input, "/state"),
+            Some(Treatment::AcceptedBySdks)
+        );
+        let request = Reading::new(Protocol::V1_1, Kind::RunAgentInput);
+        assert_eq!(
+            request.tolerated(&input, "/state"),
+            Some(Treatment::AcceptedBySdksNotSchema)
+        );
     }
 
     #[test]

@@ -555,6 +555,16 @@ That optional keys (`name?: string`, `parentRunId?: string`, `toolCalls?`)
 are either absent or of their type, never `null`. Keys typed `unknown`, such
 as a media part's `metadata`, may be `null`.
 
+In a stream, a **warning** where `@ag-ui/client` 1.0.0 turns the `null`
+into an absent key with a deprecation warning before parsing the event:
+`rawEvent` on any event, `parentMessageId` on `TOOL_CALL_START` and
+`TOOL_CALL_CHUNK`, `outcome` and `result` on `RUN_FINISHED`, `result` on
+`SUBAGENT_FINISHED`, and in `RUN_STARTED.input` `forwardedProps`, a tool's
+`parameters`, a resume entry's `payload` and a media part's `metadata`
+(also in `MESSAGES_SNAPSHOT`). A request's `state: null` is accepted by
+both SDKs: an info in 1.0, a warning in 1.1, whose normative schema says
+`not null`.
+
 ## Why it matters
 The TypeScript SDK rejects `null` for an optional key; the Python SDK
 accepts it. Such a payload works with one peer and fails with the other.

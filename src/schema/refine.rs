@@ -109,7 +109,7 @@ impl Refiner<'_> {
             }
             ValidationErrorKind::Type { kind } => {
                 let parent = self.schema_at(parent_path(parent_path(parent_path(schema_path))));
-                out.push(self.wrong_type(at, kind, parent));
+                self.push_judged(self.wrong_type(at, kind, parent), at, out);
             }
             ValidationErrorKind::Constant { expected_value } => {
                 self.invalid_value(at, std::slice::from_ref(expected_value.as_ref()), out);
@@ -160,11 +160,13 @@ impl Refiner<'_> {
             {
                 let parent = self.schema_at(parent_path(parent_path(parent_path(schema_path))));
                 let instance = self.instance_at(at).unwrap_or(&Value::Null);
-                out.push(
+                self.push_judged(
                     self.null_for_optional(at, instance, parent)
                         .unwrap_or_else(|| {
                             self.null_or_wrong_type(at, instance, "any value but null")
                         }),
+                    at,
+                    out,
                 );
             }
             _ => out.push(crate::rules::SCHEMA_VIOLATION.diagnostic(at, error.to_string())),
@@ -219,7 +221,7 @@ impl Refiner<'_> {
             .filter_map(Value::as_str)
             .collect();
         let Value::Object(object) = instance else {
-            out.push(
+            self.push_judged(
                 crate::rules::WRONG_TYPE
                     .diagnostic(
                         at,
@@ -228,17 +230,21 @@ impl Refiner<'_> {
                     .with_help(format!(
                         "each entry is an object told apart by its '{tag_key}'"
                     )),
+                at,
+                out,
             );
             return;
         };
         let list = quoted_list(&allowed);
         match object.get(tag_key) {
-            None => out.push(
+            None => self.push_judged(
                 crate::rules::MISSING_FIELD
                     .diagnostic(at, format!("missing required key '{tag_key}'"))
                     .with_help(format!(
                         "'{tag_key}' tells which kind of object this is: one of {list}"
                     )),
+                &pointer::push(at, tag_key),
+                out,
             ),
             Some(Value::String(tag)) => {
                 match allowed.iter().position(|a| a == tag) {
@@ -312,13 +318,15 @@ impl Refiner<'_> {
                     }
                 }
             }
-            Some(other) => out.push(
+            Some(other) => self.push_judged(
                 crate::rules::WRONG_TYPE
                     .diagnostic(
                         pointer::push(at, tag_key),
                         format!("expected a string, found {}", describe(other)),
                     )
                     .with_help(format!("'{tag_key}' is one of {list}")),
+                &pointer::push(at, tag_key),
+                out,
             ),
         }
     }
@@ -466,6 +474,30 @@ impl Refiner<'_> {
         out.add_as(&crate::rules::INVALID_VALUE, treatment.severity(), |_| {
             self.with_consequence(self.invalid_value_finding(at, instance, allowed), treatment)
         });
+    }
+
+    /// Adds `diagnostic`, about the value at `at`, as a warning where the
+    /// client tolerates that value ([`Reading::tolerated`]), saying what it
+    /// does; else as it is.
+    fn push_judged(&self, diagnostic: Diagnostic, at: &str, out: &mut impl Findings) {
+        let tolerated = self.reading.tolerated(self.instance, at);
+        match (tolerated, crate::rules::rule(&diagnostic.rule)) {
+            // Added with its severity, so that it is not reset to the
+            // rule's default.
+            // A `null` the receivers take: the generic help (the
+            // TypeScript SDK rejects it) is not what happens here.
+            (Some(treatment), Some(rule)) if rule == &crate::rules::NULL_FOR_OPTIONAL => {
+                let key = pointer::last(at).unwrap_or_default();
+                out.add_as(rule, treatment.severity(), |_| {
+                    diagnostic
+                        .with_help(format!("omit '{key}' instead: {}", treatment.consequence()))
+                })
+            }
+            (Some(treatment), Some(rule)) => out.add_as(rule, treatment.severity(), |_| {
+                self.with_consequence(diagnostic, treatment)
+            }),
+            _ => out.push(diagnostic),
+        }
     }
 
     /// `diagnostic` with what the 1.x receivers do with its value added to

@@ -89,12 +89,15 @@ impl EventView<'_> {
     }
 }
 
-/// Whether `operation` names an `op` RFC 6902 does not define.
+/// Whether `operation`'s `op` is none RFC 6902 defines: another name, or
+/// no name at all (absent, `null`, a number). `@ag-ui/client` strips such
+/// an operation as a union member it does not recognise, with a warning,
+/// and applies the rest (`crate::rules::receivers`).
 fn has_unknown_op(operation: &Value) -> bool {
-    operation
+    !operation
         .get("op")
         .and_then(Value::as_str)
-        .is_some_and(|op| !["add", "remove", "replace", "move", "copy", "test"].contains(&op))
+        .is_some_and(|op| ["add", "remove", "replace", "move", "copy", "test"].contains(&op))
 }
 
 impl<'a> From<&'a Value> for EventView<'a> {

@@ -1,0 +1,193 @@
+'use strict'
+// The differential test: agui-lint's worst severity against what the
+// official receivers at 1.0.0 do, run here (pinned in package-lock.json
+// and in .ci/python-test.sh):
+//
+// - a request is received by servers: @ag-ui/core's RunAgentInputSchema
+//   (zod) and ag-ui-protocol's RunAgentInput (pydantic, as FastAPI parses a
+//   body; run by the Python in AGUI_LINT_PYTHON). An error where either
+//   rejects it, nothing where both accept it.
+// - a stream is received by @ag-ui/client: HttpAgent.runAgent on the
+//   events served as SSE from 127.0.0.1. An error where the run fails, a
+//   warning where the client warns (it strips or drops something),
+//   nothing where it takes the stream without a word.
+//
+// The cases: the valid documents of tests/receivers/bases.json, and every
+// one-defect variant of them: each closed set and union tag given a value
+// no version defines, each key given null. Every disagreement is listed
+// with its case. Where agui-lint deliberately says more than the
+// receivers (a meaning rule no SDK checks), DELIBERATE names the rule and
+// why.
+
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const http = require('node:http')
+const path = require('node:path')
+const fs = require('node:fs')
+const { execFileSync } = require('node:child_process')
+
+const { RunAgentInputSchema } = require('@ag-ui/core/schemas')
+const { HttpAgent } = require('@ag-ui/client')
+
+const agui = require('..')
+
+const repo = path.join(__dirname, '..', '..')
+const bases = JSON.parse(fs.readFileSync(path.join(repo, 'tests', 'receivers', 'bases.json'), 'utf8'))
+const validator = new agui.Validator()
+
+/** Rules whose findings no official receiver acts on, by design: each
+ * is a meaning check agui-lint adds, at the severity its docs give. */
+const DELIBERATE = {
+  'stream-truncated':
+    'a stream that ends with its run open has no outcome: the transports page makes it fatal and upstream\'s conformance suite requires a client to fail the run (truncated-stream-fails-the-run); @ag-ui/client 1.0.0 does not yet',
+  'tool-result-without-call':
+    'a history holding a tool result for no call is refused by model providers when the client sends it back on the next turn; no SDK checks a conversation',
+}
+
+/** The keys whose string values are drawn from a closed set or tag a
+ * union member, in the 1.0 types. */
+const CLOSED = new Set(['role', 'type', 'op', 'subtype', 'status'])
+/** Slots open by meaning (any JSON): their insides are the application's,
+ * not the protocol's, so no variant is made inside them. */
+const OPEN = new Set(['parameters', 'state', 'forwardedProps', 'payload', 'snapshot', 'metadata', 'rawEvent', 'result', 'value'])
+/** A value no version of the protocol defines anywhere. */
+const UNKNOWN = 'hologram'
+
+/** Every one-defect variant of `doc`: [where, what, variant]. */
+function variants(doc) {
+  const out = []
+  const walk = (node, at, replace) => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, `${at}/${i}`, (v) => replace(node.map((x, j) => (j === i ? v : x)))))
+      return
+    }
+    if (node === null || typeof node !== 'object') return
+    for (const key of Object.keys(node)) {
+      const here = `${at}/${key}`
+      const put = (v) => replace({ ...node, [key]: v })
+      if (CLOSED.has(key) && typeof node[key] === 'string') out.push([here, `${key} '${UNKNOWN}'`, put(UNKNOWN)])
+      if (node[key] !== null) out.push([here, 'null', put(null)])
+      if (!OPEN.has(key)) walk(node[key], here, put)
+    }
+  }
+  walk(doc, '', (v) => v)
+  return out
+}
+
+/** pydantic's verdict on each request, in one Python process. */
+function pydanticAccepts(requests) {
+  const python = process.env.AGUI_LINT_PYTHON
+  assert.ok(python, 'AGUI_LINT_PYTHON names the Python with ag-ui-protocol 1.0.0 (.ci/node-test.sh sets it)')
+  const script = [
+    'import json, sys',
+    'from pydantic import ValidationError',
+    'from ag_ui.core import RunAgentInput',
+    'out = []',
+    'for text in json.load(sys.stdin):',
+    '    try:',
+    '        RunAgentInput.model_validate_json(text)',
+    '        out.append(True)',
+    '    except ValidationError:',
+    '        out.append(False)',
+    'print(json.dumps(out))',
+  ].join('\n')
+  const stdout = execFileSync(python, ['-c', script], {
+    input: JSON.stringify(requests.map((r) => JSON.stringify(r))),
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return JSON.parse(stdout)
+}
+
+/** What @ag-ui/client 1.0.0 does with `events` served as SSE:
+ * 'error' (the run fails), 'warning' (it warns), or 'none'. */
+async function clientVerdict(events) {
+  const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')
+  const server = http.createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      response.end(body)
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const warnings = []
+  const { warn, error } = console
+  console.warn = (...args) => warnings.push(args.map(String).join(' '))
+  console.error = () => {}
+  try {
+    const agent = new HttpAgent({ url: `http://127.0.0.1:${server.address().port}/agent`, threadId: 'thread-1' })
+    await agent.runAgent({ runId: 'run-2' })
+    return { verdict: warnings.length > 0 ? 'warning' : 'none', said: warnings[0] }
+  } catch (failure) {
+    return { verdict: 'error', said: String(failure && failure.message ? failure.message : failure).slice(0, 160) }
+  } finally {
+    console.warn = warn
+    console.error = error
+    server.close()
+  }
+}
+
+/** agui-lint's worst severity and its findings. */
+function worst(result) {
+  const findings = result.documents ? result.documents.flatMap((d) => d.diagnostics) : result.diagnostics
+  const verdict = findings.some((d) => d.severity === 'error')
+    ? 'error'
+    : findings.some((d) => d.severity === 'warning')
+      ? 'warning'
+      : 'none'
+  return { verdict, findings: findings.map((d) => `${d.severity}[${d.rule}] ${d.pointer}`) }
+}
+
+function sse(events) {
+  return events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')
+}
+
+/** A disagreement between the receivers' verdict and agui-lint's, the
+ * findings of DELIBERATE rules left out of agui-lint's. */
+function disagreement(name, theirs, ours) {
+  const counted = ours.findings.filter((f) => !(f.replace(/^\w+\[([^\]]+)\].*$/, '$1') in DELIBERATE))
+  const verdict = counted.some((f) => f.startsWith('error['))
+    ? 'error'
+    : counted.some((f) => f.startsWith('warning['))
+      ? 'warning'
+      : 'none'
+  if (theirs === verdict) return null
+  return `${name}: receivers ${theirs}, agui-lint ${ours.verdict} (${ours.findings.join('; ') || 'no findings'})`
+}
+
+test('the bases are clean for every receiver and for agui-lint', async () => {
+  assert.equal(RunAgentInputSchema.safeParse(bases.request).success, true)
+  assert.deepEqual(pydanticAccepts([bases.request]), [true])
+  assert.deepEqual(worst(validator.checkRunAgentInput(JSON.stringify(bases.request))).findings, [])
+  assert.deepEqual(await clientVerdict(bases.stream), { verdict: 'none', said: undefined })
+  assert.deepEqual(worst(validator.checkStream(sse(bases.stream), { format: 'sse' })).findings, [])
+})
+
+test('requests: an error exactly where zod or pydantic rejects the body', () => {
+  const cases = variants(bases.request)
+  assert.ok(cases.length > 80, `${cases.length} request variants`)
+  const pydantic = pydanticAccepts(cases.map(([, , doc]) => doc))
+  const found = []
+  cases.forEach(([at, what, doc], i) => {
+    const zod = RunAgentInputSchema.safeParse(doc).success
+    const theirs = zod && pydantic[i] ? 'none' : 'error'
+    const ours = worst(validator.checkRunAgentInput(JSON.stringify(doc)))
+    const why = `zod ${zod ? 'accepts' : 'rejects'}, pydantic ${pydantic[i] ? 'accepts' : 'rejects'}`
+    const d = disagreement(`request ${at} ${what} (${why})`, theirs, ours)
+    if (d) found.push(d)
+  })
+  assert.deepEqual(found, [], `${found.length} of ${cases.length} requests disagree:\n${found.join('\n')}`)
+})
+
+test('streams: an error where @ag-ui/client fails the run, a warning where it strips or drops', async () => {
+  const cases = variants(bases.stream)
+  assert.ok(cases.length > 100, `${cases.length} stream variants`)
+  const found = []
+  for (const [at, what, events] of cases) {
+    const theirs = await clientVerdict(events)
+    const ours = worst(validator.checkStream(sse(events), { format: 'sse' }))
+    const d = disagreement(`stream ${at} ${what} (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
+    if (d) found.push(d)
+  }
+  assert.deepEqual(found, [], `${found.length} of ${cases.length} streams disagree:\n${found.join('\n')}`)
+})
