@@ -143,6 +143,13 @@ pub struct ReportArgs {
     /// agui-lint.toml.
     #[arg(long, value_enum, value_name = "VERSION")]
     pub protocol: Option<ProtocolArg>,
+    /// See streams and requests through the official client: what
+    /// `@ag-ui/client` 1.0.0 does with them, speaking to a current peer
+    /// (`1.0.0`) or to one pinned to an older era (`0.0.57`, `0.0.45`,
+    /// `0.0.39`): events it drops, content it flattens, SSE framing it
+    /// cannot split. Overrides `client` in agui-lint.toml.
+    #[arg(long, value_name = "VERSION", value_parser = parse_client)]
+    pub client: Option<agui_lint::Client>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -402,6 +409,11 @@ pub struct SchemaArgs {
     /// instead of printing.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+fn parse_client(name: &str) -> Result<agui_lint::Client, String> {
+    name.parse()
+        .map_err(|e: agui_lint::UnknownClientName| e.to_string())
 }
 
 /// A protocol version on the command line.

@@ -23,6 +23,7 @@
 mod baseline;
 mod check;
 mod checked;
+mod client;
 mod diagnostic;
 mod encoding;
 mod fast;
@@ -53,6 +54,7 @@ pub mod types;
 mod validator;
 
 pub use checked::{Checked, Context};
+pub use client::{Client, UnknownClientName};
 pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
 pub use kind::{Kind, Undetected, UnknownKindName};
 pub use limits::{Limits, DEFAULT_MAX_FINDINGS, PARSER_DEPTH};

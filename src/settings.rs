@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::client::Client;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{Limits, PARSER_DEPTH};
 use crate::mask;
@@ -61,6 +62,9 @@ pub struct Settings {
     /// The version undeclared documents are judged as (`protocol`).
     #[serde(default, deserialize_with = "protocol_choice")]
     protocol: ProtocolChoice,
+    /// The official client streams are seen through (`client`), if any.
+    #[serde(default, deserialize_with = "client_profile")]
+    client: Option<Client>,
     /// What a directory walk checks (`include`); empty: the known
     /// extensions. Read by the CLI's walk, not by the validator.
     #[serde(default)]
@@ -77,6 +81,11 @@ pub struct Settings {
 fn protocol_choice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ProtocolChoice, D::Error> {
     let name = String::deserialize(d)?;
     name.parse().map_err(serde::de::Error::custom)
+}
+
+fn client_profile<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Client>, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map(Some).map_err(serde::de::Error::custom)
 }
 
 /// A setting that names no rule, or a configuration file that cannot be read.
@@ -275,6 +284,18 @@ impl Settings {
     /// The protocol setting as given (`auto` or a version).
     pub fn protocol_choice(&self) -> ProtocolChoice {
         self.protocol
+    }
+
+    /// Sees streams and requests through `client`: findings say what that
+    /// official client does with them ([`Client`]).
+    pub fn client(mut self, client: Client) -> Self {
+        self.client = Some(client);
+        self
+    }
+
+    /// The official client streams are seen through, if one was chosen.
+    pub fn client_profile(&self) -> Option<Client> {
+        self.client
     }
 
     /// Drops the diagnostics of disabled rules, applies severity overrides

@@ -54,6 +54,9 @@ pub(crate) fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
     if let Some(protocol) = args.protocol {
         settings = settings.protocol(protocol.into());
     }
+    if let Some(client) = args.client {
+        settings = settings.client(client);
+    }
     Ok(settings.with_limits(limits))
 }
 
@@ -100,6 +103,13 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
         format!("protocol = \"{}\"", settings.protocol_choice()),
         from("protocol", report.protocol.map(|_| "--protocol")),
     );
+    match settings.client_profile() {
+        Some(client) => line(
+            format!("client = \"{client}\""),
+            from("client", report.client.map(|_| "--client")),
+        ),
+        None => line("# client: none".into(), "default".into()),
+    }
     match settings.selected() {
         Some(select) => line(
             format!("select = {}", list(&mut select.iter())),

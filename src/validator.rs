@@ -309,10 +309,17 @@ impl Validator {
         // is judged by as `judge_version` does: the one it declares, else
         // the configured default (a RunAgentInput is never judged by a
         // stream's version).
-        let worth_trying = match kind {
-            Some(kind) => kind == Kind::RunAgentInput,
-            None => THREAD_ID_KEY.find(bytes).is_some(),
-        };
+        // A client that flattens content is judged on the parsed messages
+        // (`client-flattens-content`), which the fast path does not keep.
+        let flattens = self
+            .settings
+            .client_profile()
+            .is_some_and(|client| client.flattens_content());
+        let worth_trying = !flattens
+            && match kind {
+                Some(kind) => kind == Kind::RunAgentInput,
+                None => THREAD_ID_KEY.find(bytes).is_some(),
+            };
         if worth_trying {
             let default = self.settings.default_protocol();
             let mut found = self.sink();

@@ -492,3 +492,98 @@ fn an_oversized_document_states_its_size_in_kib_and_mib() {
         "{stdout}"
     );
 }
+
+/// A HAR of one run whose response frames two events with CRLF.
+fn crlf_har() -> String {
+    let request = r#"{"threadId": "t1", "runId": "r1", "protocolVersion": "1.0", "messages": [{"id": "u1", "role": "user", "content": "hi"}]}"#;
+    let response = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\",\"protocolVersion\":\"1.0\"}\r\n\r\n\
+                    data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\r\n\r\n";
+    serde_json::json!({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
+        "request": {"method": "POST", "url": "https://agent.example/agent", "headers": [],
+                    "postData": {"mimeType": "application/json", "text": request}},
+        "response": {"status": 200, "headers": [], "content": {"mimeType": "text/event-stream", "text": response}}
+    }]}})
+    .to_string()
+}
+
+/// `--client` sees a capture through the official client: CRLF framing
+/// fails its run (an error only with a profile), a client pinned to an
+/// older peer drops subagent events or flattens content (warnings), and a
+/// name it does not know is a usage error.
+#[test]
+fn client_profiles_say_what_the_official_client_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let har = dir.path().join("crlf.har");
+    std::fs::write(&har, crlf_har()).expect("write the HAR");
+    let har = har.to_str().expect("UTF-8 path");
+
+    let plain = agui_lint(&["check", "--format", "json", har]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    let seen = agui_lint(&["check", "--format", "json", "--client", "1.0.0", har]);
+    assert_eq!(seen.status.code(), Some(1), "{}", stdout(&seen));
+    let report: Value = serde_json::from_str(&stdout(&seen)).expect("JSON output");
+    let crlf: Vec<&Value> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .filter(|d| d["rule"] == "sse-carriage-return")
+        .collect();
+    assert_eq!(crlf.len(), 1, "{report}");
+    assert_eq!(crlf[0]["severity"], "error");
+    assert!(
+        crlf[0]["message"]
+            .as_str()
+            .expect("message")
+            .contains("the run fails"),
+        "{}",
+        crlf[0]
+    );
+
+    let subagents = "fixtures/1.1/streams/invalid/client-drops-event-0.0.57.jsonl";
+    let rules = |output: &Output| -> Vec<String> {
+        let report: Value = serde_json::from_str(&stdout(output)).expect("JSON output");
+        report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics").clone())
+            .map(|d| d["rule"].as_str().expect("rule").to_string())
+            .collect()
+    };
+    for (client, dropped) in [("1.0.0", 0), ("0.0.57", 2), ("0.0.45", 2), ("0.0.39", 2)] {
+        let output = agui_lint(&["check", "--format", "json", "--client", client, subagents]);
+        assert_eq!(output.status.code(), Some(0), "{client}");
+        let found = rules(&output);
+        assert_eq!(
+            found.iter().filter(|r| *r == "client-drops-event").count(),
+            dropped,
+            "{client}: {found:?}"
+        );
+    }
+    let content = "fixtures/1.1/run-agent-input/invalid/client-flattens-content-0.0.39.json";
+    for (client, flattened) in [("0.0.45", 0), ("0.0.39", 1)] {
+        let output = agui_lint(&["check", "--format", "json", "--client", client, content]);
+        let found = rules(&output);
+        assert_eq!(
+            found
+                .iter()
+                .filter(|r| *r == "client-flattens-content")
+                .count(),
+            flattened,
+            "{client}: {found:?}"
+        );
+    }
+
+    // The same profile from agui-lint.toml, and a name that is none.
+    std::fs::write(dir.path().join("agui-lint.toml"), "client = \"1.0.0\"\n").expect("config");
+    let configured = cargo_bin_cmd!("agui-lint")
+        .current_dir(dir.path())
+        .args(["check", "crlf.har"])
+        .output()
+        .expect("run agui-lint");
+    assert_eq!(configured.status.code(), Some(1), "{}", stdout(&configured));
+    let unknown = agui_lint(&["check", "--client", "0.0.40", har]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown client '0.0.40'"));
+}

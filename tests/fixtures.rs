@@ -4,7 +4,9 @@
 //! `<version>` (`0`, `1.0`, `1.1`) is what a document that declares no
 //! version is judged as. The folder `auto/` is checked with the kind
 //! detected from each document; `streams/` holds captures (JSON Lines, SSE,
-//! HAR) checked as files, every record of one file counting together.
+//! HAR) checked as files, every record of one file counting together. A
+//! fixture named `client-<rule>-<profile>` is seen through that official
+//! client (`--client <profile>`).
 //! (`conformance/` holds streams in upstream's conformance format, checked
 //! by `tests/conformance.rs`.)
 
@@ -16,7 +18,7 @@ use agui_lint::rules;
 use agui_lint::unstable::check::{check_source, Checked};
 use agui_lint::unstable::input::Source;
 use agui_lint::{
-    Diagnostic, Kind, Protocol, ProtocolChoice, Report, Settings, Severity, Validator,
+    Client, Diagnostic, Kind, Protocol, ProtocolChoice, Report, Settings, Severity, Validator,
 };
 
 /// The version folder a fixture is in: what an undeclared document is
@@ -39,6 +41,34 @@ fn validator_for(protocol: Protocol) -> Validator {
     Validator::new()
         .expect("validator")
         .with_settings(Settings::default().protocol(ProtocolChoice::Version(protocol)))
+}
+
+/// The client a fixture is seen through: `client-<rule>-<profile>.json`
+/// names the `--client` profile its rule needs; every other fixture has
+/// none.
+fn client_of(path: &Path) -> Option<Client> {
+    let stem = path.file_stem()?.to_str()?;
+    if !stem.starts_with("client-") {
+        return None;
+    }
+    let profile = stem.rsplit('-').next()?;
+    Some(
+        profile
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+}
+
+/// `validator`, seen through the client `path` names, if it names one.
+fn seen_by(validator: &Validator, path: &Path) -> Validator {
+    match client_of(path) {
+        Some(client) => validator.clone().with_settings(
+            Settings::default()
+                .protocol(ProtocolChoice::Version(version_of(path)))
+                .client(client),
+        ),
+        None => validator.clone(),
+    }
 }
 
 /// The kind folder and the valid/invalid folder of a fixture.
@@ -190,7 +220,7 @@ fn fixture_snapshots() {
     let for_version =
         |p: Protocol| &validators[Protocol::ALL.iter().position(|v| *v == p).expect("known")];
     insta::glob!("../fixtures", "*/*/*/*.json", |path| {
-        let report = check(for_version(version_of(path)), path);
+        let report = check(&seen_by(for_version(version_of(path)), path), path);
         let (_, valid) = classify(path);
         if valid {
             let noisy: Vec<_> = report
@@ -222,7 +252,7 @@ fn capture_fixture_snapshots() {
     let for_version =
         |p: Protocol| &validators[Protocol::ALL.iter().position(|v| *v == p).expect("known")];
     insta::glob!("../fixtures", "*/streams/**/*.{jsonl,sse,har}", |path| {
-        let documents = check_capture(for_version(version_of(path)), path);
+        let documents = check_capture(&seen_by(for_version(version_of(path)), path), path);
         assert!(!documents.is_empty(), "{}: no document", path.display());
         let diagnostics: Vec<&Diagnostic> = documents
             .iter()
@@ -308,6 +338,13 @@ fn every_rule_has_invalid_fixtures_and_valid_ones_exist_per_kind() {
             if is_capture {
                 let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
                 valid_stream_names.insert(stem.to_string());
+                // `client-<rule>-<profile>`: the rule's correct form for
+                // that client.
+                if let Some(client) = client_of(path) {
+                    let suffix = format!("-{client}");
+                    let rule = stem.strip_suffix(suffix.as_str()).unwrap_or(stem);
+                    valid_stream_names.insert(rule.to_string());
+                }
             }
         } else {
             fired.insert(expected_rule(path));

@@ -4,6 +4,8 @@
 //! recorded, how its body arrived. `agui-lint probe` checks its own
 //! exchanges through this code, so a saved session checks the same later.
 
+use crate::client::Client;
+use crate::diagnostic::Severity;
 use crate::input::har::{DeliveryEnd, HarEntry};
 use crate::rules::transport::{
     essence, EVENT_STREAM, KEEP_ALIVE_GAP, KEEP_ALIVE_LIMIT_MS, PROTO_EVENT_STREAM,
@@ -21,8 +23,9 @@ pub(super) struct Judged {
     pub read_events: bool,
 }
 
-/// Judges the exchange of `entry`, a run.
-pub(super) fn judge(entry: &HarEntry) -> Judged {
+/// Judges the exchange of `entry`, a run, as `client` (the `--client`
+/// profile, if one was chosen) would receive it.
+pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
     let response = format!("{}/response", entry.pointer);
     let mut findings = Vec::new();
     let mut read_events = true;
@@ -72,16 +75,25 @@ pub(super) fn judge(entry: &HarEntry) -> Judged {
             } else {
                 "a lone CR"
             };
-            findings.push(
-                SSE_CARRIAGE_RETURN
-                    .diagnostic(
-                        body.pointer.clone(),
-                        format!(
-                            "the event stream ends its lines with {ending}: clients that split events on a blank LF line see one event that never parses"
-                        ),
-                    )
-                    .with_help("end each line with \\n alone (data: {...}\\n\\n)"),
-            );
+            let mut finding = SSE_CARRIAGE_RETURN
+                .diagnostic(
+                    body.pointer.clone(),
+                    format!(
+                        "the event stream ends its lines with {ending}: clients that split events on a blank LF line see one event that never parses"
+                    ),
+                )
+                .with_help("end each line with \\n alone (data: {...}\\n\\n)");
+            // The official client splits on a blank LF line only: more
+            // than one event framed with CR reaches it as one block, whose
+            // JSON fails to parse, and the run fails.
+            if let Some(client) = client.filter(|_| more_than_one_event(&body.bytes, at)) {
+                finding.severity = Severity::Error;
+                finding.message = format!(
+                    "the event stream ends its lines with {ending}: {} splits events on a blank LF line only, so it reads the stream as one block that fails to parse, and the run fails",
+                    client.described()
+                );
+            }
+            findings.push(finding);
         }
     }
     if let Some(delivery) = &entry.delivery {
@@ -145,6 +157,18 @@ pub(super) fn judge(entry: &HarEntry) -> Judged {
 }
 
 /// A duration for a message: `250 ms`, `1.5 s`, `40 s`.
+/// Whether `body`, whose first CR is at `first_cr`, frames more than one
+/// event with CR line endings: a blank line of CRs is followed by more
+/// than whitespace.
+fn more_than_one_event(body: &[u8], first_cr: usize) -> bool {
+    let rest = &body[first_cr..];
+    let separator = [&b"\r\n\r\n"[..], &b"\r\r"[..]]
+        .into_iter()
+        .filter_map(|blank| memchr::memmem::find(rest, blank).map(|at| at + blank.len()))
+        .min();
+    separator.is_some_and(|after| rest[after..].iter().any(|b| !b.is_ascii_whitespace()))
+}
+
 fn duration(ms: u64) -> String {
     if ms < 1_000 {
         format!("{ms} ms")
@@ -187,11 +211,14 @@ mod tests {
 
     #[test]
     fn a_clean_exchange_has_no_finding() {
-        let judged = judge(&entry(
-            Some(200),
-            "text/event-stream; charset=utf-8",
-            b"data: {}\n\n",
-        ));
+        let judged = judge(
+            &entry(
+                Some(200),
+                "text/event-stream; charset=utf-8",
+                b"data: {}\n\n",
+            ),
+            None,
+        );
         assert!(judged.findings.is_empty());
         assert!(judged.read_events);
     }
@@ -199,7 +226,7 @@ mod tests {
     #[test]
     fn an_error_status_stops_the_events() {
         for status in [301, 401, 500] {
-            let judged = judge(&entry(Some(status), "text/plain", b"oops\r\n"));
+            let judged = judge(&entry(Some(status), "text/plain", b"oops\r\n"), None);
             assert_eq!(rules(&judged), ["unexpected-status"], "{status}");
             assert!(!judged.read_events);
         }
@@ -207,22 +234,32 @@ mod tests {
 
     #[test]
     fn other_media_types_warn_and_are_still_read() {
-        let judged = judge(&entry(Some(200), "application/json", b"data: {}\n\n"));
+        let judged = judge(&entry(Some(200), "application/json", b"data: {}\n\n"), None);
         assert_eq!(rules(&judged), ["unexpected-content-type"]);
         assert!(judged.read_events);
-        let missing = judge(&entry(Some(200), "x-unknown", b"data: {}\n\n"));
+        let missing = judge(&entry(Some(200), "x-unknown", b"data: {}\n\n"), None);
         assert!(missing.findings[0].message.contains("has no Content-Type"));
-        let proto = judge(&entry(Some(200), PROTO_EVENT_STREAM, b"\0\0\0\0"));
+        let proto = judge(&entry(Some(200), PROTO_EVENT_STREAM, b"\0\0\0\0"), None);
         assert!(proto.findings.is_empty());
     }
 
     #[test]
     fn carriage_returns_are_named() {
-        let crlf = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"));
+        let crlf = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), None);
         assert_eq!(rules(&crlf), ["sse-carriage-return"]);
         assert!(crlf.findings[0].message.contains("CRLF"));
-        let cr = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\r"));
+        let cr = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\r"), None);
         assert!(cr.findings[0].message.contains("lone CR"));
+        assert_eq!(cr.findings[0].severity, Severity::Warning);
+        // Seen through the official client: one event still parses, two
+        // framed with CR are one block that fails the run.
+        let client = Some(Client::V1_0_0);
+        let one = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), client);
+        assert_eq!(one.findings[0].severity, Severity::Warning);
+        let two = b"data: {}\r\n\r\ndata: {}\r\n\r\n";
+        let two = judge(&entry(Some(200), EVENT_STREAM, two), client);
+        assert_eq!(two.findings[0].severity, Severity::Error);
+        assert!(two.findings[0].message.contains("the run fails"));
     }
 
     #[test]
@@ -236,7 +273,7 @@ mod tests {
             limit_ms: Some(20_000),
             detail: None,
         });
-        let judged = judge(&stalled);
+        let judged = judge(&stalled, None);
         assert_eq!(rules(&judged), ["response-incomplete"]);
         assert!(judged.findings[0].message.contains("idle timeout (20 s)"));
 
@@ -246,7 +283,7 @@ mod tests {
             limit_ms: None,
             ..stalled.delivery.clone().expect("delivery")
         });
-        assert_eq!(rules(&judge(&slow)), ["keep-alive-gap"]);
+        assert_eq!(rules(&judge(&slow, None)), ["keep-alive-gap"]);
 
         let mut silent = entry(None, "x-unknown", b"");
         silent.response_body = None;
@@ -258,7 +295,7 @@ mod tests {
             limit_ms: Some(1_500),
             detail: None,
         });
-        let judged = judge(&silent);
+        let judged = judge(&silent, None);
         assert!(!judged.read_events);
         assert!(judged.findings[0].message.contains("(1.5 s)"));
     }

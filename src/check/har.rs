@@ -325,7 +325,7 @@ impl FileCheck<'_> {
         fill_source_lines(&mut checked, |line, _| archive.line(line));
         sink.document(checked);
 
-        let exchange = super::exchange::judge(entry);
+        let exchange = super::exchange::judge(entry, self.validator.settings().client_profile());
         if !exchange.findings.is_empty() {
             self.exchange_findings(archive, entry, &label, exchange.findings, sink);
         }

@@ -7,6 +7,7 @@
 
 mod arguments;
 mod capabilities;
+pub(crate) mod client;
 pub(crate) mod content;
 pub(crate) mod conversation;
 pub(crate) mod encrypted;
@@ -148,6 +149,7 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         interop::RULES,
         sequence::RULES,
         transport::RULES,
+        client::RULES,
     ]
     .concat()
 });

@@ -145,6 +145,9 @@ pub(super) fn check(
                 split.check_item("messages", &message, &at, reading, &mut noting);
             }
             rules(index, &message, found);
+            if let Some(client) = validator.settings.client_profile() {
+                rules::client::message(client, index, &message, found);
+            }
             true
         });
     });

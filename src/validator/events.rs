@@ -14,7 +14,7 @@ use crate::fast;
 use crate::findings::Findings;
 use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{version, EventPlace, EventView, Interrupted, Sequence};
+use crate::rules::{self, version, EventPlace, EventView, Interrupted, Sequence};
 use crate::Kind;
 
 /// Finds the event type that declares a stream's version, built once.
@@ -234,6 +234,9 @@ impl Validator {
         stream
             .sequence
             .limit_state(self.settings.limits().state_limit());
+        if let Some(client) = self.settings.client_profile() {
+            rules::client::event(client, event, "", &mut found);
+        }
         stream.feed(event, protocol, record, location, &mut found);
         let mut diagnostics = found.finish();
         self.settings.apply(&mut diagnostics);

@@ -1,0 +1,209 @@
+//! What the official client chosen with `--client` does with a stream or a
+//! request beyond checking it ([`crate::Client`]): events it drops, content
+//! it flattens. Reported only with a client profile; the severities follow
+//! the receivers (a warning: the client carries on, without what it
+//! dropped).
+
+use serde_json::Value;
+
+use super::EventView;
+use super::{Rule, EVERY_VERSION};
+use crate::client::Client;
+use crate::diagnostic::Severity;
+use crate::findings::Findings;
+use crate::pointer;
+
+pub(crate) const CLIENT_DROPS_EVENT: Rule = Rule {
+    name: "client-drops-event",
+    severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "The chosen client drops this event (--client)",
+    docs: r#"## What it checks
+With `--client 0.0.57`, `0.0.45` or `0.0.39` (the official `@ag-ui/client`
+1.0.0 speaking to a peer pinned to that era, as upstream's era lanes run
+it): a `SUBAGENT_STARTED`, `SUBAGENT_FINISHED` or `SUBAGENT_ERROR` event.
+The client drops it with a warning ("AG-UI is dropping SUBAGENT_STARTED
+because the target agent predates subagent support") and strips
+`subagentRunId` from the other events and messages.
+
+## Why it matters
+The application never sees the subagent run: its start, its end, its
+error. A server that must work with such clients attributes the work
+without subagent events, or asks the client to upgrade its pin.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
+ {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+pub(crate) const CLIENT_FLATTENS_CONTENT: Rule = Rule {
+    name: "client-flattens-content",
+    severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "The chosen client flattens this content to text and drops its other parts (--client)",
+    docs: r#"## What it checks
+With `--client 0.0.39` (the official `@ag-ui/client` 1.0.0 speaking to a
+peer pinned to 0.0.39, which predates content parts): a message of a
+RunAgentInput whose `content` is a list holding parts other than text. The
+client sends such a message with its content flattened to the text of its
+text parts, dropping the others with a warning.
+
+## Why it matters
+The image, audio, video or document never reaches the agent; it answers a
+question about a picture it was not sent.
+
+## Invalid
+```json
+{"threadId": "t1", "runId": "r1", "messages": [{"id": "u1", "role": "user", "content": [
+  {"type": "text", "text": "What is this?"},
+  {"type": "image", "source": {"type": "url", "value": "https://example.com/cat.png"}}]}]}
+```
+
+## Valid
+```json
+{"threadId": "t1", "runId": "r1", "messages": [{"id": "u1", "role": "user", "content": "What is this?"}]}
+```
+"#,
+};
+
+/// The rules of this family.
+pub(crate) const RULES: &[Rule] = &[CLIENT_DROPS_EVENT, CLIENT_FLATTENS_CONTENT];
+
+/// The findings of `event`, at `at` (its pointer in the document: `""`,
+/// or `/3` in an events document), as `client` would handle it.
+pub(crate) fn event(client: Client, event: EventView<'_>, at: &str, out: &mut impl Findings) {
+    let Some(kind) = event.str("type") else {
+        return;
+    };
+    let subagent = matches!(
+        kind,
+        "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
+    );
+    if subagent && client.drops_subagent_events() {
+        out.add(&CLIENT_DROPS_EVENT, |rule| {
+            rule.diagnostic(
+                pointer::push(at, "type"),
+                format!(
+                    "{} drops {kind}, with a warning: the application never sees this subagent event",
+                    client.described()
+                ),
+            )
+            .with_help("a peer pinned before subagents cannot show them; attribute the work without subagent events for such clients")
+        });
+    }
+}
+
+/// The findings of `input`, a RunAgentInput, as `client` would send it.
+pub(crate) fn request(client: Client, input: &Value, out: &mut impl Findings) {
+    let Some(messages) = input.get("messages").and_then(Value::as_array) else {
+        return;
+    };
+    for (index, message) in messages.iter().enumerate() {
+        self::message(client, index, message, out);
+    }
+}
+
+/// The findings of `message`, message `index` of a RunAgentInput, as
+/// `client` would send it.
+pub(crate) fn message(client: Client, index: usize, message: &Value, out: &mut impl Findings) {
+    if !client.flattens_content() {
+        return;
+    }
+    let Some(parts) = message.get("content").and_then(Value::as_array) else {
+        return;
+    };
+    let is_text = |part: &Value| part.get("type").and_then(Value::as_str) == Some("text");
+    // A text part without its text leaves the content as it is (the
+    // client warns and sends it unflattened).
+    if parts
+        .iter()
+        .any(|part| is_text(part) && !part.get("text").is_some_and(Value::is_string))
+    {
+        return;
+    }
+    let dropped: Vec<String> = parts
+        .iter()
+        .filter(|part| !is_text(part))
+        .map(|part| match part.get("type").and_then(Value::as_str) {
+            Some(kind) => format!("'{kind}'"),
+            None => "a part with no type".to_string(),
+        })
+        .collect();
+    if dropped.is_empty() {
+        return;
+    }
+    out.add(&CLIENT_FLATTENS_CONTENT, |rule| {
+        rule.diagnostic(
+            format!("/messages/{index}/content"),
+            format!(
+                "{} sends this content flattened to its text, dropping {} part{} ({})",
+                client.described(),
+                dropped.len(),
+                if dropped.len() == 1 { "" } else { "s" },
+                dropped.join(", ")
+            ),
+        )
+        .with_help(
+            "a 0.0.39 peer reads text content only; what the other parts carried never reaches it",
+        )
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn subagent_events_are_dropped_by_clients_pinned_before_subagents() {
+        let started = json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"});
+        for (client, dropped) in [
+            (Client::V1_0_0, false),
+            (Client::V0_0_57, true),
+            (Client::V0_0_45, true),
+            (Client::V0_0_39, true),
+        ] {
+            let mut found = Vec::new();
+            event(client, EventView::from(&started), "/2", &mut found);
+            assert_eq!(found.len(), usize::from(dropped), "{client}");
+            if dropped {
+                assert_eq!(found[0].pointer, "/2/type");
+            }
+        }
+        let mut found = Vec::new();
+        let text = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+        event(Client::V0_0_39, EventView::from(&text), "", &mut found);
+        assert!(found.is_empty());
+    }
+
+    #[test]
+    fn content_with_other_parts_is_flattened_for_a_0_0_39_peer() {
+        let input = json!({"threadId": "t", "runId": "r", "messages": [
+            {"id": "u1", "role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "source": {"type": "url", "value": "https://x"}}]},
+            {"id": "u2", "role": "user", "content": [{"type": "text", "text": "only text"}]},
+            {"id": "u3", "role": "user", "content": "plain"}
+        ]});
+        let mut found = Vec::new();
+        request(Client::V0_0_39, &input, &mut found);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].pointer, "/messages/0/content");
+        assert!(found[0].message.contains("'image'"), "{}", found[0].message);
+        let mut found = Vec::new();
+        request(Client::V0_0_45, &input, &mut found);
+        assert!(found.is_empty());
+    }
+}
