@@ -191,3 +191,138 @@ test('streams: an error where @ag-ui/client fails the run, a warning where it st
   }
   assert.deepEqual(found, [], `${found.length} of ${cases.length} streams disagree:\n${found.join('\n')}`)
 })
+
+// --client: what agui-lint says the official client does, against the
+// client itself, current and pinned to an older peer (its
+// maxProtocolVersion, as upstream's era lanes run it).
+
+const os = require('node:os')
+
+/** HttpAgent pinned to a peer of `era` (none for 1.0.0). */
+function pinnedAgent(era, url, messages = []) {
+  class Pinned extends HttpAgent {
+    get maxProtocolVersion() {
+      return era === '1.0.0' ? '1.0.0' : era
+    }
+  }
+  const agent = new Pinned({ url, threadId: 'thread-1' })
+  agent.messages = messages
+  return agent
+}
+
+/** Serves `body` to every POST, recording the request bodies. */
+async function serveRaw(body) {
+  const requests = []
+  const server = http.createServer((request, response) => {
+    let text = ''
+    request.on('data', (chunk) => (text += chunk))
+    request.on('end', () => {
+      requests.push(text)
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      response.end(body)
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, requests, url: `http://127.0.0.1:${server.address().port}/agent` }
+}
+
+/** What a pinned client does with `body`, and the requests it sent. */
+async function pinnedVerdict(era, body, messages) {
+  const { server, requests, url } = await serveRaw(body)
+  const warnings = []
+  const { warn, error } = console
+  console.warn = (...args) => warnings.push(args.map(String).join(' '))
+  console.error = () => {}
+  try {
+    await pinnedAgent(era, url, messages).runAgent({ runId: 'run-2' })
+    return { verdict: warnings.length > 0 ? 'warning' : 'none', warnings, requests }
+  } catch (failure) {
+    return { verdict: 'error', warnings, requests, failure: String(failure) }
+  } finally {
+    console.warn = warn
+    console.error = error
+    server.close()
+  }
+}
+
+/** agui-lint's findings on `text` written to `name`, seen through `client`. */
+function cliFindings(client, name, text) {
+  const bin = process.env.AGUI_LINT_BIN
+  assert.ok(bin, 'AGUI_LINT_BIN names the agui-lint binary (.ci/node-test.sh sets it)')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agui-lint-client-'))
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, text)
+  let stdout
+  try {
+    stdout = execFileSync(bin, ['check', '--format', 'json', '--client', client, file])
+  } catch (failed) {
+    stdout = failed.stdout
+  }
+  fs.rmSync(dir, { recursive: true })
+  return JSON.parse(stdout).documents.flatMap((d) => d.diagnostics)
+}
+
+const ERAS = ['1.0.0', '0.0.57', '0.0.45', '0.0.39']
+
+test('--client: subagent events are dropped where the pinned client drops them', async () => {
+  const events = [
+    { type: 'RUN_STARTED', threadId: 'thread-1', runId: 'run-2', protocolVersion: '1.0' },
+    { type: 'SUBAGENT_STARTED', subagentRunId: 'sub1', name: 'researcher' },
+    { type: 'SUBAGENT_FINISHED', subagentRunId: 'sub1', outcome: { type: 'success' } },
+    { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-2' },
+  ]
+  for (const era of ERAS) {
+    const theirs = await pinnedVerdict(era, sse(events))
+    const dropped = theirs.warnings.filter((w) => w.includes('dropping SUBAGENT_')).length
+    const ours = cliFindings(era, 'run.jsonl', events.map((e) => JSON.stringify(e)).join('\n'))
+    const flagged = ours.filter((d) => d.rule === 'client-drops-event')
+    assert.equal(flagged.length, dropped, `${era}: client warned ${JSON.stringify(theirs.warnings)}`)
+    assert.equal(dropped, era === '1.0.0' ? 0 : 2, `${era}: ${JSON.stringify(theirs.warnings)}`)
+    assert.ok(flagged.every((d) => d.severity === 'warning'), era)
+    assert.equal(theirs.verdict === 'error', false, era)
+  }
+})
+
+test('--client 0.0.39: content flattened in the request the pinned client sends', async () => {
+  const messages = [bases.request.messages[2]]
+  const body = sse([
+    { type: 'RUN_STARTED', threadId: 'thread-1', runId: 'run-2' },
+    { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-2' },
+  ])
+  for (const era of ['0.0.45', '0.0.39']) {
+    const theirs = await pinnedVerdict(era, body, messages)
+    const sent = JSON.parse(theirs.requests[0])
+    const flattened = typeof sent.messages[0].content === 'string'
+    const request = { threadId: 'thread-1', runId: 'run-2', messages }
+    const ours = cliFindings(era, 'request.json', JSON.stringify(request))
+    const flagged = ours.filter((d) => d.rule === 'client-flattens-content')
+    assert.equal(flagged.length, flattened ? 1 : 0, `${era}: sent ${JSON.stringify(sent.messages[0].content)}`)
+    assert.equal(flattened, era === '0.0.39', era)
+  }
+})
+
+test('--client 1.0.0: a CRLF-framed stream fails the run, and agui-lint says so', async () => {
+  const events = [
+    { type: 'RUN_STARTED', threadId: 'thread-1', runId: 'run-2', protocolVersion: '1.0' },
+    { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-2' },
+  ]
+  const crlf = events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join('')
+  const theirs = await pinnedVerdict('1.0.0', crlf)
+  assert.equal(theirs.verdict, 'error', 'the official client reads a CRLF stream')
+  const request = { threadId: 'thread-1', runId: 'run-2', protocolVersion: '1.0', messages: [] }
+  const har = {
+    log: {
+      version: '1.2',
+      creator: { name: 'receivers.test.js', version: '1' },
+      entries: [
+        {
+          request: { method: 'POST', url: 'http://127.0.0.1/agent', headers: [], postData: { mimeType: 'application/json', text: JSON.stringify(request) } },
+          response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: crlf } },
+        },
+      ],
+    },
+  }
+  const ours = cliFindings('1.0.0', 'run.har', JSON.stringify(har)).filter((d) => d.rule === 'sse-carriage-return')
+  assert.equal(ours.length, 1)
+  assert.equal(ours[0].severity, 'error')
+})
