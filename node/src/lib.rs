@@ -43,6 +43,7 @@ fn invalid(error: impl std::fmt::Display) -> Error {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ValidatorOptions {
     protocol: Option<String>,
+    client: Option<String>,
     select: Option<Vec<String>>,
     ignore: Option<Vec<String>>,
     severity: Option<BTreeMap<String, String>>,
@@ -92,6 +93,9 @@ fn settings(options: ValidatorOptions) -> Result<Settings> {
     }
     if options.mask_values == Some(true) {
         settings = settings.mask_values(true);
+    }
+    if let Some(client) = &options.client {
+        settings = settings.client(client.parse().map_err(invalid)?);
     }
     let mut limits = settings.limits();
     if let Some(findings) = options.max_findings {

@@ -145,7 +145,10 @@ test('every broken stream of the fixtures is flagged with the rule it is named a
     const rule = known.filter((r) => stem === r || stem.startsWith(`${r}-`)).sort((a, b) => b.length - a.length)[0]
     assert.ok(rule, `${name} names no rule`)
     const bytes = readFileSync(join(dir, name))
-    const whole = validator.checkStream(bytes, { format: 'jsonl', path: name })
+    // `client-<rule>-<profile>`: seen through that official client.
+    const client = stem.startsWith('client-') ? stem.split('-').pop() : undefined
+    const seenBy = client ? new agui.Validator({ client }) : validator
+    const whole = seenBy.checkStream(bytes, { format: 'jsonl', path: name })
     const fired = new Set(whole.documents.flatMap((d) => d.diagnostics.map((x) => x.rule)))
     assert.ok(fired.has(rule), `${name}: ${[...fired]}`)
     // Fed as event objects, as @ag-ui/client emits them, where the lines are events.
@@ -156,7 +159,7 @@ test('every broken stream of the fixtures is flagged with the rule it is named a
     } catch {
       continue // a stream broken at the JSON level has no objects to feed
     }
-    const checker = validator.streamChecker({ format: 'jsonl', path: name })
+    const checker = seenBy.streamChecker({ format: 'jsonl', path: name })
     const found = events.flatMap((event) => checker.feed(event)).concat(checker.finish())
     const fedFired = new Set(found.flatMap((d) => d.diagnostics.map((x) => x.rule)))
     assert.ok(fedFired.has(rule), `${name} fed as objects: ${[...fedFired]}`)

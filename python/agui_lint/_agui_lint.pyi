@@ -158,6 +158,7 @@ class Validator:
         max_findings: Optional[int] = None,
         max_document_size: Optional[int] = None,
         max_state_size: Optional[int] = None,
+        client: Optional[str] = None,
     ) -> None: ...
     def with_limits(
         self,

@@ -123,6 +123,9 @@ fn with_limits(
 /// - `max_findings`, `max_document_size`, `max_state_size`: the bounds of
 ///   `[limits]` (findings a document reports, bytes a document may have,
 ///   memory a stream's state may take).
+/// - `client`: see streams and requests through the official client,
+///   `@ag-ui/client` 1.0.0 with a current peer (`"1.0.0"`) or one pinned to
+///   an older era (`"0.0.57"`, `"0.0.45"`, `"0.0.39"`).
 #[pyclass(frozen, name = "Validator", module = "agui_lint")]
 struct PyValidator {
     inner: Arc<Validator>,
@@ -131,7 +134,7 @@ struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None, max_findings = None, max_document_size = None, max_state_size = None))]
+    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None, max_findings = None, max_document_size = None, max_state_size = None, client = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -144,6 +147,7 @@ impl PyValidator {
         max_findings: Option<usize>,
         max_document_size: Option<usize>,
         max_state_size: Option<usize>,
+        client: Option<&str>,
     ) -> PyResult<Self> {
         let choice: ProtocolChoice = protocol.parse().map_err(value_error)?;
         let mut settings = match &config {
@@ -170,6 +174,9 @@ impl PyValidator {
         }
         if mask_values {
             settings = settings.mask_values(true);
+        }
+        if let Some(client) = client {
+            settings = settings.client(client.parse().map_err(value_error)?);
         }
         let settings = with_limits(settings, max_findings, max_document_size, max_state_size);
         let compiled = py

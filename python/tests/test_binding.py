@@ -111,8 +111,26 @@ def test_every_kind_valid_and_invalid_fixtures(validator, kind_dir):
         assert result.valid, (path, result.diagnostics)
         assert result.kind == kind_dir.name
     for path in invalid:
-        result = validator.validate(kind_dir.name, path.read_bytes())
+        result = seen_by(validator, path).validate(kind_dir.name, path.read_bytes())
         assert rule_of(path) in {d.rule for d in result.diagnostics}, (path, result.diagnostics)
+
+
+def seen_by(validator: agui_lint.Validator, fixture: Path) -> agui_lint.Validator:
+    """The validator a fixture is checked with: one seen through the official
+    client a ``client-<rule>-<profile>`` fixture names, else ``validator``."""
+    if not fixture.stem.startswith("client-"):
+        return validator
+    return agui_lint.Validator(protocol="1.1", client=fixture.stem.rsplit("-", 1)[1])
+
+
+def test_a_client_profile_is_a_setting_and_a_wrong_one_is_refused():
+    fixture = FIXTURES / "1.1" / "run-agent-input" / "invalid" / "client-flattens-content-0.0.39.json"
+    seen = agui_lint.Validator(client="0.0.39").check_run_agent_input(fixture.read_bytes())
+    assert [d.rule for d in seen.diagnostics] == ["client-flattens-content"]
+    plain = agui_lint.Validator().check_run_agent_input(fixture.read_bytes())
+    assert len(plain.diagnostics) == 0, plain.to_json()
+    with pytest.raises(ValueError, match="unknown client"):
+        agui_lint.Validator(client="0.0.40")
 
 
 def test_kind_auto_tells_the_kind_and_unknown_kinds_are_refused(validator):
