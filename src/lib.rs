@@ -47,6 +47,7 @@ mod schema;
 #[cfg(feature = "axum")]
 pub mod server;
 mod settings;
+mod spec;
 mod stream;
 mod suggest;
 mod text;

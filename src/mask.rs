@@ -46,7 +46,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::check::{Checked, Context, Outcome};
+use crate::checked::{Checked, Context, Outcome};
 use crate::{schema, suggest, Diagnostic};
 
 /// What a masked value reads as.

@@ -37,7 +37,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Number;
 
-use crate::rules::verdict::{is_interoperable, RESERVED_METADATA_KEY};
+use crate::rules::verdict::is_interoperable;
+use crate::spec::RESERVED_METADATA_KEY;
 
 mod messages;
 

@@ -316,7 +316,6 @@ fn check_sequence(
 /// the predicate the rule itself reports by.
 pub(crate) mod verdict {
     pub(crate) use super::interop::is_interoperable;
-    pub(crate) use super::request::RESERVED_METADATA_KEY;
     pub(crate) use super::tools::{parameters_declare_nothing, verdict_by_text, ParametersVerdict};
     pub(crate) use super::walk::carries_parts;
 }

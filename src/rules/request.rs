@@ -8,6 +8,7 @@ use super::walk::repeats;
 use super::Rule;
 use crate::diagnostic::{Severity, Target};
 use crate::rules::SINCE_1_0;
+use crate::spec::RESERVED_METADATA_KEY;
 use crate::text::excerpt;
 
 /// The rules of this family, in documentation order.
@@ -115,9 +116,6 @@ meaning the data contradicts.
 ```
 "#,
 };
-
-/// The metadata key the protocol reserves for itself.
-pub(crate) const RESERVED_METADATA_KEY: &str = "ag-ui";
 
 /// Runs this family's checks on what `conversation` holds besides its
 /// messages: 1.x requests only.

@@ -16,10 +16,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::request::RESERVED_METADATA_KEY;
 use super::tools::{cached_arguments_validator, Compiled, ParametersVerdict};
 use super::walk::Document;
 pub(crate) use crate::findings::{AnyFound, Findings};
+use crate::spec::RESERVED_METADATA_KEY;
 use crate::{Kind, Protocol};
 
 /// Where the items of a list sit in the document.

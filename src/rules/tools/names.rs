@@ -2,7 +2,7 @@
 //! accept.
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::view::Findings;
+use crate::findings::Findings;
 use crate::rules::walk::repeats;
 use crate::rules::Rule;
 use crate::rules::EVERY_VERSION;
