@@ -34,6 +34,8 @@ const agui = require('..')
 const repo = path.join(__dirname, '..', '..')
 const bases = JSON.parse(fs.readFileSync(path.join(repo, 'tests', 'receivers', 'bases.json'), 'utf8'))
 const validator = new agui.Validator()
+/** Streams are judged as @ag-ui/client 1.0.0 receives them (`--client 1.0.0`). */
+const asClient = new agui.Validator({ client: '1.0.0' })
 
 /** Rules whose findings no official receiver acts on, by design: each
  * is a meaning check agui-lint adds, at the severity its docs give. */
@@ -42,6 +44,24 @@ const DELIBERATE = {
     'a stream that ends with its run open has no outcome: the transports page makes it fatal and upstream\'s conformance suite requires a client to fail the run (truncated-stream-fails-the-run); @ag-ui/client 1.0.0 does not yet',
   'tool-result-without-call':
     'a history holding a tool result for no call is refused by model providers when the client sends it back on the next turn; no SDK checks a conversation',
+  // MUSTs of the 1.1 prose that @ag-ui/client 1.0.0 does not enforce yet;
+  // upstream's conformance suite requires a client to fail the run on the
+  // first two (duplicate-interrupt-id-fatal, second-run-on-another-thread-fatal).
+  'interrupt-id-duplicate': "the interrupt-resume page makes an interrupt's id unique within its run",
+  'run-started-other-thread': 'the lifecycle page keeps every run of one stream on one thread',
+  'subagent-started-late': 'the subagents page announces an invocation before any event attributed to it',
+  'duplicate-resume-entry': 'two answers to one interrupt contradict each other; the agent cannot tell which stands',
+  // Meaning rules: what the receivers take without a word, and lose or
+  // misread, which agui-lint warns about.
+  'activity-message-in-input': 'an activity message is the client\'s own; a server receiving one gets UI state as history',
+  'metadata-reserved-key': "the 'ag-ui' metadata key is reserved for the protocol",
+  'activity-content-not-object': 'a patch whose result is not an object leaves an activity the UI cannot render',
+  'activity-delta-without-snapshot': 'the client ignores a delta for an activity it never saw',
+  'outcome-tool-call-answered': 'a pending tool call the run already answered is run twice',
+  'protocol-version-missing': 'a 1.x run that declares no version is read as one from before versions',
+  'run-id-reused': 'a client keying runs by id merges two runs',
+  'snapshot-contradicts-stream': 'the snapshot replaces what the run streamed, silently',
+  'tool-call-args-not-json': 'arguments that do not parse make the tool call fail after the stream looked fine',
 }
 
 /** The keys whose string values are drawn from a closed set or tag a
@@ -160,7 +180,7 @@ test('the bases are clean for every receiver and for agui-lint', async () => {
   assert.deepEqual(pydanticAccepts([bases.request]), [true])
   assert.deepEqual(worst(validator.checkRunAgentInput(JSON.stringify(bases.request))).findings, [])
   assert.deepEqual(await clientVerdict(bases.stream), { verdict: 'none', said: undefined })
-  assert.deepEqual(worst(validator.checkStream(sse(bases.stream), { format: 'sse' })).findings, [])
+  assert.deepEqual(worst(asClient.checkStream(sse(bases.stream), { format: 'sse' })).findings, [])
 })
 
 test('requests: an error exactly where zod or pydantic rejects the body', () => {
@@ -185,7 +205,7 @@ test('streams: an error where @ag-ui/client fails the run, a warning where it st
   const found = []
   for (const [at, what, events] of cases) {
     const theirs = await clientVerdict(events)
-    const ours = worst(validator.checkStream(sse(events), { format: 'sse' }))
+    const ours = worst(asClient.checkStream(sse(events), { format: 'sse' }))
     const d = disagreement(`stream ${at} ${what} (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
     if (d) found.push(d)
   }
@@ -325,4 +345,43 @@ test('--client 1.0.0: a CRLF-framed stream fails the run, and agui-lint says so'
   const ours = cliFindings('1.0.0', 'run.har', JSON.stringify(har)).filter((d) => d.rule === 'sse-carriage-return')
   assert.equal(ours.length, 1)
   assert.equal(ours[0].severity, 'error')
+})
+
+/** Every file of `dir` with extension `ext`, as [name, text]. */
+function corpus(dir, ext) {
+  const root = path.join(repo, 'fixtures', '1.0', dir)
+  return ['valid', 'invalid'].flatMap((folder) =>
+    fs
+      .readdirSync(path.join(root, folder))
+      .filter((name) => name.endsWith(ext) && !name.startsWith('client-'))
+      .map((name) => [`${dir}/${folder}/${name}`, fs.readFileSync(path.join(root, folder, name), 'utf8')]),
+  )
+}
+
+test("the 1.0 fixture corpus: requests and streams judged as their receivers judge them", async () => {
+  const found = []
+  const requests = corpus('run-agent-input', '.json')
+  assert.ok(requests.length >= 8, `${requests.length} requests`)
+  const pydantic = pydanticAccepts(requests.map(([, text]) => JSON.parse(text)))
+  requests.forEach(([name, text], i) => {
+    const zod = RunAgentInputSchema.safeParse(JSON.parse(text)).success
+    const theirs = zod && pydantic[i] ? 'none' : 'error'
+    const d = disagreement(`${name} (zod ${zod}, pydantic ${pydantic[i]})`, theirs, worst(validator.checkRunAgentInput(text)))
+    if (d) found.push(d)
+  })
+  const streams = corpus('streams', '.jsonl')
+  assert.ok(streams.length >= 20, `${streams.length} streams`)
+  for (const [name, text] of streams) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '')
+    let events
+    try {
+      events = lines.map((l) => JSON.parse(l))
+    } catch {
+      continue // bytes that are not events: no client reads them as a stream
+    }
+    const theirs = await clientVerdict(events)
+    const d = disagreement(`${name} (client: ${theirs.said || 'silent'})`, theirs.verdict, worst(asClient.checkStream(sse(events), { format: 'sse' })))
+    if (d) found.push(d)
+  }
+  assert.deepEqual(found, [], `${found.length} fixtures disagree:\n${found.join('\n')}`)
 })

@@ -12,6 +12,7 @@ use crate::client::Client;
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::pointer;
+use crate::protocol::{Declaration, Protocol};
 
 pub(crate) const CLIENT_DROPS_EVENT: Rule = Rule {
     name: "client-drops-event",
@@ -79,8 +80,49 @@ question about a picture it was not sent.
 "#,
 };
 
+pub(crate) const CLIENT_OLDER_THAN_STREAM: Rule = Rule {
+    name: "client-older-than-stream",
+    severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "The stream declares a version newer than the chosen client speaks (--client)",
+    docs: r#"## What it checks
+With `--client` (every profile is `@ag-ui/client` 1.0.0, which speaks AG-UI
+1.0): a `RUN_STARTED` whose `protocolVersion` is a version agui-lint knows
+and the client does not (`"1.1"`). The client warns ("The producer speaks
+protocol 1.1; this client speaks 1.0. Unrecognised material will be
+stripped with warnings.") and strips what 1.1 added, such as
+`encryptedValueType`. (A version agui-lint does not know either is
+`unknown-protocol-version`.)
+
+## Why it matters
+What the newer version added never reaches an application on the older
+client; a server that must serve such clients declares and speaks the
+version they asked for (`protocolVersion` of the request).
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.0"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
 /// The rules of this family.
-pub(crate) const RULES: &[Rule] = &[CLIENT_DROPS_EVENT, CLIENT_FLATTENS_CONTENT];
+pub(crate) const RULES: &[Rule] = &[
+    CLIENT_DROPS_EVENT,
+    CLIENT_FLATTENS_CONTENT,
+    CLIENT_OLDER_THAN_STREAM,
+];
+
+/// The version every client profile speaks: `@ag-ui/client` 1.0.0's.
+const CLIENT_SPEAKS: Protocol = Protocol::V1_0;
 
 /// The findings of `event`, at `at` (its pointer in the document: `""`,
 /// or `/3` in an events document), as `client` would handle it.
@@ -92,6 +134,25 @@ pub(crate) fn event(client: Client, event: EventView<'_>, at: &str, out: &mut im
         kind,
         "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR"
     );
+    if kind == "RUN_STARTED" {
+        let declared = event.str("protocolVersion");
+        if let Some(Declaration::Known(version)) = declared.map(Protocol::from_declaration) {
+            if version.is_1x() && version > CLIENT_SPEAKS {
+                out.add(&CLIENT_OLDER_THAN_STREAM, |rule| {
+                    rule.diagnostic(
+                        pointer::push(at, "protocolVersion"),
+                        format!(
+                            "the run declares AG-UI {version}; {} speaks {CLIENT_SPEAKS}: it warns and strips what {version} added",
+                            client.described()
+                        ),
+                    )
+                    .with_help(format!(
+                        "speak the version the request declared (protocolVersion \"{CLIENT_SPEAKS}\") to such a client"
+                    ))
+                });
+            }
+        }
+    }
     if subagent && client.drops_subagent_events() {
         out.add(&CLIENT_DROPS_EVENT, |rule| {
             rule.diagnostic(
@@ -184,6 +245,17 @@ mod tests {
                 assert_eq!(found[0].pointer, "/2/type");
             }
         }
+        let started =
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"});
+        let mut found = Vec::new();
+        event(Client::V1_0_0, EventView::from(&started), "", &mut found);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, CLIENT_OLDER_THAN_STREAM.name);
+        let started =
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.0"});
+        let mut found = Vec::new();
+        event(Client::V1_0_0, EventView::from(&started), "", &mut found);
+        assert!(found.is_empty());
         let mut found = Vec::new();
         let text = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
         event(Client::V0_0_39, EventView::from(&text), "", &mut found);
