@@ -440,6 +440,11 @@ That every key the protocol requires is present, for example `toolCallId`
 on a tool message or `forwardedProps` on a RunAgentInput (which may be
 `null`, but must be there).
 
+In a stream, a missing union tag where `@ag-ui/client` 1.0.0 strips the
+member is a **warning** (a `MESSAGES_SNAPSHOT` message without `role`, a
+part without `type`, a patch operation without `op`): the client removes
+it, with a warning.
+
 ## Why it matters
 Both SDKs reject a payload without a required key.
 
@@ -466,6 +471,12 @@ That each value has the JSON type the protocol gives it: strings for ids and
 text, arrays for `messages`, `tools` and `context`, objects for messages,
 a string or an array of parts for user content. A required key given `null`
 is reported here too.
+
+In a stream, a **warning** where `@ag-ui/client` 1.0.0 tolerates the value:
+a union tag it strips (a `MESSAGES_SNAPSHOT` or `RUN_STARTED.input`
+message's `role`, a part's or source's `type`, a patch `op`, an outcome's
+`type`, given `null` or a number: the member is removed, with a warning),
+and a `null` its compatibility boundary drops (see `null-for-optional`).
 
 ## Why it matters
 The TypeScript SDK rejects the payload; the Python SDK coerces some values
