@@ -322,15 +322,18 @@ mod tests {
         sink.over.iter().map(|(_, _, n)| n).sum()
     }
 
-    const A: Rule = Rule("empty-id", Severity::Warning);
-    const B: Rule = Rule("duplicate-message-id", Severity::Error);
+    const A: Rule = Rule(crate::rules::messages::EMPTY_ID.name, Severity::Warning);
+    const B: Rule = Rule(
+        crate::rules::messages::DUPLICATE_MESSAGE_ID.name,
+        Severity::Error,
+    );
 
     /// Ignores `empty-id`.
     struct Ignoring;
 
     impl Policy for Ignoring {
         fn reports(&self, rule: &str) -> bool {
-            rule != "empty-id"
+            rule != crate::rules::messages::EMPTY_ID.name
         }
         fn severity_of(&self, _: &str, severity: Severity) -> Severity {
             severity
@@ -348,12 +351,16 @@ mod tests {
             });
         }
         sink.push(Diagnostic::new(
-            "duplicate-message-id",
+            crate::rules::messages::DUPLICATE_MESSAGE_ID.name,
             Severity::Error,
             "/b",
             "again",
         ));
-        sink.count("duplicate-key", Severity::Error, 10);
+        sink.count(
+            crate::rules::schema::DUPLICATE_KEY.name,
+            Severity::Error,
+            10,
+        );
         assert_eq!(built, 3);
         assert_eq!(counted(&sink), 13);
         let findings = sink.finish();
@@ -396,10 +403,13 @@ mod tests {
         sink.add(&B, |rule| {
             Diagnostic::new(rule.name(), rule.severity(), "", "x")
         });
-        sink.count("empty-id", Severity::Warning, 7);
+        sink.count(crate::rules::messages::EMPTY_ID.name, Severity::Warning, 7);
         assert_eq!(counted(&sink), 1);
         let findings = sink.finish();
-        assert_eq!(findings[0].rule, "duplicate-message-id");
+        assert_eq!(
+            findings[0].rule,
+            crate::rules::messages::DUPLICATE_MESSAGE_ID.name
+        );
         assert!(findings[1]
             .message
             .starts_with("1 finding beyond the first 1 was counted"));

@@ -500,12 +500,12 @@ mod tests {
             }
             shown.push_str(&serde_json::to_string(&validator.finish_stream(&mut stream)).unwrap());
             for rule in [
-                "invalid-value",
-                "tool-result-without-call",
-                "unknown-field",
-                "wrong-type",
-                "event-before-run-started",
-                "tool-call-args-not-json",
+                crate::rules::schema::INVALID_VALUE.name,
+                crate::rules::messages::TOOL_RESULT_WITHOUT_CALL.name,
+                crate::rules::schema::UNKNOWN_FIELD.name,
+                crate::rules::schema::WRONG_TYPE.name,
+                crate::rules::sequence::lifecycle::EVENT_BEFORE_RUN_STARTED.name,
+                crate::rules::sequence::tool_calls::TOOL_CALL_ARGS_NOT_JSON.name,
             ] {
                 assert!(shown.contains(rule), "{rule} missing: {shown}");
             }

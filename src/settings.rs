@@ -357,7 +357,12 @@ mod tests {
         vec![
             crate::rules::UNKNOWN_FIELD.diagnostic("/a", "a"),
             crate::rules::MISSING_FIELD.diagnostic("", "b"),
-            Diagnostic::new("empty-id", Severity::Warning, "/id", "c"),
+            Diagnostic::new(
+                crate::rules::messages::EMPTY_ID.name,
+                Severity::Warning,
+                "/id",
+                "c",
+            ),
         ]
     }
 
@@ -386,24 +391,41 @@ mod tests {
 
     #[test]
     fn select_ignore_and_override() {
-        let settings = Settings::default().ignore(["unknown-field"]).unwrap();
+        let settings = Settings::default()
+            .ignore([crate::rules::schema::UNKNOWN_FIELD.name])
+            .unwrap();
         assert_eq!(
             rules_of(&settings),
             [
-                ("missing-field".into(), Severity::Error),
-                ("empty-id".into(), Severity::Warning)
+                (
+                    crate::rules::schema::MISSING_FIELD.name.into(),
+                    Severity::Error
+                ),
+                (
+                    crate::rules::messages::EMPTY_ID.name.into(),
+                    Severity::Warning
+                )
             ]
         );
         let settings = Settings::default()
-            .select(["empty-id", "unknown-field"])
+            .select([
+                crate::rules::messages::EMPTY_ID.name,
+                crate::rules::schema::UNKNOWN_FIELD.name,
+            ])
             .unwrap()
             .severity_override("empty-id=error")
             .unwrap();
         assert_eq!(
             rules_of(&settings),
             [
-                ("unknown-field".into(), Severity::Warning),
-                ("empty-id".into(), Severity::Error)
+                (
+                    crate::rules::schema::UNKNOWN_FIELD.name.into(),
+                    Severity::Warning
+                ),
+                (
+                    crate::rules::messages::EMPTY_ID.name.into(),
+                    Severity::Error
+                )
             ]
         );
     }
@@ -415,7 +437,9 @@ mod tests {
             error.to_string(),
             "unknown rule 'unknown-feild' (did you mean 'unknown-field'?)"
         );
-        assert!(Settings::default().severity_override("empty-id").is_err());
+        assert!(Settings::default()
+            .severity_override(crate::rules::messages::EMPTY_ID.name)
+            .is_err());
         assert!(Settings::default()
             .severity_override("empty-id=fatal")
             .is_err());
@@ -428,8 +452,14 @@ mod tests {
         assert_eq!(
             rules_of(&settings),
             [
-                ("missing-field".into(), Severity::Error),
-                ("empty-id".into(), Severity::Error)
+                (
+                    crate::rules::schema::MISSING_FIELD.name.into(),
+                    Severity::Error
+                ),
+                (
+                    crate::rules::messages::EMPTY_ID.name.into(),
+                    Severity::Error
+                )
             ]
         );
         let error = Settings::from_toml("ignore = [\"nope\"]", Path::new("x.toml")).unwrap_err();
@@ -449,7 +479,7 @@ mod tests {
         assert_eq!(settings.exclude(), ["old/**"]);
         assert_eq!(
             settings.per_file_ignores()["legacy/**"],
-            BTreeSet::from(["unknown-field".to_string()])
+            BTreeSet::from([crate::rules::schema::UNKNOWN_FIELD.name.to_string()])
         );
         let settings = settings
             .with_include(vec!["*.sse".into()])
@@ -484,7 +514,7 @@ mod tests {
         assert_eq!(
             (d.rule.as_str(), d.pointer.as_str(), d.location),
             (
-                "invalid-value",
+                crate::rules::schema::INVALID_VALUE.name,
                 "/messages/0/role",
                 Some(crate::Location { line: 3, column: 9 })
             )

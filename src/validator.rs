@@ -414,11 +414,11 @@ mod tests {
         assert_eq!(
             rules,
             [
-                "content-empty",
-                "empty-id",
-                "metadata-reserved-key",
-                "tool-arguments-schema-mismatch",
-                "tool-name-format"
+                crate::rules::content::CONTENT_EMPTY.name,
+                crate::rules::messages::EMPTY_ID.name,
+                crate::rules::request::METADATA_RESERVED_KEY.name,
+                crate::rules::arguments::TOOL_ARGUMENTS_SCHEMA_MISMATCH.name,
+                crate::rules::tools::names::TOOL_NAME_FORMAT.name
             ]
         );
         let full = validator.full_report(Some(Kind::RunAgentInput), bytes);

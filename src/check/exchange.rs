@@ -227,7 +227,11 @@ mod tests {
     fn an_error_status_stops_the_events() {
         for status in [301, 401, 500] {
             let judged = judge(&entry(Some(status), "text/plain", b"oops\r\n"), None);
-            assert_eq!(rules(&judged), ["unexpected-status"], "{status}");
+            assert_eq!(
+                rules(&judged),
+                [crate::rules::transport::UNEXPECTED_STATUS.name],
+                "{status}"
+            );
             assert!(!judged.read_events);
         }
     }
@@ -235,7 +239,10 @@ mod tests {
     #[test]
     fn other_media_types_warn_and_are_still_read() {
         let judged = judge(&entry(Some(200), "application/json", b"data: {}\n\n"), None);
-        assert_eq!(rules(&judged), ["unexpected-content-type"]);
+        assert_eq!(
+            rules(&judged),
+            [crate::rules::transport::UNEXPECTED_CONTENT_TYPE.name]
+        );
         assert!(judged.read_events);
         let missing = judge(&entry(Some(200), "x-unknown", b"data: {}\n\n"), None);
         assert!(missing.findings[0].message.contains("has no Content-Type"));
@@ -246,7 +253,10 @@ mod tests {
     #[test]
     fn carriage_returns_are_named() {
         let crlf = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), None);
-        assert_eq!(rules(&crlf), ["sse-carriage-return"]);
+        assert_eq!(
+            rules(&crlf),
+            [crate::rules::transport::SSE_CARRIAGE_RETURN.name]
+        );
         assert!(crlf.findings[0].message.contains("CRLF"));
         let cr = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\r"), None);
         assert!(cr.findings[0].message.contains("lone CR"));
@@ -274,7 +284,10 @@ mod tests {
             detail: None,
         });
         let judged = judge(&stalled, None);
-        assert_eq!(rules(&judged), ["response-incomplete"]);
+        assert_eq!(
+            rules(&judged),
+            [crate::rules::transport::RESPONSE_INCOMPLETE.name]
+        );
         assert!(judged.findings[0].message.contains("idle timeout (20 s)"));
 
         let mut slow = stalled.clone();
@@ -283,7 +296,10 @@ mod tests {
             limit_ms: None,
             ..stalled.delivery.clone().expect("delivery")
         });
-        assert_eq!(rules(&judge(&slow, None)), ["keep-alive-gap"]);
+        assert_eq!(
+            rules(&judge(&slow, None)),
+            [crate::rules::transport::KEEP_ALIVE_GAP.name]
+        );
 
         let mut silent = entry(None, "x-unknown", b"");
         silent.response_body = None;

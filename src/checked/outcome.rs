@@ -251,7 +251,14 @@ mod tests {
 
     fn event(path: &Arc<str>, n: usize, findings: usize) -> Checked {
         let diagnostics = (0..findings)
-            .map(|_| Diagnostic::new("never-ended", Severity::Error, "", "open"))
+            .map(|_| {
+                Diagnostic::new(
+                    crate::rules::sequence::open::NEVER_ENDED.name,
+                    Severity::Error,
+                    "",
+                    "open",
+                )
+            })
             .collect();
         Checked {
             path: path.clone(),

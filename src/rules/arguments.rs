@@ -85,7 +85,7 @@ number as arguments cannot bind to named parameters.
 "#,
 };
 
-pub(super) const TOOL_ARGUMENTS_SCHEMA_MISMATCH: Rule = Rule {
+pub(crate) const TOOL_ARGUMENTS_SCHEMA_MISMATCH: Rule = Rule {
     name: "tool-arguments-schema-mismatch",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,

@@ -129,7 +129,7 @@ reach, such as a file on the client's disk or a private bucket.
 "#,
 };
 
-pub(super) const CONTENT_EMPTY: Rule = Rule {
+pub(crate) const CONTENT_EMPTY: Rule = Rule {
     name: "content-empty",
     severity: Severity::Info,
     protocols: EVERY_VERSION,

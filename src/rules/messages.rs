@@ -28,7 +28,7 @@ pub(super) const RULES: &[Rule] = &[
     arguments::TOOL_CALL_UNKNOWN_TOOL,
 ];
 
-const DUPLICATE_MESSAGE_ID: Rule = Rule {
+pub(crate) const DUPLICATE_MESSAGE_ID: Rule = Rule {
     name: "duplicate-message-id",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -56,7 +56,7 @@ another in the UI, and snapshots (`MESSAGES_SNAPSHOT`) merge the wrong ones.
 "#,
 };
 
-const EMPTY_ID: Rule = Rule {
+pub(crate) const EMPTY_ID: Rule = Rule {
     name: "empty-id",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
@@ -139,7 +139,7 @@ the history.
 "#,
 };
 
-const TOOL_RESULT_WITHOUT_CALL: Rule = Rule {
+pub(crate) const TOOL_RESULT_WITHOUT_CALL: Rule = Rule {
     name: "tool-result-without-call",
     severity: Severity::Error,
     protocols: EVERY_VERSION,

@@ -5,21 +5,21 @@
 //! is one list ([`all`]); each rule family keeps its rules' metadata next to
 //! its checks.
 
-mod arguments;
+pub(crate) mod arguments;
 mod capabilities;
 pub(crate) mod client;
 pub(crate) mod content;
 pub(crate) mod conversation;
 pub(crate) mod encrypted;
 mod ids;
-mod interop;
+pub(crate) mod interop;
 pub(crate) mod messages;
 mod mime;
 pub(crate) mod receivers;
 pub(crate) mod request;
 pub(crate) mod retired;
-mod schema;
-mod sequence;
+pub(crate) mod schema;
+pub(crate) mod sequence;
 pub(crate) mod tools;
 pub(crate) mod transport;
 pub(crate) mod version;
@@ -368,5 +368,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each rule's name is spelt in one file, its own: everywhere else a
+    /// finding or a test names it through the rule's constant, so a typo
+    /// is a compile error and a rename one edit. (Comments and the rules'
+    /// Markdown docs, which quote names, are prose.)
+    #[test]
+    fn each_rule_name_is_spelt_in_its_own_file_alone() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut sources = Vec::new();
+        for entry in walkdir::WalkDir::new(&root) {
+            let path = entry.expect("walk src").into_path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("read a source file");
+                sources.push((path, code_of(&text)));
+            }
+        }
+        assert!(sources.len() > 50, "{} source files", sources.len());
+        let mut spelt = Vec::new();
+        for rule in all() {
+            let quoted = format!("\"{}\"", rule.name);
+            let files: Vec<String> = sources
+                .iter()
+                .filter(|(_, code)| code.contains(&quoted))
+                .map(|(path, _)| path.display().to_string())
+                .collect();
+            if files.len() > 1 {
+                spelt.push(format!("{}: {}", rule.name, files.join(", ")));
+            }
+        }
+        assert!(
+            spelt.is_empty(),
+            "rule names spelt in several files:\n{}",
+            spelt.join("\n")
+        );
+    }
+
+    /// `text` without its comments' lines and its raw strings (`r#"…"#`).
+    fn code_of(text: &str) -> String {
+        let code: String = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut out = String::with_capacity(code.len());
+        let mut rest = code.as_str();
+        while let Some(start) = rest.find("r#\"") {
+            out.push_str(&rest[..start]);
+            rest = match rest[start + 3..].find("\"#") {
+                Some(end) => &rest[start + 3 + end + 2..],
+                None => "",
+            };
+        }
+        out.push_str(rest);
+        out
     }
 }

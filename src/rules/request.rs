@@ -86,7 +86,7 @@ the model does not know.
 "#,
 };
 
-pub(super) const METADATA_RESERVED_KEY: Rule = Rule {
+pub(crate) const METADATA_RESERVED_KEY: Rule = Rule {
     name: "metadata-reserved-key",
     severity: Severity::Warning,
     protocols: SINCE_1_0,

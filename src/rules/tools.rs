@@ -8,8 +8,8 @@
 
 mod cache;
 mod cost;
-mod names;
-mod parameters;
+pub(crate) mod names;
+pub(crate) mod parameters;
 mod references;
 mod verdict;
 

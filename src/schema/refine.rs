@@ -587,7 +587,7 @@ mod tests {
     fn keywords_without_a_narrower_rule_are_schema_violations() {
         let found = refine(json!({"type": "integer", "minimum": 0}), json!(-1));
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].rule, "schema-violation");
+        assert_eq!(found[0].rule, crate::rules::schema::SCHEMA_VIOLATION.name);
         assert!(found[0].message.contains("minimum"), "{}", found[0].message);
     }
 
@@ -598,7 +598,7 @@ mod tests {
             json!("b"),
         );
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].rule, "schema-violation");
+        assert_eq!(found[0].rule, crate::rules::schema::SCHEMA_VIOLATION.name);
     }
 
     #[test]
@@ -608,7 +608,7 @@ mod tests {
             json!({"kind": "funtion"}),
         );
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].rule, "invalid-value");
+        assert_eq!(found[0].rule, crate::rules::schema::INVALID_VALUE.name);
         assert_eq!(found[0].pointer, "/kind");
         assert!(found[0]
             .help

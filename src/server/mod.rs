@@ -628,12 +628,15 @@ mod tests {
             "forwardedProps":{},"messages":[{"id":"m","role":"user","content":"a\ud800"}]}"#;
         let validated = guard.check_body("/agent", body).unwrap();
         assert_eq!(validated.input.run_id, "r");
-        assert_eq!(validated.findings[0].rule, "lone-surrogate");
+        assert_eq!(
+            validated.findings[0].rule,
+            crate::rules::interop::LONE_SURROGATE.name
+        );
         let rejection = guard.check_body("/agent", b"[]").unwrap_err();
         assert_eq!(rejection.status(), 422);
         assert_eq!(
             rejection.report().unwrap().diagnostics()[0].rule,
-            "wrong-type"
+            crate::rules::schema::WRONG_TYPE.name
         );
     }
 

@@ -21,7 +21,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
 
-pub(super) const FIRST_CHUNK_WITHOUT_ID: Rule = Rule {
+pub(crate) const FIRST_CHUNK_WITHOUT_ID: Rule = Rule {
     name: "first-chunk-without-id",
     severity: Severity::Error,
     protocols: EVERY_VERSION,

@@ -18,7 +18,7 @@ use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
 
-pub(super) const EVENT_BEFORE_RUN_STARTED: Rule = Rule {
+pub(crate) const EVENT_BEFORE_RUN_STARTED: Rule = Rule {
     name: "event-before-run-started",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -166,7 +166,7 @@ started run open and finishes one that does not exist.
 "#,
 };
 
-pub(super) const RUN_FINISHED_WHILE_OPEN: Rule = Rule {
+pub(crate) const RUN_FINISHED_WHILE_OPEN: Rule = Rule {
     name: "run-finished-while-open",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -199,7 +199,7 @@ stops loading; a tool call left open is never executed or answered.
 "#,
 };
 
-pub(super) const STREAM_TRUNCATED: Rule = Rule {
+pub(crate) const STREAM_TRUNCATED: Rule = Rule {
     name: "stream-truncated",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -593,7 +593,10 @@ mod tests {
     fn run_boundaries() {
         assert_eq!(
             fired(json!([{"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}])),
-            ["event-before-run-started", "never-ended"]
+            [
+                "event-before-run-started",
+                crate::rules::sequence::open::NEVER_ENDED.name
+            ]
         );
         assert_eq!(
             fired(json!([{"type": "RUN_ERROR", "message": "x"}])),
@@ -657,12 +660,18 @@ mod tests {
         ]);
         assert_eq!(
             fired_at(Protocol::V1_0, events.clone()),
-            ["stream-truncated", "never-ended"]
+            [
+                "stream-truncated",
+                crate::rules::sequence::open::NEVER_ENDED.name
+            ]
         );
         // The pre-1.0 profile keeps its rules.
         assert_eq!(
             fired_at(Protocol::V0, events),
-            ["event-after-run-error", "never-ended"]
+            [
+                "event-after-run-error",
+                crate::rules::sequence::open::NEVER_ENDED.name
+            ]
         );
     }
 }

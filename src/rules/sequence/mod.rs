@@ -49,22 +49,22 @@ use std::sync::Arc;
 use serde_json::Value;
 
 mod activity;
-mod chunks;
+pub(crate) mod chunks;
 mod chunks_pre1;
 mod event_type;
 mod held;
 mod here;
-mod lifecycle;
-mod open;
+pub(crate) mod lifecycle;
+pub(crate) mod open;
 mod outcome;
 mod patch;
 mod reasoning;
 mod state;
-mod steps;
+pub(crate) mod steps;
 mod streamed;
 mod subagents;
 mod text;
-mod tool_calls;
+pub(crate) mod tool_calls;
 mod versions;
 mod view;
 

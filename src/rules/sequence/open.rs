@@ -17,7 +17,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
 
-pub(super) const EVENT_WITHOUT_START: Rule = Rule {
+pub(crate) const EVENT_WITHOUT_START: Rule = Rule {
     name: "event-without-start",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -50,7 +50,7 @@ for one already ended says the agent lost track of its own stream.
 "#,
 };
 
-pub(super) const DUPLICATE_START: Rule = Rule {
+pub(crate) const DUPLICATE_START: Rule = Rule {
     name: "duplicate-start",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -82,7 +82,7 @@ tool call with two argument texts run together.
 "#,
 };
 
-pub(super) const NEVER_ENDED: Rule = Rule {
+pub(crate) const NEVER_ENDED: Rule = Rule {
     name: "never-ended",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -116,7 +116,7 @@ tool call.
 "#,
 };
 
-pub(super) const OWNER_MISMATCH: Rule = Rule {
+pub(crate) const OWNER_MISMATCH: Rule = Rule {
     name: "continuation-owner-mismatch",
     severity: Severity::Error,
     protocols: SINCE_1_0,
@@ -519,10 +519,10 @@ mod tests {
             [
                 "event-without-start",
                 "duplicate-start",
-                "step-started-twice",
-                "step-finished-without-start",
-                "run-finished-while-open",
-                "run-finished-while-open"
+                crate::rules::sequence::steps::STEP_STARTED_TWICE.name,
+                crate::rules::sequence::steps::STEP_FINISHED_WITHOUT_START.name,
+                crate::rules::sequence::lifecycle::RUN_FINISHED_WHILE_OPEN.name,
+                crate::rules::sequence::lifecycle::RUN_FINISHED_WHILE_OPEN.name
             ]
         );
         assert_eq!(
@@ -531,7 +531,11 @@ mod tests {
                 {"type": "REASONING_START", "messageId": "p"},
                 {"type": "STEP_STARTED", "stepName": "s"}
             ])),
-            ["stream-truncated", "never-ended", "step-never-finished"]
+            [
+                crate::rules::sequence::lifecycle::STREAM_TRUNCATED.name,
+                "never-ended",
+                crate::rules::sequence::steps::STEP_NEVER_FINISHED.name
+            ]
         );
     }
 }

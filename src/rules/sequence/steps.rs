@@ -10,7 +10,7 @@ use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION};
 
-pub(super) const STEP_FINISHED_WITHOUT_START: Rule = Rule {
+pub(crate) const STEP_FINISHED_WITHOUT_START: Rule = Rule {
     name: "step-finished-without-start",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -41,7 +41,7 @@ finishes nothing, and the real step stays shown as running.
 "#,
 };
 
-pub(super) const STEP_STARTED_TWICE: Rule = Rule {
+pub(crate) const STEP_STARTED_TWICE: Rule = Rule {
     name: "step-started-twice",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -72,7 +72,7 @@ the UI unsure which ended, and one of them never does.
 "#,
 };
 
-pub(super) const STEP_NEVER_FINISHED: Rule = Rule {
+pub(crate) const STEP_NEVER_FINISHED: Rule = Rule {
     name: "step-never-finished",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,

@@ -282,9 +282,9 @@ mod tests {
                 ])
             ),
             [
-                "event-without-start",
-                "duplicate-start",
-                "run-finished-while-open"
+                crate::rules::sequence::open::EVENT_WITHOUT_START.name,
+                crate::rules::sequence::open::DUPLICATE_START.name,
+                crate::rules::sequence::lifecycle::RUN_FINISHED_WHILE_OPEN.name
             ]
         );
         assert_eq!(
@@ -301,7 +301,7 @@ mod tests {
                     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
                 ])
             ),
-            ["continuation-owner-mismatch"]
+            [crate::rules::sequence::open::OWNER_MISMATCH.name]
         );
     }
 }

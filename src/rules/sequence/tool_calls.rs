@@ -15,7 +15,7 @@ use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION};
 
-pub(super) const TOOL_CALL_ARGS_NOT_JSON: Rule = Rule {
+pub(crate) const TOOL_CALL_ARGS_NOT_JSON: Rule = Rule {
     name: "tool-call-args-not-json",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -287,8 +287,8 @@ mod tests {
             [
                 "tool-call-args-not-json",
                 "tool-call-result-without-start",
-                "first-chunk-without-id",
-                "first-chunk-without-id",
+                crate::rules::sequence::chunks::FIRST_CHUNK_WITHOUT_ID.name,
+                crate::rules::sequence::chunks::FIRST_CHUNK_WITHOUT_ID.name,
                 "tool-call-args-not-json"
             ]
         );

@@ -39,7 +39,7 @@ a name.
 "##,
 };
 
-pub(super) const TOOL_NAME_FORMAT: Rule = Rule {
+pub(crate) const TOOL_NAME_FORMAT: Rule = Rule {
     name: "tool-name-format",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,

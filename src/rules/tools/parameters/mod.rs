@@ -30,7 +30,7 @@ mod dialect;
 mod meta;
 mod object_root;
 mod patterns;
-mod rules;
+pub(crate) mod rules;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::values_over;
@@ -374,7 +374,10 @@ mod tests {
             "properties": {"a": {"type": "strin", "$ref": "#/nope"}}
         }));
         let rules: Vec<_> = out.iter().map(|d| d.rule.as_str()).collect();
-        assert_eq!(rules, ["tool-parameters-unknown-draft"]);
+        assert_eq!(
+            rules,
+            [crate::rules::tools::parameters::rules::TOOL_PARAMETERS_UNKNOWN_DRAFT.name]
+        );
         assert!(out[0]
             .help
             .as_deref()
@@ -400,7 +403,10 @@ mod tests {
     fn remote_schema_is_a_remote_ref_not_an_unknown_draft() {
         assert_eq!(
             findings(json!({"$schema": "http://127.0.0.1:1/x.json", "type": "object"})),
-            [pair("tool-parameters-remote-ref", "/parameters/$schema")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_REMOTE_REF.name,
+                "/parameters/$schema"
+            )]
         );
     }
 
@@ -454,7 +460,7 @@ mod tests {
         assert_eq!(
             findings(draft2020),
             [pair(
-                "tool-parameters-invalid-schema",
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
                 "/parameters/properties/n/exclusiveMinimum"
             )]
         );
@@ -480,12 +486,12 @@ mod tests {
             got,
             [
                 (
-                    "tool-parameters-invalid-schema",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
                     "/parameters/properties/a/$ref",
                     "'$ref' '#/nope' points at nothing in parameters"
                 ),
                 (
-                    "tool-parameters-invalid-schema",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
                     "/parameters/properties/b/$ref",
                     "'$ref' '#missing' names anchor 'missing', which no subschema declares"
                 ),
@@ -530,15 +536,15 @@ mod tests {
             got,
             [
                 (
-                    "tool-parameters-remote-ref",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_REMOTE_REF.name,
                     "/parameters/properties/a/$ref"
                 ),
                 (
-                    "tool-parameters-remote-ref",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_REMOTE_REF.name,
                     "/parameters/properties/b/$ref"
                 ),
                 (
-                    "tool-parameters-invalid-schema",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
                     "/parameters/properties/c/$ref"
                 ),
             ]
@@ -584,7 +590,7 @@ mod tests {
                 "properties": {"a": {"pattern": "(a+"}}
             })),
             [pair(
-                "tool-parameters-invalid-schema",
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
                 "/parameters/properties/a/pattern"
             )]
         );
@@ -612,15 +618,18 @@ mod tests {
             found,
             [
                 pair(
-                    "tool-parameters-unsupported-pattern",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_UNSUPPORTED_PATTERN
+                        .name,
                     "/parameters/properties/password/pattern"
                 ),
                 pair(
-                    "tool-parameters-unsupported-pattern",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_UNSUPPORTED_PATTERN
+                        .name,
                     "/parameters/properties/twice/pattern"
                 ),
                 pair(
-                    "tool-parameters-unsupported-pattern",
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_UNSUPPORTED_PATTERN
+                        .name,
                     "/parameters/properties/word/pattern"
                 ),
             ]
@@ -727,16 +736,25 @@ mod tests {
     fn boolean_and_non_object_roots() {
         assert_eq!(
             findings(json!(true)),
-            [pair("tool-parameters-not-object", "/parameters")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                "/parameters"
+            )]
         );
         assert_eq!(
             findings(json!(false)),
-            [pair("tool-parameters-not-object", "/parameters")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                "/parameters"
+            )]
         );
         for not_a_schema in [json!(null), json!("object"), json!(3), json!([])] {
             assert_eq!(
                 findings(not_a_schema.clone()),
-                [pair("tool-parameters-invalid-schema", "/parameters")],
+                [pair(
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
+                    "/parameters"
+                )],
                 "{not_a_schema}"
             );
         }
@@ -746,27 +764,42 @@ mod tests {
     fn not_object_edge_cases() {
         assert_eq!(
             findings(json!({"properties": {"a": {}}})),
-            [pair("tool-parameters-not-object", "/parameters")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                "/parameters"
+            )]
         );
         assert_eq!(
             findings(json!({})),
-            [pair("tool-parameters-not-object", "/parameters")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                "/parameters"
+            )]
         );
         for types in [json!(["object", "null"]), json!(["object"]), json!("array")] {
             assert_eq!(
                 findings(json!({ "type": types })),
-                [pair("tool-parameters-not-object", "/parameters/type")]
+                [pair(
+                    crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                    "/parameters/type"
+                )]
             );
         }
         // A `type` that is no type at all is one finding, of the schema.
         assert_eq!(
             findings(json!({"type": "objet"})),
-            [pair("tool-parameters-invalid-schema", "/parameters/type")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
+                "/parameters/type"
+            )]
         );
         // A root `$ref` to an object schema still lacks the root type.
         assert_eq!(
             findings(json!({"$ref": "#/$defs/a", "$defs": {"a": {"type": "object"}}})),
-            [pair("tool-parameters-not-object", "/parameters")]
+            [pair(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_NOT_OBJECT.name,
+                "/parameters"
+            )]
         );
     }
 
@@ -789,7 +822,13 @@ mod tests {
             .iter()
             .map(|d| (d.rule.as_str(), d.pointer.as_str()))
             .collect();
-        assert_eq!(got, [("tool-parameters-invalid-schema", "/parameters")]);
+        assert_eq!(
+            got,
+            [(
+                crate::rules::tools::parameters::rules::TOOL_PARAMETERS_INVALID_SCHEMA.name,
+                "/parameters"
+            )]
+        );
         assert!(out[0].message.contains("more than 128 levels"));
         // Dropping a deep Value recurses inside serde_json (not our code).
         std::mem::forget(tool);

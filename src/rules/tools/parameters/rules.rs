@@ -8,7 +8,7 @@ use crate::rules::Rule;
 use crate::rules::EVERY_VERSION;
 use crate::text::quote;
 
-pub(in crate::rules) const TOOL_PARAMETERS_INVALID_SCHEMA: Rule = Rule {
+pub(crate) const TOOL_PARAMETERS_INVALID_SCHEMA: Rule = Rule {
     name: "tool-parameters-invalid-schema",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -54,7 +54,7 @@ arguments against it fails too.
 "##,
 };
 
-pub(in crate::rules) const TOOL_PARAMETERS_REMOTE_REF: Rule = Rule {
+pub(crate) const TOOL_PARAMETERS_REMOTE_REF: Rule = Rule {
     name: "tool-parameters-remote-ref",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -99,7 +99,7 @@ and a peer that does would let a payload make it fetch URLs or read files
 "##,
 };
 
-pub(in crate::rules) const TOOL_PARAMETERS_UNKNOWN_DRAFT: Rule = Rule {
+pub(crate) const TOOL_PARAMETERS_UNKNOWN_DRAFT: Rule = Rule {
     name: "tool-parameters-unknown-draft",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -219,7 +219,7 @@ tool schema fans out this far.
 "##,
 };
 
-pub(in crate::rules) const TOOL_PARAMETERS_UNSUPPORTED_PATTERN: Rule = Rule {
+pub(crate) const TOOL_PARAMETERS_UNSUPPORTED_PATTERN: Rule = Rule {
     name: "tool-parameters-unsupported-pattern",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
@@ -255,7 +255,7 @@ constraint was not enforced, rather than passing it silently.
 "##,
 };
 
-pub(in crate::rules) const TOOL_PARAMETERS_NOT_OBJECT: Rule = Rule {
+pub(crate) const TOOL_PARAMETERS_NOT_OBJECT: Rule = Rule {
     name: "tool-parameters-not-object",
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
