@@ -575,6 +575,21 @@ fn client_profiles_say_what_the_official_client_does() {
         );
     }
 
+    // A raw SSE capture framed with CRLF, alike.
+    let sse = dir.path().join("crlf.sse");
+    let events = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\r\n\r\n\
+                  data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\r\n\r\n";
+    std::fs::write(&sse, events).expect("write the capture");
+    let sse = sse.to_str().expect("UTF-8 path");
+    assert_eq!(agui_lint(&["check", sse]).status.code(), Some(0));
+    let seen = agui_lint(&["check", "--format", "json", "--client", "1.0.0", sse]);
+    assert_eq!(seen.status.code(), Some(1), "{}", stdout(&seen));
+    assert!(
+        rules(&seen).contains(&"sse-carriage-return".to_string()),
+        "{}",
+        stdout(&seen)
+    );
+
     // The same profile from agui-lint.toml, and a name that is none.
     std::fs::write(dir.path().join("agui-lint.toml"), "client = \"1.0.0\"\n").expect("config");
     let configured = cargo_bin_cmd!("agui-lint")

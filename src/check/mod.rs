@@ -15,6 +15,7 @@ use std::sync::Arc;
 mod capture;
 mod exchange;
 mod har;
+mod line_endings;
 mod ordered;
 mod stream;
 
@@ -211,10 +212,26 @@ impl FileCheck<'_> {
 
     /// An SSE capture: each event a record of one stream, located in the
     /// file through the lines its data came from.
+    /// Seen through a client (`--client`), its line endings are watched as
+    /// they pass: CR framing is `sse-carriage-return`, an error where the
+    /// client fails the run on it.
     fn sse(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
         let limit = self.validator.limits().max_document_bytes;
+        let kind = self.kind.or(Some(Kind::Event));
+        let Some(client) = self.validator.settings().client_profile() else {
+            let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
+            return self.stream(records, kind, sink);
+        };
+        let (reader, endings) = line_endings::watch(reader);
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
-        self.stream(records, self.kind.or(Some(Kind::Event)), sink)
+        self.stream(records, kind, sink)?;
+        if let Some(finding) = endings.finding(client) {
+            let report = self.validator.report_of(vec![finding]);
+            if !report.diagnostics().is_empty() {
+                sink.document(self.checked(None, None, report));
+            }
+        }
+        Ok(())
     }
 }
 /// Whether `report` says only that its document's kind cannot be told: JSON
