@@ -779,6 +779,24 @@ fn event_streams() {
         },
         check_in_chunks(&validator, Framing::Sse),
     );
+    // A raw SSE capture framed with CRLF, seen through the official client:
+    // its line endings watched byte by byte as they pass to the reader.
+    let as_client = validator
+        .clone()
+        .with_settings(Settings::default().client(agui_lint::Client::V1_0_0));
+    family(
+        "CRLF SSE through --client",
+        40_000,
+        Memory::Flat,
+        |n| {
+            let mut out = String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\ndata: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\r\n\r\n");
+            for _ in 0..n {
+                out.push_str("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"x\"}\r\n\r\n");
+            }
+            out.into_bytes()
+        },
+        check_capture(&as_client, SourceLayout::Sse),
+    );
 }
 
 /// A HAR of `entries`, each a request and its SSE response of `events`

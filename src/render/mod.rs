@@ -328,7 +328,7 @@ impl Tally {
 /// assert_eq!(document["tool"], "agui-lint");
 /// assert_eq!(document["documents"][0]["path"], "/agent");
 /// assert_eq!(document["documents"][0]["valid"], false);
-/// assert_eq!(document["documents"][0]["diagnostics"][0]["rule"], crate::rules::schema::MISSING_FIELD.name);
+/// assert_eq!(document["documents"][0]["diagnostics"][0]["rule"], "missing-field");
 /// assert_eq!(document["summary"]["errors"], 1);
 /// # Ok::<(), agui_lint::BuildError>(())
 /// ```
