@@ -609,3 +609,94 @@ fn client_profiles_say_what_the_official_client_does() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown client '0.0.40'"));
 }
+
+/// One byte that is not UTF-8 never hides the rest of a stream, in a HAR's
+/// base64 body as in a raw SSE file; a body recorded still encoded
+/// (`Content-Encoding: gzip`) is an error, never a pass, and its bytes are
+/// no line endings to judge.
+#[test]
+fn a_bad_byte_hides_nothing_and_an_undecoded_body_fails() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let events = [
+        r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"never-started"}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#,
+    ];
+    let mut body = b": keep-alive \xff\n\n".to_vec();
+    for event in events {
+        body.extend_from_slice(format!("data: {event}\n\n").as_bytes());
+    }
+    let har = |content: Value, headers: Value| {
+        serde_json::json!({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
+            "request": {"method": "POST", "url": "https://agent.example/agent", "headers": [],
+                        "postData": {"mimeType": "application/json", "text": r#"{"threadId": "t1", "runId": "r1", "messages": []}"#}},
+            "response": {"status": 200, "headers": headers, "content": content}
+        }]}})
+        .to_string()
+    };
+    let base64 = base64::engine::general_purpose::STANDARD;
+    let bad = dir.path().join("bad-byte.har");
+    std::fs::write(
+        &bad,
+        har(
+            serde_json::json!({"mimeType": "text/event-stream", "text": base64.encode(&body), "encoding": "base64"}),
+            serde_json::json!([]),
+        ),
+    )
+    .expect("write");
+    let sse = dir.path().join("bad-byte.sse");
+    std::fs::write(&sse, &body).expect("write");
+    for path in [&bad, &sse] {
+        let output = agui_lint(&["check", "--format", "json", path.to_str().expect("path")]);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+        let rules: Vec<&str> = report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+            .filter_map(|d| d["rule"].as_str())
+            .collect();
+        assert!(
+            rules.contains(&"event-without-start"),
+            "{}: {rules:?}",
+            path.display()
+        );
+        assert!(!rules.contains(&"response-not-captured"), "{rules:?}");
+    }
+
+    let gzip = dir.path().join("gzip.har");
+    let encoded: &[u8] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xab\xae\x05\x00\r\n\x13\x37";
+    std::fs::write(
+        &gzip,
+        har(
+            serde_json::json!({"mimeType": "text/event-stream", "text": base64.encode(encoded), "encoding": "base64"}),
+            serde_json::json!([{"name": "Content-Encoding", "value": "gzip"}]),
+        ),
+    )
+    .expect("write");
+    let output = agui_lint(&["check", "--format", "json", gzip.to_str().expect("path")]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+    let found: Vec<(&str, &str)> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap_or(""),
+                d["severity"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        found.contains(&("response-not-captured", "error")),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|(rule, _)| *rule == "sse-carriage-return"),
+        "{found:?}"
+    );
+}

@@ -38,6 +38,12 @@ enum Behaviour {
     /// A tool call for the tool the request offers; the follow-up carrying
     /// its result is answered with text.
     CallsTheTool,
+    /// The correct stream with a byte that is not UTF-8 in a comment, and
+    /// an event ending a message that never started.
+    BadByte,
+    /// A body sent with `Content-Encoding: gzip` (bytes a decoder would
+    /// inflate), which the probe does not decode.
+    Gzipped,
 }
 
 /// One request a test server received: its head and body.
@@ -184,6 +190,36 @@ fn answer(stream: &mut TcpStream, behaviour: Behaviour, body: &Value) -> bool {
             whole(stream, "200 OK", "text/event-stream; charset=utf-8", &text)
         }
         Behaviour::WrongContentType => whole(stream, "200 OK", "application/json", &sse("\n")),
+        Behaviour::BadByte => {
+            let mut body = b": a comment with \xff in it\n\n".to_vec();
+            let text = sse("\n");
+            // The broken event just before the last one (RUN_FINISHED).
+            let last = text.rfind("event: ").unwrap_or(text.len());
+            body.extend_from_slice(&text.as_bytes()[..last]);
+            body.extend_from_slice(
+                b"data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"never-started\"}\n\n",
+            );
+            body.extend_from_slice(&text.as_bytes()[last..]);
+            let _ = stream.write_all(head("200 OK", "text/event-stream", body.len()).as_bytes());
+            let _ = stream.write_all(&body);
+            let _ = stream.flush();
+            true
+        }
+        Behaviour::Gzipped => {
+            // A gzip member's header, then bytes that are no event stream.
+            let body: &[u8] =
+                b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xab\xae\x05\x00\r\n\x13\x37";
+            let _ = stream.write_all(
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+            let _ = stream.write_all(body);
+            let _ = stream.flush();
+            true
+        }
         Behaviour::Crlf => whole(stream, "200 OK", "text/event-stream", &sse("\r\n")),
         Behaviour::ServerError => whole(
             stream,
@@ -323,6 +359,10 @@ fn each_misbehaving_server_is_reported() {
             Some(1),
         ),
         (Behaviour::Stalls, &["response-incomplete"], Some(1)),
+        // One byte that is not UTF-8 never hides the rest of the stream.
+        (Behaviour::BadByte, &["event-without-start"], Some(1)),
+        // A stream the probe cannot read is never a pass.
+        (Behaviour::Gzipped, &["response-not-captured"], Some(1)),
     ];
     for (behaviour, expected, code) in cases {
         let (found_code, found, stderr) = probe_server(*behaviour, &["--scenario", "text"]);

@@ -68,7 +68,13 @@ pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
             );
         }
     }
-    if let Some(body) = entry.response_body.as_ref().filter(|_| read_events) {
+    // An undecoded body is not text: its bytes say nothing of line endings.
+    let text_body = entry.undecoded_encoding().is_none();
+    if let Some(body) = entry
+        .response_body
+        .as_ref()
+        .filter(|_| read_events && text_body)
+    {
         if let Some(at) = memchr::memchr(b'\r', &body.bytes) {
             let ending = if body.bytes.get(at + 1) == Some(&b'\n') {
                 "CRLF"
@@ -201,6 +207,7 @@ mod tests {
             response_offset: None,
             status,
             response_mime_type: Some(mime.into()),
+            response_content_encoding: None,
             delivery: None,
         }
     }

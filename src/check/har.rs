@@ -237,6 +237,11 @@ impl FileCheck<'_> {
             )
             .with_help(why.help());
         finding.location = Some(archive.location(entry.response_offset));
+        // A stream that is there but unreadable is not checked at all:
+        // never a pass.
+        if matches!(why, NotCaptured::Encoded(_)) {
+            finding.severity = crate::Severity::Error;
+        }
         let report = self.validator.report_of(vec![finding]);
         if !report.diagnostics().is_empty() {
             let context = Context::HarResponse(label.clone());
@@ -336,6 +341,11 @@ impl FileCheck<'_> {
             self.response_not_captured(archive, entry, &label, &NotCaptured::Missing, sink);
             return true;
         };
+        if let Some(encoding) = entry.undecoded_encoding() {
+            let why = NotCaptured::Encoded(encoding.to_owned());
+            self.response_not_captured(archive, entry, &label, &why, sink);
+            return true;
+        }
         if let Some(why) = NotCaptured::of(response) {
             self.response_not_captured(archive, entry, &label, &why, sink);
             return true;
@@ -395,8 +405,9 @@ enum NotCaptured {
     Empty,
     /// A media type that carries no AG-UI events as text.
     MediaType(String),
-    /// Bytes that are not UTF-8 text.
-    NotText,
+    /// A body recorded still encoded (`Content-Encoding: gzip`), which
+    /// agui-lint does not decode: an error, since the stream is unchecked.
+    Encoded(String),
     /// Text without a single Server-Sent Event (an error page, a JSON
     /// error body).
     NoEvents,
@@ -411,7 +422,9 @@ impl NotCaptured {
             NotCaptured::MediaType(essence) => {
                 format!("is {essence}, a media type not read as events")
             }
-            NotCaptured::NotText => "is not UTF-8 text".into(),
+            NotCaptured::Encoded(encoding) => format!(
+                "was recorded still encoded (Content-Encoding: {encoding}), which agui-lint does not decode"
+            ),
             NotCaptured::NoEvents => "holds no Server-Sent Event (no data: line)".into(),
         }
     }
@@ -422,8 +435,11 @@ impl NotCaptured {
             NotCaptured::Missing | NotCaptured::Empty => {
                 "export the HAR with content (devtools: Save all as HAR with content) after the stream has ended, or capture the stream with a proxy"
             }
-            NotCaptured::MediaType(_) | NotCaptured::NotText => {
+            NotCaptured::MediaType(_) => {
                 "agui-lint reads a HAR response as Server-Sent Events (text/event-stream)"
+            }
+            NotCaptured::Encoded(_) => {
+                "record the decoded body (browsers' HAR exports do), or ask the server for an unencoded stream (Accept-Encoding: identity): an event stream is rarely worth compressing"
             }
             NotCaptured::NoEvents => {
                 "the server answered the run without an event stream (an error page or body?); its status and body say why"
@@ -452,9 +468,8 @@ impl NotCaptured {
         if !textual {
             return Some(NotCaptured::MediaType(essence));
         }
-        if std::str::from_utf8(&response.bytes).is_err() {
-            return Some(NotCaptured::NotText);
-        }
+        // Bytes that are not UTF-8 are read as the SSE standard reads them
+        // (each event's own finding), never a reason to skip the rest.
         None
     }
 }

@@ -58,6 +58,9 @@ pub struct HarEntry {
     pub status: Option<u16>,
     /// `response.content.mimeType`, also when the body was not recorded.
     pub response_mime_type: Option<String>,
+    /// The response's `Content-Encoding` header (`gzip`, `br` ...), when it
+    /// names one other than `identity`.
+    pub response_content_encoding: Option<String>,
     /// How the response arrived, when `agui-lint probe` recorded the entry
     /// (its `_aguiLint` member).
     pub delivery: Option<Delivery>,
@@ -277,6 +280,7 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
         }
     }
     let (mut response_body, mut status, mut response_mime_type) = (None, None, None);
+    let mut response_content_encoding = None;
     if let Some(response) = node.member("response") {
         response.object()?;
         status = response
@@ -284,6 +288,9 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
             .and_then(|node| node.value.as_u64())
             .and_then(|code| u16::try_from(code).ok())
             .filter(|code| (100..=599).contains(code));
+        response_content_encoding = response
+            .member("headers")
+            .and_then(|headers| content_encoding(headers.value));
         if let Some(content) = response.member("content") {
             response_body = body(&content)?;
             response_mime_type = content
@@ -306,8 +313,41 @@ fn entry(position: usize, node: Node<'_>) -> Result<HarEntry, HarError> {
         response_offset: None,
         status,
         response_mime_type,
+        response_content_encoding,
         delivery,
     })
+}
+
+/// The `Content-Encoding` a HAR `headers` list names, other than
+/// `identity`.
+fn content_encoding(headers: &Value) -> Option<String> {
+    headers
+        .as_array()?
+        .iter()
+        .filter(|header| {
+            header
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| name.eq_ignore_ascii_case("content-encoding"))
+        })
+        .filter_map(|header| header.get("value").and_then(Value::as_str))
+        .map(str::trim)
+        .find(|value| !value.is_empty() && !value.eq_ignore_ascii_case("identity"))
+        .map(str::to_owned)
+}
+
+impl HarEntry {
+    /// The `Content-Encoding` of a response body recorded as it came over
+    /// the wire, still encoded: the header names an encoding and the body
+    /// holds no `data:` line. (Browsers record the decoded body under the
+    /// same header, which reads as events.)
+    pub fn undecoded_encoding(&self) -> Option<&str> {
+        let encoding = self.response_content_encoding.as_deref()?;
+        let body = &self.response_body.as_ref()?.bytes;
+        let has_data_line = memchr::memmem::find_iter(body, b"data:")
+            .any(|at| at == 0 || matches!(body[at - 1], b'\n' | b'\r'));
+        (!has_data_line).then_some(encoding)
+    }
 }
 
 /// The body held by a `postData` or `content` object, `None` when it has no

@@ -348,9 +348,16 @@ pub(crate) const RESPONSE_NOT_CAPTURED: Rule = Rule {
 For each AG-UI run of a `.har` file (an entry whose request body is a
 RunAgentInput), that the archive holds its response as text the stream
 checker can read: `response.content.text` present, not empty, of a text
-media type (any `text/*` or JSON type is read as Server-Sent Events), UTF-8
-text (once decoded, for a base64 body), and holding at least one event. The
-request is checked either way; the finding says why the events were not.
+media type (any `text/*` or JSON type is read as Server-Sent Events), not
+still encoded, and holding at least one event. Bytes that are not UTF-8
+are no reason to skip a stream: each event holding one is reported as it
+is read, and the others are checked. The request is checked either way;
+the finding says why the events were not.
+
+A body recorded still encoded (a `Content-Encoding` such as `gzip` and no
+`data:` line, as `agui-lint probe` records what came over the wire) is an
+**error**: the stream is there but unchecked, and must not pass. Browsers
+record the decoded body, which is read as usual.
 
 ## Why it matters
 Browsers leave a streamed body out of a HAR when the export ran before the
