@@ -697,6 +697,42 @@ fn event_streams() {
         },
         check_capture(&validator, SourceLayout::JsonLines),
     );
+    // One delta of n insertions at the front: the shifts are charged as
+    // the items they move, so the stream's work budget stops the delta
+    // (state-over-budget) long before the shifting turns quadratic.
+    family(
+        "front insertions in one delta",
+        25_000,
+        Memory::Linear,
+        |n| {
+            let delta: Vec<serde_json::Value> = (0..n)
+                .map(|i| json!({"op": "add", "path": "/items/0", "value": i}))
+                .collect();
+            lines(
+                run(vec![
+                    json!({"type": "STATE_SNAPSHOT", "snapshot": {"items": []}}),
+                    json!({"type": "STATE_DELTA", "delta": delta}),
+                ])
+                .into_iter(),
+            )
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    // Appends cost one item each: a long list grown to the end stays
+    // checked, delta after delta.
+    family(
+        "appends, a delta each",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let mut events = run(vec![
+                json!({"type": "STATE_SNAPSHOT", "snapshot": {"items": []}}),
+            ]);
+            events.extend((0..n).map(|i| json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/-", "value": i}]})));
+            lines(events.into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
     family(
         "activities of their own",
         1000,

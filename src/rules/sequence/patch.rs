@@ -319,14 +319,27 @@ impl From<Over> for Step {
 
 /// The member or item `path` names: the bytes its slot takes beside its
 /// value, and the work of shifting what follows it when an item is
-/// inserted or removed there (arrays are moved eight items a unit).
+/// inserted or removed there (an item moved is a unit).
 fn slot(doc: &Value, path: &Pointer) -> (u64, u64) {
     let Some((parent, last)) = path.split_back() else {
         return (0, 0);
     };
     match doc.pointer(parent.as_str()) {
         Some(Value::Object(_)) => (slot_of_key(&last.decoded()), 0),
-        Some(Value::Array(items)) => (0, items.len() as u64 / 8 + 1),
+        // The elements an insertion or a removal at the index moves, and
+        // one for the element itself: an append (`-`, or the length) costs
+        // 1, an insertion at the front as many as the array holds. (Charged
+        // at a fraction of the length whatever the index, 100k appends ran
+        // out of work and front insertions ran quadratic far too long.)
+        Some(Value::Array(items)) => {
+            let len = items.len() as u64;
+            let decoded = last.decoded();
+            let index = match decoded.as_ref() {
+                "-" => len,
+                token => token.parse::<u64>().map_or(len, |i| i.min(len)),
+            };
+            (0, len - index + 1)
+        }
         _ => (0, 0),
     }
 }
