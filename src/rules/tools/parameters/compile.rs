@@ -90,7 +90,7 @@ pub(super) fn arguments_validator(schema: &Value) -> Option<Arguments> {
             let keyed = compiled
                 .unsupported
                 .iter()
-                .any(|at| parent_keyword(at) == Some("patternProperties"));
+                .any(|(at, _)| parent_keyword(at) == Some("patternProperties"));
             if !compiled.problems.is_empty() || compiled.unsupported.is_empty() || keyed {
                 return None;
             }
@@ -131,13 +131,19 @@ pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProbl
         let Err(error) = compile(schema, draft, Engine::Linear) else {
             return found;
         };
-        let (problem, fixed) = explain_compile_error(&error, schema, draft);
-        let unsupported = problem.is_none();
-        found.problems.extend(problem);
+        let (explained, fixed) = explain_compile_error(&error, schema, draft);
+        let declined = match explained {
+            Some(Explained::Problem(problem)) => {
+                found.problems.push(problem);
+                None
+            }
+            Some(Explained::Declined(why)) => Some(why),
+            None => None,
+        };
         match fixed {
             Some(at) if remove_member(schema, &at) => {
-                if unsupported {
-                    found.unsupported.push(at);
+                if let Some(why) = declined {
+                    found.unsupported.push((at, why));
                 }
             }
             _ => return found,
@@ -157,22 +163,33 @@ pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProbl
 
 /// What compiling a schema found: problems to report as (pointer, message,
 /// help), and the patterns the linear engine does not run (pointers of a
-/// `pattern` or a `patternProperties` key), each removed from the copy.
+/// `pattern` or a `patternProperties` key, and why), each removed from the
+/// copy.
 #[derive(Debug, Default)]
 pub(super) struct CompileProblems {
     /// Each problem: where, what, and the help.
     pub(super) problems: Vec<(String, String, String)>,
-    /// Where a pattern uses what the linear-time engine lacks.
-    pub(super) unsupported: Vec<String>,
+    /// Where a valid pattern is one agui-lint declines to run, and why.
+    pub(super) unsupported: Vec<(String, Declined)>,
 }
 
-/// One compile error as (problem to report, if any; member to remove from
-/// the copy before compiling again, if it can be found).
+/// What one compile error is: a problem of the schema to report (where,
+/// what, help), or a valid pattern agui-lint declines to run.
+#[derive(Debug)]
+pub(super) enum Explained {
+    /// The schema does not compile: (pointer, message, help).
+    Problem((String, String, String)),
+    /// The pattern is valid; agui-lint does not run it.
+    Declined(Declined),
+}
+
+/// One compile error as (what it is, if it can be told; member to remove
+/// from the copy before compiling again, if it can be found).
 pub(super) fn explain_compile_error(
     error: &ValidationError<'_>,
     schema: &Value,
     draft: Draft,
-) -> (Option<(String, String, String)>, Option<String>) {
+) -> (Option<Explained>, Option<String>) {
     let at = error.instance_path().as_str().to_string();
     match error.kind() {
         ValidationErrorKind::Format { format } if format == "regex" => {
@@ -181,14 +198,23 @@ pub(super) fn explain_compile_error(
                 None => pointer::last(&at).unwrap_or_default(),
             };
             if pattern_compiles(&pattern) {
-                // Look-around or a back-reference: valid ECMA-262, beyond
-                // the linear engine; nothing to report.
-                return (None, Some(at));
+                // Valid, beyond the linear engine: look-around or a
+                // back-reference, or a size only the other engine takes.
+                let why = if backtracks(&pattern) {
+                    Declined::Backtracking
+                } else {
+                    Declined::TooLarge
+                };
+                return (Some(Explained::Declined(why)), Some(at));
             }
-            let too_large = shrink_counts(&pattern).is_some_and(|small| pattern_compiles(&small));
-            let (message, help) = regex_problem(&at, &pattern, too_large);
+            if shrink_counts(&pattern).is_some_and(|small| pattern_compiles(&small)) {
+                // Valid with smaller counts: it failed for its size, which
+                // is agui-lint's limit, not the schema's fault.
+                return (Some(Explained::Declined(Declined::TooLarge)), Some(at));
+            }
+            let (message, help) = regex_problem(&at, &pattern);
             (
-                Some((at.clone(), message, help.unwrap_or_default())),
+                Some(Explained::Problem((at.clone(), message, help))),
                 Some(at),
             )
         }
@@ -198,29 +224,33 @@ pub(super) fn explain_compile_error(
                 Some(reference) => {
                     let (message, help) = reference_problem(cause, reference);
                     (
-                        Some((reference.pointer.clone(), message, help)),
+                        Some(Explained::Problem((
+                            reference.pointer.clone(),
+                            message,
+                            help,
+                        ))),
                         Some(reference.pointer.clone()),
                     )
                 }
                 None => (
-                    Some((
+                    Some(Explained::Problem((
                         String::new(),
                         generic_message("parameters", error),
                         "agui-lint could not tell which reference this is".to_string(),
-                    )),
+                    ))),
                     None,
                 ),
             }
         }
         _ => (
-            Some((
+            Some(Explained::Problem((
                 at.clone(),
                 generic_message(&subject(&at), error),
                 format!(
                     "parameters must compile as a {} JSON Schema",
                     draft_name(draft)
                 ),
-            )),
+            ))),
             None,
         ),
     }

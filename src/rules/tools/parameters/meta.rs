@@ -84,7 +84,8 @@ pub(super) fn meta_message(error: &ValidationError<'_>, at: &str) -> (String, Op
             None,
         ),
         ValidationErrorKind::Format { format } if format == "regex" => {
-            regex_problem(at, instance.as_str().unwrap_or_default(), false)
+            let (message, help) = regex_problem(at, instance.as_str().unwrap_or_default());
+            (message, Some(help))
         }
         ValidationErrorKind::Required { property } => (
             format!(

@@ -13,9 +13,24 @@ use super::rules::*;
 /// small pattern. `regex` defaults to 10 MiB.
 pub(super) const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
+/// Why agui-lint declines to run a valid pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Declined {
+    /// Look-around or a back-reference, which the linear engine lacks.
+    Backtracking,
+    /// Larger compiled than [`REGEX_SIZE_LIMIT`] (large counted
+    /// repetitions): valid, but not compiled here.
+    TooLarge,
+}
+
 /// The `tool-parameters-unsupported-pattern` finding on the pattern at
 /// `at` (a `pattern` keyword, or a key under `patternProperties`).
-pub(super) fn unsupported_pattern(schema: &Value, at: &str, base: &str) -> Diagnostic {
+pub(super) fn unsupported_pattern(
+    schema: &Value,
+    at: &str,
+    why: Declined,
+    base: &str,
+) -> Diagnostic {
     let is_key = parent_keyword(at) == Some("patternProperties");
     let pattern = if is_key {
         pointer::last(at).unwrap_or_default()
@@ -26,10 +41,18 @@ pub(super) fn unsupported_pattern(schema: &Value, at: &str, base: &str) -> Diagn
             .unwrap_or_default()
             .to_string()
     };
-    let why = if backtracks(&pattern) {
-        "uses look-around or a back-reference, which agui-lint's linear-time regex engine does not run"
-    } else {
-        "compiles to more than agui-lint's linear-time regex engine takes (1 MiB)"
+    let (why, instead) = match why {
+        Declined::Backtracking => (
+            "uses look-around or a back-reference, which agui-lint's linear-time regex engine does not run".to_string(),
+            "look-around and back-references are what make a backtracking engine exponential; express the constraint without them (minLength, several patterns under allOf)",
+        ),
+        Declined::TooLarge => (
+            format!(
+                "compiles to more than agui-lint's regex engine takes ({} KiB, a limit set so that a pattern cannot exhaust a server)",
+                REGEX_SIZE_LIMIT / 1024
+            ),
+            "use smaller repetition counts, or 'maxLength' for a length",
+        ),
     };
     let (message, help) = if is_key {
         (
@@ -37,7 +60,7 @@ pub(super) fn unsupported_pattern(schema: &Value, at: &str, base: &str) -> Diagn
                 "patternProperties key {} {why}: the arguments of calls to this tool are not checked",
                 quote(&pattern)
             ),
-            "leaving the key out would hand its members to additionalProperties; express the constraint without look-around, or smaller, to have arguments checked",
+            format!("leaving the key out would hand its members to additionalProperties; {instead}, to have arguments checked"),
         )
     } else {
         (
@@ -45,7 +68,7 @@ pub(super) fn unsupported_pattern(schema: &Value, at: &str, base: &str) -> Diagn
                 "pattern {} {why}: arguments are checked without it",
                 quote(&pattern)
             ),
-            "look-around and back-references are what make a backtracking engine exponential; express the constraint without them (minLength, several patterns under allOf), or smaller, to have it checked",
+            format!("{instead}, to have it checked"),
         )
     };
     TOOL_PARAMETERS_UNSUPPORTED_PATTERN
@@ -72,9 +95,9 @@ pub(super) fn parent_keyword(at: &str) -> Option<&str> {
     parent.rsplit('/').next()
 }
 
-/// The message and help for a pattern at `at` that does not compile:
-/// invalid, or (`too_large`) valid but over [`REGEX_SIZE_LIMIT`] compiled.
-pub(super) fn regex_problem(at: &str, pattern: &str, too_large: bool) -> (String, Option<String>) {
+/// The message and help for a pattern at `at` that is not a regular
+/// expression.
+pub(super) fn regex_problem(at: &str, pattern: &str) -> (String, String) {
     let mut tokens: Vec<String> = pointer::tokens(at).collect();
     tokens.pop();
     let what = if tokens.last().is_some_and(|t| t == "patternProperties") {
@@ -82,22 +105,11 @@ pub(super) fn regex_problem(at: &str, pattern: &str, too_large: bool) -> (String
     } else {
         format!("{} {}", subject(at), quote(pattern))
     };
-    if too_large {
-        return (
-            format!("{what} is too large to compile"),
-            Some(format!(
-                "its compiled form exceeds agui-lint's limit of {} KiB, set so that a pattern cannot exhaust a server; use smaller repetition counts, or 'maxLength' for a length",
-                REGEX_SIZE_LIMIT / 1024
-            )),
-        );
-    }
     (
         format!("{what} is not a valid regular expression"),
-        Some(
-            "patterns are ECMA-262 regular expressions: check brackets, groups, quantifiers and \
-             escapes (a backslash is written '\\\\' inside a JSON string)"
-                .to_string(),
-        ),
+        "patterns are ECMA-262 regular expressions: check brackets, groups, quantifiers and \
+         escapes (a backslash is written '\\\\' inside a JSON string)"
+            .to_string(),
     )
 }
 

@@ -24,11 +24,12 @@ finds what the meta-schema cannot: a local `$ref` that points at nothing
 `patternProperties` key that is not a regular expression. Each problem
 points at its place inside `parameters`.
 
-Patterns are compiled with a linear-time engine and never run. A pattern
-only a backtracking engine supports (look-around, back-references) is
-valid JSON Schema and is not reported; one whose compiled form exceeds
-1 MiB (large nested repetition counts) is reported as too large. A schema
-nested more than 128 levels deep is reported and not compiled.
+Patterns are compiled with a linear-time engine and never run. A valid
+pattern agui-lint declines to run (look-around, back-references, or a
+compiled form over 1 MiB from large repetition counts) is not an invalid
+schema: it is `tool-parameters-unsupported-pattern`. A schema nested more
+than 128 levels deep is not checked either: `tool-parameters-too-complex`.
+Only what the schema's own draft rejects is reported here.
 
 ## Why it matters
 The agent hands `parameters` to its model provider, which rejects an
@@ -175,7 +176,7 @@ pub(in crate::rules) const TOOL_PARAMETERS_TOO_COMPLEX: Rule = Rule {
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
     severity_1x: None,
-    summary: "A tool's parameters would check one value against too many subschemas",
+    summary: "A tool's parameters would check one value against too many subschemas, or nests deeper than agui-lint checks",
     docs: r##"## What it checks
 How many subschemas checking one value against a tool's `parameters`
 applies through its in-place applicators (`allOf`, `anyOf`, `oneOf`,
@@ -184,7 +185,9 @@ applied, so a chain of `oneOf`s whose branches refer to the same next link
 doubles with every link. Past 10,000 the schema is reported and the
 arguments of calls to it are not checked. Also reported: a schema whose
 references agui-lint cannot follow itself, so that it cannot bound what a
-check against it costs (the arguments are not checked then either).
+check against it costs (the arguments are not checked then either), and
+one nested more than 128 levels deep, which is neither meta-validated nor
+compiled.
 
 Every call is also held to a budget of its own, counted on its arguments
 before they are checked (`tool-arguments-unchecked`).
@@ -224,22 +227,30 @@ pub(crate) const TOOL_PARAMETERS_UNSUPPORTED_PATTERN: Rule = Rule {
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
     severity_1x: None,
-    summary: "A pattern of a tool's parameters uses look-around or a back-reference, which agui-lint does not run",
+    summary: "A pattern of a tool's parameters is valid, but one agui-lint declines to run",
     docs: r##"## What it checks
 Whether a `pattern` or a `patternProperties` key of a tool's `parameters`
-uses look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference
-(`\1`). They are valid ECMA-262 regular expressions, but agui-lint matches
-arguments with a linear-time engine, which has neither: a `pattern` using
-them is left out when the arguments of calls are checked (the rest of the
-schema still is), and a schema with such a `patternProperties` key is not
-used at all (leaving the key out would hand its members to
-`additionalProperties`).
+is a valid regular expression that agui-lint will not run, and why:
+
+- it uses look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference
+  (`\1`): valid ECMA-262, but agui-lint matches arguments with a
+  linear-time engine, which has neither;
+- it compiles to more than 1 MiB (`^(a{1000}){1000}$`): large counted
+  repetitions, valid, beyond the size agui-lint compiles.
+
+A `pattern` it declines is left out when the arguments of calls are
+checked (the rest of the schema still is), and a schema with such a
+`patternProperties` key is not used at all (leaving the key out would hand
+its members to `additionalProperties`). A pattern that is not a regular
+expression at all is `tool-parameters-invalid-schema`.
 
 ## Why it matters
 These features are what makes a backtracking engine take exponential time
 (`^(a+)+$` against a long run of `a`s): a validator in front of a server
-cannot run them on the arguments a model produced. The finding says which
-constraint was not enforced, rather than passing it silently.
+cannot run them on the arguments a model produced, nor compile a pattern
+of any size it is sent. The finding says which constraint was not
+enforced, rather than passing it silently, and is a warning: the schema is
+valid, and the limit is agui-lint's.
 
 ## Invalid
 ```json
