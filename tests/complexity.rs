@@ -651,6 +651,34 @@ fn event_streams() {
         },
         check_capture(&validator, SourceLayout::JsonLines),
     );
+    // Ending the first of many open items used to shift every later one:
+    // quadratic in how many were open.
+    family(
+        "tool calls ended in the order they opened",
+        8000,
+        Memory::Linear,
+        |n| {
+            let starts = (0..n).map(|i| json!({"type": "TOOL_CALL_START", "toolCallId": format!("c{i}"), "toolCallName": "f"}));
+            let ends =
+                (0..n).map(|i| json!({"type": "TOOL_CALL_END", "toolCallId": format!("c{i}")}));
+            lines(run(starts.chain(ends).collect()).into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
+    // Past 100,000 open items a run's further items are not tracked
+    // (open-items-over-limit): 4n crosses it.
+    family(
+        "text messages never ended, past the open limit",
+        40_000,
+        Memory::Within(3),
+        |n| {
+            lines(run((0..n)
+                .map(|i| json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m{i}"), "role": "assistant"}))
+                .collect())
+            .into_iter())
+        },
+        check_capture(&validator, SourceLayout::JsonLines),
+    );
     family(
         "deltas copying the root",
         20,

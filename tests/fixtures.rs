@@ -292,6 +292,10 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "the default limit is 1,000 findings, whose snapshot would be as large; tests/hostile.rs lowers the limit and checks the summary, its counts and its severity",
     ),
     (
+        "open-items-over-limit",
+        "a run must hold 100,000 items open at once (7 MB of events); the rule's unit test lowers the limit, and tests/complexity.rs meets it with 1M open tool calls",
+    ),
+    (
         "check-timed-out",
         "only a server guard has a time budget; tests/server.rs meets it with a zero budget",
     ),
@@ -392,6 +396,10 @@ const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
     (
         "too-many-findings",
         "the default limit is 1,000 findings; tests/hostile.rs checks it with a lower one",
+    ),
+    (
+        "open-items-over-limit",
+        "a run must hold 100,000 items open at once (7 MB of events); the rule's unit test lowers the limit, and tests/complexity.rs meets it with 1M open tool calls",
     ),
     (
         "check-timed-out",

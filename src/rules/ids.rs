@@ -31,6 +31,15 @@ struct Entry<V> {
     value: V,
 }
 
+impl<V> std::fmt::Debug for IdMap<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdMap")
+            .field("ids", &self.table.len())
+            .field("text_bytes", &self.text.len())
+            .finish()
+    }
+}
+
 impl<V> Default for IdMap<V> {
     fn default() -> Self {
         IdMap {

@@ -85,7 +85,7 @@ impl PreChunks {
                 );
                 return;
             };
-            tools.started(id.to_string());
+            tools.started(id);
             self.tool = Some(Open {
                 kind: Opened::ToolCall,
                 id: id.to_string(),

@@ -12,7 +12,7 @@ use foldhash::HashSet;
 
 use super::event_type::EventType;
 use super::here::{EventPlace, Here, RelatedPlace};
-use super::open::Open;
+use super::open::OpenItems;
 use super::REMEMBERED_IDS;
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
@@ -561,12 +561,12 @@ impl Lifecycle {
 }
 
 /// `RUN_FINISHED` (at `at`) while items of its run are still `open`: each
-/// is reported, in the order it opened.
-pub(super) fn finished_while_open(open: Vec<Open>, at: &Here<'_>, out: &mut impl Findings) {
-    for open in open {
-        out.push(
+/// is reported, in the order it opened, and forgotten.
+pub(super) fn finished_while_open(open: &mut OpenItems, at: &Here<'_>, out: &mut impl Findings) {
+    open.drain(|open| {
+        out.add(&RUN_FINISHED_WHILE_OPEN, |rule| {
             at.finding(
-                &RUN_FINISHED_WHILE_OPEN,
+                rule,
                 "/type",
                 format!(
                     "RUN_FINISHED while {} is open",
@@ -577,9 +577,9 @@ pub(super) fn finished_while_open(open: Vec<Open>, at: &Here<'_>, out: &mut impl
                 "send {} before RUN_FINISHED",
                 open.kind.end_event()
             ))
-            .with_related_place(&open.start, format!("{} here", open.start_type)),
-        );
-    }
+            .with_related_place(&open.start, format!("{} here", open.start_type))
+        });
+    });
 }
 
 #[cfg(test)]

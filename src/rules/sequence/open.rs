@@ -9,10 +9,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use foldhash::HashMap;
-
 use super::held::{self, Arguments};
 use super::here::{owner_name, EventPlace, Here, RelatedPlace};
+use super::open_slots::{NewItem, Slots};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::findings::Findings;
 use crate::rules::{Rule, EVERY_VERSION, SINCE_1_0};
@@ -152,6 +151,44 @@ to another producer's message, which nobody can detect afterwards.
 "#,
 };
 
+pub(crate) const OPEN_ITEMS_OVER_LIMIT: Rule = Rule {
+    name: "open-items-over-limit",
+    severity: Severity::Warning,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "A run holds more items open at once than agui-lint tracks",
+    docs: r#"## What it checks
+How many text messages, tool calls, reasoning phases and messages, steps
+and subagent invocations one run holds open at once. agui-lint tracks
+100,000 (about 100 bytes each); the start that would open one more is
+reported, once a run, and nothing it or later starts of the run open is
+tracked: their continuations and ends are not reported as unopened, and
+what the run keeps open past the limit is not reported as never ended.
+The items opened before it are still checked. A new run starts afresh.
+
+## Why it matters
+No agent keeps a hundred thousand items open; a stream that does is
+broken, or hostile, and a validator in front of a client must not let it
+take memory without bound. The finding says the rest of the run's
+pairing was not checked, rather than passing it silently.
+
+## Invalid
+A run of 100,001 `TOOL_CALL_START` events, none ended.
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+ {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+ {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+/// How many items one run may hold open at once before the rest are not
+/// tracked (`open-items-over-limit`).
+pub(super) const MAX_OPEN_ITEMS: usize = 100_000;
+
 /// The rules an item family reports its items by: one started again while
 /// open, one continued or ended while not open, one never ended.
 #[derive(Debug, Clone, Copy)]
@@ -196,7 +233,7 @@ impl Opened {
     }
 
     /// The event that would have opened it.
-    fn start_event(self) -> &'static str {
+    pub(super) fn start_event(self) -> &'static str {
         match self {
             Opened::TextMessage => "TEXT_MESSAGE_START",
             Opened::ToolCall => "TOOL_CALL_START",
@@ -220,30 +257,6 @@ impl Opened {
     }
 }
 
-/// Positions of open items, one map per kind.
-#[derive(Debug, Default)]
-struct Index([HashMap<String, usize>; 6]);
-
-impl Index {
-    fn of(&self, kind: Opened) -> &HashMap<String, usize> {
-        &self.0[kind as usize]
-    }
-
-    fn of_mut(&mut self, kind: Opened) -> &mut HashMap<String, usize> {
-        &mut self.0[kind as usize]
-    }
-
-    fn positions_mut(&mut self) -> impl Iterator<Item = &mut usize> {
-        self.0.iter_mut().flat_map(HashMap::values_mut)
-    }
-
-    fn clear(&mut self) {
-        for map in &mut self.0 {
-            map.clear();
-        }
-    }
-}
-
 /// Something open, and the event that opened it.
 #[derive(Debug, Clone)]
 pub(super) struct Open {
@@ -260,16 +273,17 @@ pub(super) struct Open {
 /// The items open in the current run.
 #[derive(Debug)]
 pub(super) struct OpenItems {
-    /// Open items by kind and id, in the order they opened (for reports).
-    open: Vec<Open>,
-    /// Positions in `open`, by kind and id: looked up by `&str` on every
-    /// content event, without allocating.
-    index: Index,
-    /// What the open tool calls' argument text may hold, in all.
-    pool: Arc<held::Pool>,
+    /// Open items by kind and id, in the order they opened (for reports),
+    /// held compactly.
+    slots: Slots,
     /// The rules steps are reported by; every other kind's are
     /// [`ITEM_RULES`].
     step_rules: ItemRules,
+    /// How many items may be open at once ([`MAX_OPEN_ITEMS`]).
+    limit: usize,
+    /// Whether the run went past `limit`: what it opens is no longer
+    /// tracked, so an id not open may be one of those.
+    overflowed: bool,
 }
 
 impl OpenItems {
@@ -277,10 +291,19 @@ impl OpenItems {
     /// reported by `step_rules`.
     pub(super) fn new(pool: &Arc<held::Pool>, step_rules: ItemRules) -> OpenItems {
         OpenItems {
-            open: Vec::new(),
-            index: Index::default(),
-            pool: Arc::clone(pool),
+            slots: Slots::new(pool),
             step_rules,
+            limit: MAX_OPEN_ITEMS,
+            overflowed: false,
+        }
+    }
+
+    /// As [`OpenItems::new`], tracking at most `limit` open items.
+    #[cfg(test)]
+    fn with_limit(pool: &Arc<held::Pool>, limit: usize) -> OpenItems {
+        OpenItems {
+            limit,
+            ..OpenItems::new(pool, ITEM_RULES)
         }
     }
 
@@ -295,24 +318,33 @@ impl OpenItems {
 
     /// Forgets what is open: a run ended, or a new one started.
     pub(super) fn clear(&mut self) {
-        self.open.clear();
-        self.index.clear();
+        self.slots.clear();
+        self.overflowed = false;
     }
 
-    /// Hands over what is open, in the order it opened, and forgets it.
-    pub(super) fn take(&mut self) -> Vec<Open> {
-        self.index.clear();
-        std::mem::take(&mut self.open)
+    /// Hands each open item to `each`, in the order it opened, and forgets
+    /// them.
+    pub(super) fn drain(&mut self, each: impl FnMut(Open)) {
+        self.slots.drain(each);
+        self.overflowed = false;
+    }
+
+    /// The finding for an id of `kind` that is not open, unless it may be
+    /// one the run opened past the limit.
+    fn not_open(&self, kind: Opened, key: &str, id: &str, at: &Here<'_>, out: &mut impl Findings) {
+        if !self.overflowed {
+            out.push(not_open(self.rules(kind), kind, key, id, at));
+        }
     }
 
     /// The open item of `kind` whose id is `id`, if there is one.
-    pub(super) fn get(&self, kind: Opened, id: &str) -> Option<&Open> {
-        self.index.of(kind).get(id).and_then(|&i| self.open.get(i))
+    pub(super) fn get(&self, kind: Opened, id: &str) -> Option<Open> {
+        self.slots.find(kind, id).and_then(|i| self.slots.get(i))
     }
 
     /// Whether an item of `kind` whose id is `id` is open.
     pub(super) fn contains(&self, kind: Opened, id: &str) -> bool {
-        self.index.of(kind).contains_key(id)
+        self.slots.find(kind, id).is_some()
     }
 
     /// Opens the item of `kind` whose id is the event's `key`; an item
@@ -329,14 +361,14 @@ impl OpenItems {
         };
         let type_ = at.type_;
         let lookup = key_of(kind, id, at);
-        if let Some(&i) = self.index.of(kind).get(lookup.as_ref()) {
+        if let Some(i) = self.slots.find(kind, lookup.as_ref()) {
             let rule = self.rules(kind).twice;
             let message = if kind == Opened::Step {
                 format!("step '{id}' is started again while it runs")
             } else {
                 format!("{type_} for {}, which is already open", kind.describe(id))
             };
-            if let Some(first) = self.open.get(i) {
+            if let Some(first) = self.slots.get(i) {
                 out.push(
                     at.finding(rule, &format!("/{key}"), message)
                         .with_help(format!(
@@ -348,17 +380,32 @@ impl OpenItems {
             }
             return;
         }
-        let position = self.open.len();
-        self.index
-            .of_mut(kind)
-            .insert(lookup.into_owned(), position);
-        self.open.push(Open {
+        if self.slots.len() >= self.limit {
+            if !self.overflowed {
+                self.overflowed = true;
+                let limit = self.limit;
+                out.add(&OPEN_ITEMS_OVER_LIMIT, |rule| {
+                    at.finding(
+                        rule,
+                        &format!("/{key}"),
+                        format!(
+                            "{type_} would open {} while the run holds {} items open: it and what the run opens after it are not tracked",
+                            kind.describe(id),
+                            crate::text::count(limit)
+                        ),
+                    )
+                    .with_help("end items as they complete; the run's continuations and ends are no longer checked against their starts")
+                });
+            }
+            return;
+        }
+        self.slots.open(&NewItem {
             kind,
-            id: id.to_string(),
-            start: at.place.clone(),
-            start_type: type_.to_string(),
-            owner: at.owner().map(str::to_string),
-            arguments: Arguments::new(&self.pool),
+            key: lookup.as_ref(),
+            id,
+            owner: at.owner(),
+            start_type: type_,
+            place: at.place,
         });
     }
 
@@ -375,18 +422,33 @@ impl OpenItems {
             return;
         };
         let lookup = key_of(kind, id, at);
-        match self.index.of(kind).get(lookup.as_ref()) {
-            Some(&i) => {
-                if let Some(open) = self.open.get(i) {
-                    check_owner(open, at, out);
-                }
-                if let (Some(open), Some(delta)) = (self.open.get_mut(i), at.str("delta")) {
-                    if kind == Opened::ToolCall {
-                        open.arguments.push(id, delta, at, out);
+        match self.slots.find(kind, lookup.as_ref()) {
+            Some(i) => {
+                self.check_owner(kind, i, at, out);
+                if let (true, Some(delta)) = (kind == Opened::ToolCall, at.str("delta")) {
+                    if let Some((id, arguments)) = self.slots.arguments_mut(i) {
+                        arguments.push(id, delta, at, out);
                     }
                 }
             }
-            None => out.push(not_open(self.rules(kind), kind, key, id, at)),
+            None => self.not_open(kind, key, id, at, out),
+        }
+    }
+
+    /// 1.x: a continuation's attribution (an item of `kind` in slot `i`)
+    /// must agree with its opener's.
+    fn check_owner(&self, kind: Opened, i: usize, at: &Here<'_>, out: &mut impl Findings) {
+        if !at.is_1x() || kind == Opened::Step {
+            return;
+        }
+        let Some(tag) = at.owner() else {
+            return;
+        };
+        if self.slots.owner(i) == Some(tag) {
+            return;
+        }
+        if let Some(open) = self.slots.get(i) {
+            check_owner(&open, at, out);
         }
     }
 
@@ -399,20 +461,13 @@ impl OpenItems {
         out: &mut impl Findings,
     ) -> Option<Open> {
         let id = at.str(key)?;
-        let lookup = key_of(kind, id, at).into_owned();
-        let Some(i) = self.index.of_mut(kind).remove(&lookup) else {
-            out.push(not_open(self.rules(kind), kind, key, id, at));
+        let lookup = key_of(kind, id, at);
+        let Some(closed) = self.slots.close(kind, lookup.as_ref()) else {
+            self.not_open(kind, key, id, at, out);
             return None;
         };
-        let closed = self.open.remove(i);
         if kind != Opened::Subagent {
             check_owner(&closed, at, out);
-        }
-        // Positions after the removed entry shift down by one.
-        for position in self.index.positions_mut() {
-            if *position > i {
-                *position -= 1;
-            }
         }
         Some(closed)
     }
@@ -420,15 +475,21 @@ impl OpenItems {
     /// The stream ends: what is still open is reported, at `at` (its last
     /// event).
     pub(super) fn finish(&mut self, at: &Here<'_>, out: &mut impl Findings) {
-        for open in self.take() {
-            let rule = self.rules(open.kind).never_ended;
-            let help = if open.kind == Opened::Step {
-                "send STEP_FINISHED with the same stepName".to_string()
+        let step_rules = self.step_rules;
+        self.overflowed = false;
+        self.slots.drain(|open| {
+            let rule = if open.kind == Opened::Step {
+                step_rules.never_ended
             } else {
-                format!("send {} before the stream ends", open.kind.end_event())
+                ITEM_RULES.never_ended
             };
-            let finding = at
-                .finding(
+            out.add(rule, |rule| {
+                let help = if open.kind == Opened::Step {
+                    "send STEP_FINISHED with the same stepName".to_string()
+                } else {
+                    format!("send {} before the stream ends", open.kind.end_event())
+                };
+                at.finding(
                     rule,
                     "",
                     format!(
@@ -436,9 +497,10 @@ impl OpenItems {
                         open.kind.describe(&open.id)
                     ),
                 )
-                .with_help(help);
-            out.push(finding.with_related_place(&open.start, format!("{} here", open.start_type)));
-        }
+                .with_help(help)
+                .with_related_place(&open.start, format!("{} here", open.start_type))
+            });
+        });
     }
 }
 
@@ -501,7 +563,63 @@ fn not_open(rules: ItemRules, kind: Opened, key: &str, id: &str, at: &Here<'_>) 
 mod tests {
     use serde_json::json;
 
+    use super::super::here::{EventPlace, Here};
     use super::super::tests::fired;
+    use super::super::view::EventView;
+    use super::*;
+
+    #[test]
+    fn a_run_past_the_limit_is_reported_once_and_its_later_ends_are_not_judged() {
+        let pool = held::Pool::new(1 << 20);
+        let mut open = OpenItems::with_limit(&pool, 3);
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let event = |open: &mut OpenItems, out: &mut Vec<Diagnostic>, type_: &str, id: &str| {
+            let place = EventPlace {
+                index: 1,
+                record: None,
+                pointer: String::new(),
+                location: None,
+            };
+            let value = json!({"type": type_, "toolCallId": id});
+            let at = Here::new(
+                EventView::Value(&value),
+                type_,
+                &place,
+                crate::Protocol::NEWEST,
+            );
+            match type_ {
+                "TOOL_CALL_START" => open.start(Opened::ToolCall, "toolCallId", &at, out),
+                "TOOL_CALL_ARGS" => open.touch(Opened::ToolCall, "toolCallId", &at, out),
+                _ => {
+                    open.end(Opened::ToolCall, "toolCallId", &at, out);
+                }
+            }
+        };
+        for id in ["a", "b", "c", "d", "e"] {
+            event(&mut open, &mut out, "TOOL_CALL_START", id);
+        }
+        let rules: Vec<_> = out.iter().map(|d| d.rule.as_str()).collect();
+        assert_eq!(rules, [OPEN_ITEMS_OVER_LIMIT.name]);
+        assert!(
+            out[0].message.contains("tool call 'd'"),
+            "{}",
+            out[0].message
+        );
+        // "e" was never tracked: its end is not judged, and "a" still is.
+        event(&mut open, &mut out, "TOOL_CALL_ARGS", "e");
+        event(&mut open, &mut out, "TOOL_CALL_END", "e");
+        event(&mut open, &mut out, "TOOL_CALL_END", "a");
+        assert_eq!(out.len(), 1);
+        assert!(open.contains(Opened::ToolCall, "b"));
+        assert!(!open.contains(Opened::ToolCall, "a"));
+        // A new run starts afresh.
+        open.clear();
+        event(&mut open, &mut out, "TOOL_CALL_END", "zz");
+        assert_eq!(
+            out.last().map(|d| d.rule.as_str()),
+            Some(EVENT_WITHOUT_START.name)
+        );
+    }
 
     #[test]
     fn open_and_close() {

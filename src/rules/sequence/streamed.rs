@@ -14,14 +14,17 @@
 //! snapshot then disagree.
 //!
 //! Memory is bounded: text is held as its length and a digest fed piece by
-//! piece, so a long message costs what a short one does. Arguments are
+//! piece, so a long message costs what a short one does, and a run holds
+//! at most [`MAX_ITEMS`] messages, calls and results each. Arguments are
 //! also kept as text, within [`MAX_KEPT`] a run, because they are compared
 //! as JSON (spacing and key order aside), which a digest cannot do; past
 //! the bound, arguments whose bytes differ are not compared.
 
 use foldhash::HashMap;
 use serde_json::Value;
-use xxhash_rust::xxh3::{xxh3_64, Xxh3Default};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::rolling::Rolling;
 
 use super::event_type::EventType;
 use super::here::{EventPlace, Here, RelatedPlace};
@@ -47,7 +50,8 @@ parse, none streamed being the same as `{}`), or another tool result
 or restates what an earlier run streamed, is history superseded (a
 snapshot "MAY restate the message wholesale", `events/text-messages.mdx`),
 and is not reported. A run keeps at most 4 MiB of streamed text for the
-comparison; what does not fit is not compared.
+comparison, and the first 16,384 messages, tool calls and tool results
+(each); what does not fit is not compared.
 
 ## Why it matters
 A client that builds the conversation from the events and one that takes
@@ -85,7 +89,7 @@ const MAX_KEPT: usize = 1 << 20;
 
 /// The digest of text still streaming, or of text complete.
 enum Digest {
-    Streaming(Box<Xxh3Default>),
+    Streaming(Rolling),
     Complete(u64),
 }
 
@@ -116,7 +120,7 @@ impl Text {
         Text {
             bytes: 0,
             chars: 0,
-            digest: Some(Digest::Streaming(Box::new(Xxh3Default::new()))),
+            digest: Some(Digest::Streaming(Rolling::default())),
             kept: keep.then(String::new),
         }
     }
@@ -159,7 +163,7 @@ impl Text {
             Digest::Streaming(digest) => digest.digest(),
             Digest::Complete(digest) => *digest,
         };
-        Some(said.len() == self.bytes && xxh3_64(said.as_bytes()) == digest)
+        Some(said.len() == self.bytes && Rolling::of(said.as_bytes()) == digest)
     }
 
     /// Whether `said` begins with this text; `None` when the text is not
@@ -212,6 +216,11 @@ impl Content {
         }
     }
 }
+
+/// The most messages, tool calls and tool results (each) a run holds a
+/// snapshot to. A run streaming more leaves the rest uncompared: memory
+/// stays bounded (about 300 bytes each) whatever a stream sends.
+const MAX_ITEMS: usize = 1 << 14;
 
 /// What the current run streamed.
 #[derive(Debug, Default)]
@@ -285,6 +294,9 @@ impl Streamed {
 
     /// `TEXT_MESSAGE_START`, or the first chunk of a message.
     pub(super) fn message_started(&mut self, id: &str, role: Option<&str>, at: &EventPlace) {
+        if self.messages.len() >= MAX_ITEMS && !self.messages.contains_key(id) {
+            return;
+        }
         self.messages
             .entry(id.to_string())
             .or_insert_with(|| Message {
@@ -313,6 +325,9 @@ impl Streamed {
 
     /// `TOOL_CALL_START`, or the first chunk of a call.
     pub(super) fn call_started(&mut self, id: &str, name: Option<&str>, at: &EventPlace) {
+        if self.calls.len() >= MAX_ITEMS && !self.calls.contains_key(id) {
+            return;
+        }
         self.calls
             .entry(id.to_string())
             .or_insert_with(|| Call {
@@ -342,6 +357,9 @@ impl Streamed {
     /// `TOOL_CALL_RESULT`: the tool message `message` with `content`
     /// answering `call`.
     fn result(&mut self, message: &str, call: &str, content: &Value, at: &EventPlace) {
+        if self.results.len() >= MAX_ITEMS && !self.results.contains_key(message) {
+            return;
+        }
         let content = match content {
             Value::String(text) => Content::Text(xxh3_64(text.as_bytes())),
             structured => {

@@ -13,6 +13,7 @@ use super::here::{EventPlace, Here, RelatedPlace};
 use super::open::{Open, OpenItems, Opened};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
+use crate::rules::ids::IdMap;
 use crate::rules::{Rule, EVERY_VERSION};
 
 pub(crate) const TOOL_CALL_ARGS_NOT_JSON: Rule = Rule {
@@ -94,7 +95,7 @@ providers reject on the next run (see `tool-result-without-call`).
 pub(super) struct ToolCalls {
     /// Every tool call id started (before 1.0, in the stream; in 1.x, in
     /// this run), for TOOL_CALL_RESULT.
-    started: HashSet<String>,
+    started: IdMap<()>,
     /// 1.x, this run: tool calls a TOOL_CALL_RESULT answered.
     answered: HashSet<String>,
     /// The ids of the tool calls the messages of the request the stream
@@ -120,7 +121,9 @@ impl ToolCalls {
             requested.insert(id.to_string());
         }
         // Before 1.0 the calls a stream started are never forgotten.
-        self.started.extend(requested.iter().cloned());
+        for id in &requested {
+            self.started.insert(id, ());
+        }
         self.requested = requested;
     }
 
@@ -129,7 +132,9 @@ impl ToolCalls {
     pub(super) fn run_started(&mut self, at: &Here<'_>) {
         if at.is_1x() {
             self.started.clear();
-            self.started.extend(self.requested.iter().cloned());
+            for id in &self.requested {
+                self.started.insert(id, ());
+            }
         }
         let input = at.event.get("input");
         if let Some(messages) = input.as_deref().and_then(|input| input.get("messages")) {
@@ -148,8 +153,8 @@ impl ToolCalls {
     }
 
     /// A chunk opened tool call `id`.
-    pub(super) fn started(&mut self, id: String) {
-        self.started.insert(id);
+    pub(super) fn started(&mut self, id: &str) {
+        self.started.insert(id, ());
     }
 
     /// Opens, continues and ends the tool call of a `TOOL_CALL_*` event,
@@ -159,7 +164,7 @@ impl ToolCalls {
         match at.kind {
             EventType::ToolCallStart => {
                 if let Some(id) = at.str("toolCallId") {
-                    self.started.insert(id.to_string());
+                    self.started.insert(id, ());
                 }
                 open.start(Opened::ToolCall, "toolCallId", at, out);
             }
@@ -212,7 +217,7 @@ impl ToolCalls {
             .flatten()
             .filter_map(|c| c.get("id").and_then(Value::as_str));
         for id in calls {
-            self.started.insert(id.to_string());
+            self.started.insert(id, ());
         }
     }
 }
