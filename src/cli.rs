@@ -265,6 +265,10 @@ pub struct ProbeArgs {
     /// Most time one exchange may take.
     #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Most of each response recorded, saved and checked; the rest is read
+    /// to its end and counted, and reported as unchecked.
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
+    pub max_response_size: usize,
     /// How findings are judged and reported; `--protocol` also sets the
     /// version the built-in runs declare (default 1.0, as `@ag-ui/client`
     /// 1.0 sends; `0` declares none).

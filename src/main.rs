@@ -266,13 +266,25 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         },
         save: args.save,
         quiet: args.report.quiet,
+        max_response_bytes: args.max_response_size,
     };
     let session = probe::record(&plan)?;
+    let har_bytes = session.har.len();
     let source = Source::Memory {
         name: session.name,
         bytes: session.har,
     };
-    let settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
+    let mut settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
+    // The session is bounded by --max-response-size, not by the document
+    // limit: its archive is checked whole, however many exchanges it holds.
+    let limits = settings.limits();
+    if limits.max_document_bytes < har_bytes {
+        settings = settings.with_limits(
+            limits
+                .with_max_document_bytes(har_bytes)
+                .with_max_state_bytes(limits.state_limit()),
+        );
+    }
     let checking = Checking {
         kind: None,
         baseline: Baselined::No,

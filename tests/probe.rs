@@ -44,6 +44,11 @@ enum Behaviour {
     /// A body sent with `Content-Encoding: gzip` (bytes a decoder would
     /// inflate), which the probe does not decode.
     Gzipped,
+    /// An event ending a message that never started, then text content as
+    /// fast as it can be sent, never ending.
+    Endless,
+    /// A correct run of about 300 KB.
+    Long,
 }
 
 /// One request a test server received: its head and body.
@@ -261,6 +266,32 @@ fn answer(stream: &mut TcpStream, behaviour: Behaviour, body: &Value) -> bool {
             }
             false
         }
+        Behaviour::Endless => {
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+            );
+            let mut first = format!("data: {}\n\n", events[0]);
+            first.push_str(
+                "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"never-started\"}\n\n",
+            );
+            first.push_str(&format!("data: {}\n\n", events[1]));
+            let _ = stream.write_all(format!("{:x}\r\n{first}\r\n", first.len()).as_bytes());
+            let content = format!("data: {}\n\n", events[2]).repeat(1000);
+            let chunk = format!("{:x}\r\n{content}\r\n", content.len());
+            while stream.write_all(chunk.as_bytes()).is_ok() {}
+            false
+        }
+        Behaviour::Long => {
+            let mut text = format!("data: {}\n\ndata: {}\n\n", events[0], events[1]);
+            let content = format!("data: {}\n\n", events[2]);
+            while text.len() < 300_000 {
+                text.push_str(&content);
+            }
+            for event in &events[3..] {
+                text.push_str(&format!("data: {event}\n\n"));
+            }
+            whole(stream, "200 OK", "text/event-stream", &text)
+        }
         Behaviour::Stalls => {
             let first = format!("data: {}\n\n", events[0]);
             let _ = stream.write_all(
@@ -413,6 +444,60 @@ fn the_first_byte_and_total_timeouts_cut_the_exchange() {
         ["the exchange ran past the total timeout (1 s) and was cut there"],
         "{report:#}"
     );
+}
+
+#[test]
+fn a_response_past_the_size_limit_is_checked_up_to_it_and_said_to_be_cut() {
+    // A long, correct run: what was kept is clean, and the cut is a
+    // warning, never a truncated stream blamed on the server.
+    let (code, found, stderr) = probe_server(
+        Behaviour::Long,
+        &["--scenario", "text", "--max-response-size", "64K"],
+    );
+    assert_eq!(found, ["response-not-captured"], "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("not recorded"), "{stderr}");
+
+    // An endless stream: its broken event is found, the probe stops at the
+    // total timeout, and the save holds no more than the limit.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("session");
+    let (url, _) = server(Behaviour::Endless);
+    let output = probe(&[
+        &url,
+        "--scenario",
+        "text",
+        "--format",
+        "json",
+        "--timeout",
+        "2s",
+        "--max-response-size",
+        "256K",
+        "--save",
+        save.to_str().expect("path"),
+    ]);
+    let report = json(&output);
+    let found = rules(&report);
+    for rule in [
+        "event-without-start",
+        "response-not-captured",
+        "response-incomplete",
+    ] {
+        assert!(found.iter().any(|f| f == rule), "no {rule}: {report:#}");
+    }
+    assert!(!found.iter().any(|f| f == "invalid-json"), "{report:#}");
+    assert_eq!(output.status.code(), Some(1));
+    let raw = std::fs::metadata(save.join("exchange-1.response.raw")).expect("raw response");
+    assert!(raw.len() <= 256 * 1024, "{}", raw.len());
+    let har = std::fs::metadata(save.join("session.har")).expect("archive");
+    assert!(har.len() <= 2 * 256 * 1024 + 16 * 1024, "{}", har.len());
+    // The saved session checks the same.
+    let again = check(&[
+        "--format",
+        "json",
+        save.join("session.har").to_str().expect("path"),
+    ]);
+    assert_eq!(rules(&json(&again)), found);
 }
 
 #[test]

@@ -11,6 +11,7 @@ use crate::rules::transport::{
     essence, EVENT_STREAM, KEEP_ALIVE_GAP, KEEP_ALIVE_LIMIT_MS, PROTO_EVENT_STREAM,
     RESPONSE_INCOMPLETE, SSE_CARRIAGE_RETURN, UNEXPECTED_CONTENT_TYPE, UNEXPECTED_STATUS,
 };
+use crate::rules::RESPONSE_NOT_CAPTURED;
 use crate::Diagnostic;
 
 /// What the exchange says before its events are read.
@@ -135,6 +136,24 @@ pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
                     .with_help(
                         "the events that arrived are checked; the end of the run never came",
                     ),
+            );
+        }
+        if let Some(dropped) = delivery.dropped_bytes {
+            let kept = entry
+                .response_body
+                .as_ref()
+                .map_or(0, |body| body.bytes.len());
+            findings.push(
+                RESPONSE_NOT_CAPTURED
+                    .diagnostic(
+                        pointer.clone(),
+                        format!(
+                            "the recorder kept the first {} of the response: {} more arrived and is not checked",
+                            crate::text::size(kept as u64),
+                            crate::text::size(dropped)
+                        ),
+                    )
+                    .with_help("the events recorded are checked; raise --max-response-size to check more of a response this long"),
             );
         }
         // A stall the probe gave up on is the finding above already.
@@ -289,6 +308,7 @@ mod tests {
             end: DeliveryEnd::IdleTimeout,
             limit_ms: Some(20_000),
             detail: None,
+            dropped_bytes: None,
         });
         let judged = judge(&stalled, None);
         assert_eq!(
@@ -317,6 +337,7 @@ mod tests {
             end: DeliveryEnd::FirstByteTimeout,
             limit_ms: Some(1_500),
             detail: None,
+            dropped_bytes: None,
         });
         let judged = judge(&silent, None);
         assert!(!judged.read_events);

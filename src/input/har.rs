@@ -92,6 +92,10 @@ pub struct Delivery {
     /// What the connection reported, for a lost connection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Bytes of the body that arrived after the recorder's size limit:
+    /// counted, not recorded, so not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped_bytes: Option<u64>,
 }
 
 /// How a response's body ended.

@@ -69,9 +69,12 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String]) -> Value {
     let mime_type = header("content-type").unwrap_or_else(|| "x-unknown".to_string());
     let mut content = json!({"size": received.body.len(), "mimeType": mime_type});
     if received.status.is_some() {
+        // Text as text, as browsers write it, unless escaping it for JSON
+        // would double it (a body of control bytes is six times its size
+        // escaped): the archive stays within twice the bodies it holds.
         match std::str::from_utf8(&received.body) {
-            Ok(text) => content["text"] = json!(text),
-            Err(_) => {
+            Ok(text) if escaped_len(text) <= 2 * text.len() => content["text"] = json!(text),
+            _ => {
                 content["text"] =
                     json!(base64::engine::general_purpose::STANDARD.encode(&received.body));
                 content["encoding"] = json!("base64");
@@ -105,12 +108,23 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String]) -> Value {
             "content": content,
             "redirectURL": header("location").unwrap_or_default(),
             "headersSize": -1,
-            "bodySize": received.body.len()
+            "bodySize": received.body.len() as u64 + received.delivery.dropped_bytes.unwrap_or(0)
         },
         "cache": {},
         "timings": {"send": 0, "wait": wait, "receive": received.total_ms.saturating_sub(wait)},
         "_aguiLint": received.delivery
     })
+}
+
+/// The length of `text` written as a JSON string's contents.
+fn escaped_len(text: &str) -> usize {
+    text.bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..0x20 => 6,
+            _ => 1,
+        })
+        .sum()
 }
 
 /// `at` as an RFC 3339 UTC timestamp with milliseconds.
@@ -182,9 +196,24 @@ mod tests {
                 end: DeliveryEnd::Complete,
                 limit_ms: None,
                 detail: None,
+                dropped_bytes: None,
             },
         };
         (sent, received)
+    }
+
+    #[test]
+    fn bodies_that_escaping_would_inflate_are_base64() {
+        let text = archive(&[exchange(&[1u8; 300])], &[]);
+        assert!(text.len() < 2_000, "{}", text.len());
+        let har: Value = serde_json::from_slice(&text).expect("JSON");
+        let content = &har["log"]["entries"][0]["response"]["content"];
+        assert_eq!(content["encoding"], "base64");
+        let quoted = archive(&[exchange(br#"data: {"type":"RUN_STARTED"}"#)], &[]);
+        let har: Value = serde_json::from_slice(&quoted).expect("JSON");
+        let content = &har["log"]["entries"][0]["response"]["content"];
+        assert_eq!(content["text"], r#"data: {"type":"RUN_STARTED"}"#);
+        assert_eq!(escaped_len("a\u{1}\"\n"), 11);
     }
 
     #[test]

@@ -26,15 +26,14 @@ pub struct Timeouts {
     pub total: Duration,
 }
 
-/// The most of a response the probe records; a larger one is cut there
-/// and reported as a lost connection.
-const MAX_RESPONSE_BYTES: u64 = 256 << 20;
-
 /// The client: one per probe, so that connections to the endpoint are
 /// kept alive between its exchanges as a browser keeps them.
 pub struct Client {
     agent: ureq::Agent,
     timeouts: Timeouts,
+    /// The most of one response's body recorded; what comes after is read
+    /// to the response's end (or a timeout) and counted, not kept.
+    keep: usize,
 }
 
 /// A request as sent.
@@ -73,9 +72,10 @@ pub struct Received {
 pub struct Unreachable(pub String);
 
 impl Client {
-    /// A client with these timeouts, following no redirect and using no
-    /// proxy: it connects to the URL given and nowhere else.
-    pub fn new(timeouts: Timeouts) -> Self {
+    /// A client with these timeouts, recording at most `keep` bytes of
+    /// each response, following no redirect and using no proxy: it
+    /// connects to the URL given and nowhere else.
+    pub fn new(timeouts: Timeouts, keep: usize) -> Self {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
@@ -89,6 +89,7 @@ impl Client {
         Client {
             agent: config.into(),
             timeouts,
+            keep,
         }
     }
 
@@ -142,6 +143,7 @@ impl Client {
                         end: DeliveryEnd::FirstByteTimeout,
                         limit_ms: Some(millis(limit)),
                         detail: None,
+                        dropped_bytes: None,
                     },
                 };
                 return Ok((sent, received));
@@ -160,12 +162,11 @@ impl Client {
                 )
             })
             .collect();
-        let mut reader = response
-            .body_mut()
-            .with_config()
-            .limit(MAX_RESPONSE_BYTES)
-            .reader();
+        // No limit on what is read, only on what is kept: a response of
+        // any length is read to its end or a timeout, and its size known.
+        let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
         let mut body = Vec::new();
+        let mut dropped = 0u64;
         let mut chunk = vec![0; 64 * 1024];
         let (mut last, mut longest_gap) = (head_at, 0u64);
         let (mut first_byte_ms, mut first_event_ms) = (None, None);
@@ -178,7 +179,9 @@ impl Client {
                     last = now;
                     first_byte_ms.get_or_insert(ms(now));
                     let searched_from = body.len().saturating_sub(4);
-                    body.extend_from_slice(&chunk[..n]);
+                    let room = self.keep.saturating_sub(body.len()).min(n);
+                    body.extend_from_slice(&chunk[..room]);
+                    dropped += (n - room) as u64;
                     if first_event_ms.is_none()
                         && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
                     {
@@ -193,6 +196,13 @@ impl Client {
                 }
             }
         };
+        if dropped > 0 {
+            // The recording ends with the last whole event: a piece of one
+            // cut at the limit is the recorder's doing, not the server's.
+            let end = last_event_end(&body);
+            dropped += (body.len() - end) as u64;
+            body.truncate(end);
+        }
         let received = Received {
             status: Some(status),
             headers: response_headers,
@@ -206,6 +216,7 @@ impl Client {
                 end,
                 limit_ms,
                 detail,
+                dropped_bytes: (dropped > 0).then_some(dropped),
             },
         };
         Ok((sent, received))
@@ -242,7 +253,30 @@ impl Client {
     }
 }
 
+/// Where the last whole Server-Sent Event of `body` ends: just after its
+/// blank line (LF, CRLF or CR framed), or 0 when there is none.
+fn last_event_end(body: &[u8]) -> usize {
+    [&b"\n\n"[..], b"\r\n\r\n", b"\r\r"]
+        .into_iter()
+        .filter_map(|blank| memchr::memmem::rfind(body, blank).map(|at| at + blank.len()))
+        .max()
+        .unwrap_or(0)
+}
+
 /// A duration in whole milliseconds.
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_event_end;
+
+    #[test]
+    fn a_cut_recording_ends_with_its_last_whole_event() {
+        assert_eq!(last_event_end(b"data: 1\n\ndata: 2\n\ndata: 3"), 20);
+        assert_eq!(last_event_end(b"data: 1\r\n\r\ndata: 2"), 11);
+        assert_eq!(last_event_end(b"data: 1\r\rdata"), 9);
+        assert_eq!(last_event_end(b"data: 1"), 0);
+    }
 }

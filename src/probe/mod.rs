@@ -43,6 +43,9 @@ pub struct Plan {
     pub save: Option<PathBuf>,
     /// Whether to keep quiet about each exchange on standard error.
     pub quiet: bool,
+    /// The most of each response's body recorded and checked; the rest is
+    /// read and counted (`response-not-captured`).
+    pub max_response_bytes: usize,
 }
 
 /// A recorded session: its archive and the name it is reported under.
@@ -70,7 +73,7 @@ pub fn record(plan: &Plan) -> Result<Session, String> {
     }
     let (headers, secrets) = headers(plan)?;
     let planned = planned(plan)?;
-    let client = http::Client::new(plan.timeouts);
+    let client = http::Client::new(plan.timeouts, plan.max_response_bytes);
     let mut exchanges = Vec::new();
     for request in planned {
         let (sent, received) = client
@@ -187,9 +190,15 @@ fn summarize(label: &str, received: &http::Received) {
             let events = SseReader::new(received.body.as_slice()).count();
             let mut line = format!(
                 "probe: {label}: HTTP {status} {media_type}, {events} events, {} bytes in {} ms",
-                received.body.len(),
+                received.body.len() as u64 + delivery.dropped_bytes.unwrap_or(0),
                 received.total_ms
             );
+            if let Some(dropped) = delivery.dropped_bytes {
+                line.push_str(&format!(
+                    " ({dropped} bytes past the first {} not recorded)",
+                    received.body.len()
+                ));
+            }
             if let Some(first) = delivery.first_event_ms {
                 line.push_str(&format!(", first event after {first} ms"));
             }

@@ -359,6 +359,11 @@ A body recorded still encoded (a `Content-Encoding` such as `gzip` and no
 **error**: the stream is there but unchecked, and must not pass. Browsers
 record the decoded body, which is read as usual.
 
+A response longer than `agui-lint probe --max-response-size` is recorded
+up to its last whole event within it (the entry's `_aguiLint.droppedBytes`
+counts the rest): a warning says how much was not checked, and the end of
+the run, which was not kept, is not judged.
+
 ## Why it matters
 Browsers leave a streamed body out of a HAR when the export ran before the
 stream ended, or when it was saved without content; a response of another
