@@ -106,14 +106,33 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
 
 /// Parses one JSON document, recording what it notices within `limit`.
 pub fn parse_within(bytes: &[u8], limit: Limit) -> Result<Parsed, SyntaxError> {
+    parse_pruning(bytes, limit, &[], 0)
+}
+
+/// As [`parse_within`], with the members named in `prune` of the objects
+/// `depth` levels down (0: the top-level object; 1: the objects of a
+/// top-level array) read without keeping what they hold: each (an array or an
+/// object) stands in the value as an empty one of its type. Everything
+/// the parser notices inside them (repeated keys, unpaired escapes,
+/// numbers beyond a double) is noticed as in a whole parse, with the same
+/// pointers: the value's tree, 30 to 80 times the text it is built from,
+/// is what is not made.
+pub fn parse_pruning(
+    bytes: &[u8],
+    limit: Limit,
+    prune: &[String],
+    depth: usize,
+) -> Result<Parsed, SyntaxError> {
     let state = State {
         keep: limit.keep,
+        prune: prune.to_vec(),
+        prune_depth: depth,
         ..State::default()
     };
     match parse_with(bytes, state) {
         Ok(parsed) => Ok(parsed),
         Err(error) if is_surrogate_error(&error) || is_range_error(&error) => {
-            parse_a_readable_copy(bytes, error, limit)
+            parse_a_readable_copy(bytes, error, limit, (prune, depth))
         }
         Err(error) => Err(error),
     }
@@ -173,6 +192,7 @@ fn parse_a_readable_copy(
     bytes: &[u8],
     first: SyntaxError,
     limit: Limit,
+    (prune, depth): (&[String], usize),
 ) -> Result<Parsed, SyntaxError> {
     let lone = find_lone_surrogates(bytes);
     let numbers = find_out_of_range(bytes);
@@ -192,6 +212,8 @@ fn parse_a_readable_copy(
     }
     let state = State {
         keep: limit.keep,
+        prune: prune.to_vec(),
+        prune_depth: depth,
         lone: (!lone.is_empty()).then(|| LoneTracker {
             wanted: lone,
             ..LoneTracker::default()
@@ -358,6 +380,11 @@ struct State {
     /// Set only when reading a copy with numbers beyond a double's range
     /// replaced.
     numbers: Option<NumberTracker>,
+    /// Members of the top-level object read without their contents
+    /// ([`parse_pruning`]).
+    prune: Vec<String>,
+    /// How deep the objects whose members are pruned are.
+    prune_depth: usize,
 }
 
 /// Matches the numbers the parser meets, counted in document order, with
@@ -549,10 +576,18 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
                     self.state.more_repeated += 1;
                 }
             }
+            let pruned =
+                self.state.path.len() == self.state.prune_depth && self.state.prune.contains(&key);
             self.state.path.push(key.clone());
-            let value = map.next_value_seed(ValueSeed {
-                state: &mut *self.state,
-            });
+            let value = if pruned {
+                map.next_value_seed(Skim {
+                    state: &mut *self.state,
+                })
+            } else {
+                map.next_value_seed(ValueSeed {
+                    state: &mut *self.state,
+                })
+            };
             self.state.path.pop();
             let value = value?;
             // Like serde_json, the last occurrence wins, but in the position
@@ -563,11 +598,142 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 }
 
+/// Reads a value without keeping what it holds: an array or an object
+/// becomes an empty one, anything else null. What [`ValueSeed`] notices
+/// is noticed in the same order, with the same pointers.
+struct Skim<'s> {
+    state: &'s mut State,
+}
+
+impl<'de> DeserializeSeed<'de> for Skim<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Skim<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
+        self.state.number_met();
+        Ok(Value::Null)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
+        self.state.number_met();
+        Ok(Value::Null)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
+        self.state.number_met();
+        Ok(Value::Null)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Value, E> {
+        self.state.string_met(None);
+        Ok(Value::Null)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut index = 0usize;
+        loop {
+            self.state.path.push(index.to_string());
+            let next = seq.next_element_seed(Skim {
+                state: &mut *self.state,
+            });
+            self.state.path.pop();
+            if next?.is_none() {
+                break;
+            }
+            index += 1;
+        }
+        Ok(Value::Array(Vec::new()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        // The keys alone, to notice repeats as `ValueSeed` does.
+        let mut keys: foldhash::HashMap<String, usize> = foldhash::HashMap::default();
+        while let Some(key) = map.next_key::<String>()? {
+            self.state.string_met(Some(&key));
+            let seen = keys.entry(key.clone()).or_insert(0);
+            if *seen > 0 {
+                if self.state.repeated.len() < self.state.keep {
+                    let at = self.state.pointer_to(&key);
+                    self.state.repeated.push((at, *seen));
+                } else {
+                    self.state.more_repeated += 1;
+                }
+            }
+            *seen += 1;
+            self.state.path.push(key);
+            let value = map.next_value_seed(Skim {
+                state: &mut *self.state,
+            });
+            self.state.path.pop();
+            value?;
+        }
+        Ok(Value::Object(Map::new()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn pruned_members_are_empty_and_noticed_alike() {
+        let text = r#"{"type": "RAW", "event": {"a": [1, {"b": 2, "b": 3}], "a": "\ud800", "n": 1e400},
+            "value": [1, 2], "rawEvent": "kept", "other": {"x": 1}}"#;
+        let whole = parse(text.as_bytes()).expect("parses");
+        let prune = [
+            "event".to_string(),
+            "value".to_string(),
+            "rawEvent".to_string(),
+        ];
+        let pruned = parse_pruning(text.as_bytes(), Limit::ALL, &prune, 0).expect("parses");
+        assert_eq!(
+            pruned.value,
+            json!({"type": "RAW", "event": {}, "value": [], "rawEvent": null, "other": {"x": 1}})
+        );
+        assert_eq!(pruned.repeated_keys, whole.repeated_keys);
+        assert_eq!(pruned.repeated_keys.len(), 2);
+        assert_eq!(pruned.lone_surrogates, whole.lone_surrogates);
+        assert_eq!(pruned.lone_surrogates.len(), 1);
+        assert_eq!(pruned.out_of_range, whole.out_of_range);
+        assert_eq!(pruned.out_of_range[0].pointer, "/event/n");
+        // Only at the top level.
+        let nested =
+            parse_pruning(br#"{"x": {"event": [1]}}"#, Limit::ALL, &prune, 0).expect("parses");
+        assert_eq!(nested.value, json!({"x": {"event": [1]}}));
+        let events = parse_pruning(
+            br#"[{"event": [1]}, {"x": {"event": [1]}}]"#,
+            Limit::ALL,
+            &prune,
+            1,
+        )
+        .expect("parses");
+        assert_eq!(events.value, json!([{"event": []}, {"x": {"event": [1]}}]));
+    }
 
     #[test]
     fn parses_like_serde_json() {

@@ -26,6 +26,7 @@ mod events;
 mod full;
 mod located;
 mod noticed;
+mod pruned;
 mod schema_findings;
 
 pub use events::EventStream;

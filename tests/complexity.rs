@@ -235,6 +235,31 @@ fn findings_in_one_document() {
         },
         check_input(&validator),
     );
+    // A large member no rule reads (a RAW event's payload, a request's
+    // state) is parsed without building it: the document is not held as
+    // a tree of 30-80 times its size.
+    family(
+        "a RAW event's payload, as one document",
+        200_000,
+        Memory::Within(3),
+        |n| format!(r#"{{"type":"RAW","event":[{}0]}}"#, "0,".repeat(n)).into_bytes(),
+        |bytes| {
+            std::hint::black_box(validator.validate_detected(bytes));
+        },
+    );
+    family(
+        "a request's state beside a wrong type, as one document",
+        200_000,
+        Memory::Within(3),
+        |n| {
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":{{"a":[{}0]}},"messages":[{{"id":1,"role":"user","content":"hi"}}],"tools":[],"context":[],"forwardedProps":{{}}}}"#,
+                "0,".repeat(n)
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
     family(
         "unknown top-level keys",
         4000,

@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn a_cut_recording_ends_with_its_last_whole_event() {
-        assert_eq!(last_event_end(b"data: 1\n\ndata: 2\n\ndata: 3"), 20);
+        assert_eq!(last_event_end(b"data: 1\n\ndata: 2\n\ndata: 3"), 18);
         assert_eq!(last_event_end(b"data: 1\r\n\r\ndata: 2"), 11);
         assert_eq!(last_event_end(b"data: 1\r\rdata"), 9);
         assert_eq!(last_event_end(b"data: 1"), 0);

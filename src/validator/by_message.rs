@@ -75,7 +75,9 @@ pub(super) fn check(
     let keep = parse::Limit {
         keep: limits.max_findings,
     };
-    let (top, noted) = Noted::of(parse::parse_within(&top_text, keep).ok()?);
+    let prune = super::pruned::members(&top_text);
+    let (top, noted) =
+        Noted::of(parse::parse_pruning(&top_text, keep, &prune.keys, prune.depth).ok()?);
     drop(top_text);
     let kind = match kind {
         Some(kind) => kind,

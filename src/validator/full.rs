@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::by_message;
 use super::located::locate_all;
 use super::noticed::{Noted, Noticed};
+use super::pruned;
 use super::schema_findings::{out_bound, SchemaFindings};
 use super::Validator;
 use crate::diagnostic::Diagnostic;
@@ -107,7 +108,8 @@ impl Validator {
         let keep = parse::Limit {
             keep: limits.max_findings,
         };
-        let (value, noted) = match parse::parse_within(bytes, keep) {
+        let prune = pruned::members(bytes);
+        let (value, noted) = match parse::parse_pruning(bytes, keep, &prune.keys, prune.depth) {
             Ok(parsed) => Noted::of(parsed),
             Err(error) => {
                 let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
@@ -186,10 +188,15 @@ impl Validator {
             let located = noticed.located_text(bytes);
             locate_all(&located, noticed.keys_repeat, None, &mut diagnostics);
         }
-        (
-            self.report(kind, diagnostics).with_protocol(protocol),
-            Kept::Value(value),
-        )
+        // A request whose state was pruned is not the request: a typed
+        // read parses it again (an event's pruned members are read by no
+        // rule of the stream).
+        let kept = if !prune.keys.is_empty() && !matches!(kind, Some(Kind::Event | Kind::Events)) {
+            Kept::Parts
+        } else {
+            Kept::Value(value)
+        };
+        (self.report(kind, diagnostics).with_protocol(protocol), kept)
     }
 
     /// Schema and rule check of a parsed value (no locations), into `out`;
