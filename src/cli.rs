@@ -205,8 +205,9 @@ pub struct ReportArgs {
     /// 10000).
     #[arg(long, value_name = "N")]
     pub max_tool_schema_nodes: Option<usize>,
-    /// Most a stream's state and activity contents may take, with an
-    /// optional K, M or G suffix (default: the document size limit).
+    /// Most memory a stream's state and activity contents may take, with
+    /// an optional K, M or G suffix (default: four times the document
+    /// size limit, 256M).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_state_size: Option<usize>,
     /// Most findings reported for one document (default 1000); the rest

@@ -319,6 +319,78 @@ pub fn har(data: &[u8]) {
     });
 }
 
+/// A response the probe recorded, of body `data[1..]`: its archive is
+/// written as the probe writes it (with `data[0]` choosing a
+/// `Content-Encoding` header, a cut at the size limit, a lost
+/// connection), read back, and checked. The body must come back byte for
+/// byte, whether it was written as text or as base64, and the check must
+/// finish within its budget.
+pub fn probe_response(data: &[u8]) {
+    use crate::input::har::{self, Delivery, DeliveryEnd};
+    use crate::input::har_write::{archive, Received, Sent};
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let (flags, body) = data.split_first().map_or((0, data), |(f, b)| (*f, b));
+    let mut headers = vec![("Content-Type".to_string(), "text/event-stream".to_string())];
+    if flags & 1 != 0 {
+        headers.push(("Content-Encoding".to_string(), "gzip".to_string()));
+    }
+    let sent = Sent {
+        url: "http://127.0.0.1:1/agent".into(),
+        headers: vec![("Authorization".into(), "Bearer secret".into())],
+        body: br#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[]}"#.to_vec(),
+        at: std::time::UNIX_EPOCH,
+    };
+    let received = Received {
+        status: Some(200),
+        headers,
+        body: body.to_vec(),
+        head_ms: Some(1),
+        total_ms: 2,
+        delivery: Delivery {
+            first_byte_ms: Some(1),
+            first_event_ms: None,
+            longest_gap_ms: 1,
+            end: if flags & 4 != 0 {
+                DeliveryEnd::ConnectionLost
+            } else {
+                DeliveryEnd::Complete
+            },
+            limit_ms: None,
+            detail: None,
+            dropped_bytes: (flags & 2 != 0).then_some(u64::from(flags)),
+        },
+    };
+    let text = archive(&[(sent, received)], &["secret".to_string()]);
+    let mut entries = har::read(&text).expect("the archive written reads back");
+    let recorded = entries
+        .next()
+        .and_then(Result::ok)
+        .and_then(|entry| entry.response_body)
+        .map(|body| body.bytes);
+    if !body.is_empty() {
+        assert_eq!(
+            recorded.as_deref(),
+            Some(body),
+            "the body was not recorded as it came"
+        );
+    }
+    within_budget("a recorded response", || {
+        let result = check_reader(
+            validator,
+            "fuzz.har",
+            Layout::Har,
+            &text[..],
+            None,
+            &mut |c| {
+                std::hint::black_box(c);
+            },
+        );
+        assert!(result.is_ok(), "{result:?}");
+    });
+}
+
 /// A stream whose state deltas come from `data`: its first line is a
 /// state snapshot, each further line a patch (or any event), so that the
 /// patch applier meets arbitrary patches against arbitrary states.

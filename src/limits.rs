@@ -9,6 +9,10 @@ use serde::Deserialize;
 /// before they can exhaust the stack.
 pub const PARSER_DEPTH: usize = 128;
 
+/// How many times the document limit a stream's state may take in memory
+/// when no state limit is set.
+const STATE_PER_DOCUMENT: usize = 4;
+
 /// Bounds on what one document may cost to check. Built from
 /// [`Limits::default`] with the `with_*` methods, so that a new bound is
 /// never a breaking change:
@@ -34,7 +38,7 @@ pub struct Limits {
     pub max_tool_schema_nodes: usize,
     /// Most memory a stream's state and activity contents may take
     /// together, in bytes as held in memory (`state-over-budget`); `None`,
-    /// the default, is [`Limits::max_document_bytes`] (see
+    /// the default, is four times [`Limits::max_document_bytes`] (see
     /// [`Limits::state_limit`]).
     pub max_state_bytes: Option<usize>,
     /// Most findings one document reports; the rest are counted by rule
@@ -73,10 +77,14 @@ impl Limits {
     }
 
     /// The most memory a stream's state and activity contents may take:
-    /// the state limit when set, else the document limit (what checking
-    /// one document may already hold).
+    /// the state limit when set, else four times the document limit (256
+    /// MiB by default). A state held in memory takes two to nine times its
+    /// JSON text (a snapshot of many small keys, the most), so that a
+    /// snapshot of a sixth of the document limit (a 10 MB snapshot of
+    /// 600,000 keys: about 82 MiB held) fits.
     pub fn state_limit(&self) -> usize {
-        self.max_state_bytes.unwrap_or(self.max_document_bytes)
+        self.max_state_bytes
+            .unwrap_or(self.max_document_bytes.saturating_mul(STATE_PER_DOCUMENT))
     }
 
     /// With [`Limits::max_findings`] set to `findings`.

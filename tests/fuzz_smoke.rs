@@ -95,6 +95,7 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::tool_parameters(&input);
             fuzzing::differential(&input);
             fuzzing::har(&input);
+            fuzzing::probe_response(&input);
             fuzzing::stream(&input);
             fuzzing::guard_body(&input);
             let mut call = input.clone();

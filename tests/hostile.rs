@@ -434,3 +434,50 @@ fn streamed_arguments_are_held_to_the_state_limit() {
     assert_eq!(not_json.len(), 1, "{found:?}");
     assert!(not_json[0].1.contains("tool call 'small'"), "{found:?}");
 }
+
+/// The default state budget counts memory and fits a 10 MB snapshot of
+/// 600,000 small keys (about 82 MiB held); a state past a budget is
+/// refused with the total it was compared to, not the last item's size.
+#[test]
+fn a_ten_megabyte_snapshot_fits_the_default_state_budget() {
+    let snapshot: serde_json::Map<String, Value> = (0..600_000)
+        .map(|i| (format!("state-key-{i:06}"), json!(i % 10)))
+        .collect();
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": snapshot}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "test", "path": "/state-key-000001", "value": 7}]}),
+    ];
+    let run = |validator: &Validator| {
+        let mut stream = EventStream::new();
+        let mut found = Vec::new();
+        for event in &events {
+            let bytes = serde_json::to_vec(event).expect("JSON");
+            let report =
+                validator.validate_in_stream(&mut stream, Some(Kind::Event), &bytes, None, None);
+            found.extend(
+                report
+                    .diagnostics()
+                    .iter()
+                    .map(|d| (d.rule.clone(), d.message.clone())),
+            );
+        }
+        found
+    };
+    let bytes = serde_json::to_vec(&events[1]).expect("JSON");
+    assert!(bytes.len() > 10_000_000, "{}", bytes.len());
+    let found = run(&Validator::new().expect("validator"));
+    let rules: Vec<&str> = found.iter().map(|(rule, _)| rule.as_str()).collect();
+    assert_eq!(rules, ["state-delta-not-applicable"], "{found:?}");
+
+    let small = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_state_bytes(1 << 20)),
+    );
+    let found = run(&small);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "state-over-budget");
+    assert!(
+        found[0].1.contains("in memory") && found[0].1.contains("over the limit of 1 MiB"),
+        "{found:?}"
+    );
+}

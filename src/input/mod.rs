@@ -5,6 +5,7 @@
 
 mod framed;
 pub mod har;
+pub mod har_write;
 mod records;
 pub mod sse;
 mod walk;

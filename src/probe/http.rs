@@ -10,6 +10,8 @@
 use std::io::Read;
 use std::time::{Duration, Instant, SystemTime};
 
+pub use agui_lint::unstable::input::har_write::{Received, Sent};
+
 use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
 use ureq::http::header::{HeaderName, HeaderValue};
 
@@ -34,37 +36,6 @@ pub struct Client {
     /// The most of one response's body recorded; what comes after is read
     /// to the response's end (or a timeout) and counted, not kept.
     keep: usize,
-}
-
-/// A request as sent.
-#[derive(Debug, Clone)]
-pub struct Sent {
-    /// The URL.
-    pub url: String,
-    /// Every header sent, in order, secrets included (the archive masks
-    /// them).
-    pub headers: Vec<(String, String)>,
-    /// The body.
-    pub body: Vec<u8>,
-    /// When it was sent.
-    pub at: SystemTime,
-}
-
-/// A response as received, whole or in part.
-#[derive(Debug, Clone)]
-pub struct Received {
-    /// The status, when the response's head came.
-    pub status: Option<u16>,
-    /// The response's headers.
-    pub headers: Vec<(String, String)>,
-    /// The body bytes that came, unchanged.
-    pub body: Vec<u8>,
-    /// Milliseconds from sending to the response's head.
-    pub head_ms: Option<u64>,
-    /// Milliseconds from sending to the last byte read.
-    pub total_ms: u64,
-    /// How the body came and ended.
-    pub delivery: Delivery,
 }
 
 /// Why no exchange took place: nothing reached the endpoint's server.

@@ -6,7 +6,6 @@
 //! each entry's `_aguiLint` member, so a saved session checks the same
 //! later.
 
-mod archive;
 mod http;
 mod replay;
 pub mod scenario;
@@ -102,7 +101,8 @@ pub fn record(plan: &Plan) -> Result<Session, String> {
             exchanges.push((sent, received));
         }
     }
-    let har: Arc<[u8]> = archive::archive(&exchanges, &secrets).into();
+    let har: Arc<[u8]> =
+        agui_lint::unstable::input::har_write::archive(&exchanges, &secrets).into();
     let name = match &plan.save {
         Some(dir) => save(dir, &exchanges, &har)?,
         None => PathBuf::from(&plan.url),

@@ -155,14 +155,15 @@ impl Activities {
             *slot = Some((content, bytes));
             return;
         }
-        let limit = budget.meter.limit;
+        let (limit, total) = (budget.meter.limit, budget.used.saturating_add(bytes));
         out.add(&STATE_OVER_BUDGET, |rule| {
             at.finding(
                 rule,
                 pointer,
                 format!(
-                    "the content of activity '{id}' would take about {} with the state and the other activities, over the limit of {}: it is not kept, and its deltas until its next snapshot are not checked",
+                    "the content of activity '{id}' would take about {} in memory, {} with the state and the other activities, over the limit of {}: it is not kept, and its deltas until its next snapshot are not checked",
                     crate::text::size(bytes),
+                    crate::text::size(total),
                     crate::text::size(limit)
                 ),
             )

@@ -238,11 +238,16 @@ pub(crate) fn apply(
 ) -> Result<(), Refusal> {
     let mut undo: Vec<Undo> = Vec::with_capacity(patch.len());
     let before = *size;
+    let allowance = meter.allowance;
     for (operation, op) in patch.iter().enumerate() {
         if let Err(refusal) = step(doc, size, op, meter, &mut undo) {
             for inverse in undo.into_iter().rev() {
                 inverse.apply(doc);
             }
+            // Undoing costs what doing did: a refused delta is charged
+            // twice its work, so refusals cannot be repeated for free.
+            let done = allowance.saturating_sub(meter.allowance);
+            meter.allowance = meter.allowance.saturating_sub(done);
             *size = before;
             return Err(match refusal {
                 Step::Failed(kind) => Refusal::Failed {

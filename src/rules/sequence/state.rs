@@ -128,8 +128,10 @@ pub(super) const STATE_OVER_BUDGET: Rule = Rule {
     docs: r#"## What it checks
 What a stream's state and activity contents grow to as snapshots and
 deltas are applied: the memory they take together, as agui-lint holds
-them, is held to `max-state-bytes` (by default the document limit,
-64 MiB; `--max-state-size`, or `max-state-bytes` under `[limits]`), and
+them (two to nine times their JSON text), is held to `max-state-bytes`
+(by default four times the document limit, 256 MiB, which a 10 MB
+snapshot of 600,000 small keys fits; `--max-state-size`, or
+`max-state-bytes` under `[limits]`), and
 the work of applying the
 stream's patches (the values `copy` duplicates, the items an array
 insertion shifts) to what the patches themselves bring, sixteen times
@@ -280,14 +282,15 @@ impl State {
             self.size = bytes;
             return;
         }
-        let limit = budget.meter.limit;
+        let (limit, total) = (budget.meter.limit, budget.used.saturating_add(bytes));
         out.add(&STATE_OVER_BUDGET, |rule| {
             at.finding(
                 rule,
                 pointer,
                 format!(
-                    "the state would take about {} with the activity contents, over the limit of {}: it is not kept, and deltas until the next snapshot are not checked",
+                    "the state would take about {} in memory, {} with the activity contents, over the limit of {}: it is not kept, and deltas until the next snapshot are not checked",
                     crate::text::size(bytes),
+                    crate::text::size(total),
                     crate::text::size(limit)
                 ),
             )

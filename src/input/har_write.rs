@@ -1,14 +1,46 @@
-//! The probe's session as an HTTP Archive (HAR 1.2): each exchange with its
-//! request, its response's head and body as they came, its timings, and
-//! how the body arrived (`_aguiLint`), which `agui-lint check` reads back.
-//! Secrets in request headers are masked before anything is written.
+//! Recorded exchanges as an HTTP Archive (HAR 1.2), as `agui-lint probe`
+//! writes its session: each exchange with its request, its response's
+//! head and body as they came, its timings, and how the body arrived
+//! (`_aguiLint`), which [`super::har`] reads back. Secrets in request
+//! headers are masked before anything is written.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-use super::http::{Received, Sent};
+use super::har::Delivery;
+
+/// A request as sent.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// The URL.
+    pub url: String,
+    /// Every header sent, in order, secrets included (the archive masks
+    /// them).
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+    /// When it was sent.
+    pub at: SystemTime,
+}
+
+/// A response as received, whole or in part.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The status, when the response's head came.
+    pub status: Option<u16>,
+    /// The response's headers.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes that came, unchanged.
+    pub body: Vec<u8>,
+    /// Milliseconds from sending to the response's head.
+    pub head_ms: Option<u64>,
+    /// Milliseconds from sending to the last byte read.
+    pub total_ms: u64,
+    /// How the body came and ended.
+    pub delivery: Delivery,
+}
 
 /// Request headers whose values are secrets, never written or shown.
 const SECRET_HEADERS: &[&str] = &[
@@ -160,7 +192,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+    use crate::input::har::DeliveryEnd;
     use std::time::Duration;
 
     #[test]
