@@ -937,4 +937,50 @@ fn har_archives() {
         |n| har(n, 2, false),
         check_capture(&validator, SourceLayout::Har),
     );
+    // What the probe records: its archive written from the exchange, then
+    // checked; a body of control bytes is written base64.
+    family(
+        "a probe recording of many events, written and checked",
+        2000,
+        Memory::Linear,
+        |n| {
+            let mut body = String::from(
+                "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+            );
+            for i in 0..n {
+                body.push_str(&format!(
+                    "data: {{\"type\":\"CUSTOM\",\"name\":\"n{i}\",\"value\":\"\u{1}\u{1}\"}}\n\n"
+                ));
+            }
+            body.into_bytes()
+        },
+        |body| {
+            use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+            use agui_lint::unstable::input::har_write::{archive, Received, Sent};
+            let sent = Sent {
+                url: "http://127.0.0.1:1/agent".into(),
+                headers: Vec::new(),
+                body: br#"{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{}}"#.to_vec(),
+                at: std::time::UNIX_EPOCH,
+            };
+            let received = Received {
+                status: Some(200),
+                headers: vec![("Content-Type".into(), "text/event-stream".into())],
+                body: body.to_vec(),
+                head_ms: Some(1),
+                total_ms: 2,
+                delivery: Delivery {
+                    first_byte_ms: Some(1),
+                    first_event_ms: Some(1),
+                    longest_gap_ms: 1,
+                    end: DeliveryEnd::Complete,
+                    limit_ms: None,
+                    detail: None,
+                    dropped_bytes: None,
+                },
+            };
+            let text = archive(&[(sent, received)], &[]);
+            check_capture(&validator, SourceLayout::Har)(&text);
+        },
+    );
 }
