@@ -403,18 +403,7 @@ fn streamed_arguments_are_held_to_the_state_limit() {
         json!({"type": "TOOL_CALL_END", "toolCallId": "small"}),
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
     ]);
-    let mut found = Vec::new();
-    for event in &events {
-        let bytes = serde_json::to_vec(event).expect("JSON");
-        let report =
-            validator.validate_in_stream(&mut stream, Some(Kind::Event), &bytes, None, None);
-        found.extend(
-            report
-                .diagnostics()
-                .iter()
-                .map(|d| (d.rule.clone(), d.message.clone())),
-        );
-    }
+    let mut found = stream_findings(&validator, &mut stream, &events);
     found.extend(
         validator
             .finish_stream(&mut stream)
@@ -448,22 +437,7 @@ fn a_ten_megabyte_snapshot_fits_the_default_state_budget() {
         json!({"type": "STATE_SNAPSHOT", "snapshot": snapshot}),
         json!({"type": "STATE_DELTA", "delta": [{"op": "test", "path": "/state-key-000001", "value": 7}]}),
     ];
-    let run = |validator: &Validator| {
-        let mut stream = EventStream::new();
-        let mut found = Vec::new();
-        for event in &events {
-            let bytes = serde_json::to_vec(event).expect("JSON");
-            let report =
-                validator.validate_in_stream(&mut stream, Some(Kind::Event), &bytes, None, None);
-            found.extend(
-                report
-                    .diagnostics()
-                    .iter()
-                    .map(|d| (d.rule.clone(), d.message.clone())),
-            );
-        }
-        found
-    };
+    let run = |validator: &Validator| stream_findings(validator, &mut EventStream::new(), &events);
     let bytes = serde_json::to_vec(&events[1]).expect("JSON");
     assert!(bytes.len() > 10_000_000, "{}", bytes.len());
     let found = run(&Validator::new().expect("validator"));
@@ -480,4 +454,25 @@ fn a_ten_megabyte_snapshot_fits_the_default_state_budget() {
         found[0].1.contains("in memory") && found[0].1.contains("over the limit of 1 MiB"),
         "{found:?}"
     );
+}
+
+/// The (rule, message) of each finding `events`, fed one by one to
+/// `stream`, bring.
+fn stream_findings(
+    validator: &Validator,
+    stream: &mut EventStream,
+    events: &[Value],
+) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for event in events {
+        let bytes = serde_json::to_vec(event).expect("JSON");
+        let report = validator.validate_in_stream(stream, Some(Kind::Event), &bytes, None, None);
+        found.extend(
+            report
+                .diagnostics()
+                .iter()
+                .map(|d| (d.rule.clone(), d.message.clone())),
+        );
+    }
+    found
 }
