@@ -30,6 +30,17 @@ fn all_fixtures_exit_1_and_report_every_invalid_fixture() {
     }
 }
 
+/// Invalid fixtures a directory walk skips as not AG-UI: JSON whose kind
+/// cannot be told and that holds none of AG-UI's own keys or event types
+/// (`src/check/walked.rs`); named, each is reported.
+const WALK_SKIPS: &[&str] = &[
+    "unknown-kind-greeting.json",
+    "unknown-kind-scalar.json",
+    "unknown-kind-metadata-only.json",
+    "missing-field-value.json",
+    "missing-field-reason.json",
+];
+
 /// `fixtures/<version>/`, checked with undeclared documents judged as
 /// `version`.
 fn every_invalid_fixture_reports(version: &str) {
@@ -72,6 +83,31 @@ fn every_invalid_fixture_reports(version: &str) {
     }
     for (path, findings) in &findings_per_invalid_fixture {
         assert!(*findings > 0, "{path} reports nothing");
+    }
+    // Walked, every invalid fixture is reported but those a walk cannot
+    // tell from another tool's JSON (of no kind, with nothing AG-UI's).
+    for entry in walkdir::WalkDir::new(root().join(&folder)) {
+        let path = entry.expect("entry").into_path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let in_invalid = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == "invalid");
+        if !in_invalid || name.starts_with("client-") || WALK_SKIPS.contains(&name) {
+            continue;
+        }
+        let relative = path
+            .strip_prefix(root())
+            .expect("under the root")
+            .display()
+            .to_string();
+        assert!(
+            findings_per_invalid_fixture.contains_key(relative.as_str()),
+            "{relative} is not reported when its folder is walked"
+        );
     }
     let invalid_fixtures = findings_per_invalid_fixture.len();
     assert!(invalid_fixtures > 0 || version == "1.0");

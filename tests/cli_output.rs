@@ -59,7 +59,8 @@ impl Workspace {
     }
 
     /// The standard corpus: a valid file, an invalid one, a JSON Lines
-    /// capture, a file that is not JSON, and files the walk must skip.
+    /// capture, an AG-UI message that is not JSON, and files the walk must
+    /// skip.
     fn corpus() -> Self {
         let ws = Workspace::new();
         ws.write(
@@ -68,7 +69,10 @@ impl Workspace {
         );
         ws.write("payloads/snake-case.json", SNAKE_CASE);
         ws.write("payloads/capture.jsonl", CAPTURE);
-        ws.write("payloads/notes.json", "these are notes, not JSON\n");
+        ws.write(
+            "payloads/notes.json",
+            "{\"role\": \"user\", \"content\": these are notes, not JSON}\n",
+        );
         ws.write("payloads/README.md", "# not checked\n");
         ws.write("payloads/target/build.json", "{");
         ws.write("payloads/.cache/hidden.json", "{");
@@ -998,7 +1002,11 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
         "package.json",
         r#"{"name": "web", "version": "1.0.0", "scripts": {"test": "vitest"}}"#,
     );
-    ws.write("tsconfig.json", r#"{"compilerOptions": {"strict": true}}"#);
+    // As `tsc --init` writes it: comments, which are not JSON.
+    ws.write(
+        "tsconfig.json",
+        "{\n  // Visit https://aka.ms/tsconfig\n  \"compilerOptions\": {\"strict\": true,}\n}\n",
+    );
     ws.write(
         "payloads/valid.json",
         r#"{"id":"m1","role":"user","content":"hi"}"#,
@@ -1044,10 +1052,17 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
             run.stdout
         );
     }
-    // A walked file that is not JSON, or an AG-UI document with findings,
-    // is never skipped: only JSON whose kind cannot be told is.
+    // A walked file that looks like AG-UI (its keys, its event types) is
+    // never skipped: not JSON, of a kind that cannot be told, or with
+    // findings. Other tools' files that are not JSON are.
     ws.write("payloads/broken.json", r#"{"id":"m1","role":"user","#);
     ws.write("payloads/snake-case.json", SNAKE_CASE);
+    ws.write("payloads/no-ids.json", r#"{"messages": [], "state": {}}"#);
+    ws.write(
+        ".vscode/settings.json",
+        "{\n  // editor\n  \"editor.tabSize\": 2,\n}\n",
+    );
+    ws.write("notes/broken.json", "{\"todo\": ");
     let run = ws.run(&["check", ".", "--format", "jsonl"]);
     assert_eq!(run.code, Some(1), "{run:?}");
     let paths = jsonl_paths(&run.stdout);
@@ -1055,10 +1070,16 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
         paths,
         [
             "\"payloads/broken.json\"",
+            "\"payloads/no-ids.json\"",
             "\"payloads/snake-case.json\"",
             "\"payloads/valid.json\""
         ]
     );
+    let json = ws.run(&["check", ".", "--format", "json"]);
+    let document: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    // package.json, tsconfig.json and notes/broken.json (a walk does not
+    // enter hidden folders such as .vscode/).
+    assert_eq!(document["summary"]["skipped"], 3, "{document:#}");
 }
 
 #[cfg(unix)]

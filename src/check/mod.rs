@@ -18,6 +18,7 @@ mod har;
 mod line_endings;
 mod ordered;
 mod stream;
+mod walked;
 
 pub use crate::checked::{Checked, Context, Failure, Outcome};
 pub use capture::{capture_layout, check_capture, stream_checker, stream_framing};
@@ -185,14 +186,17 @@ impl<'a> std::ops::Deref for FileCheck<'a> {
 }
 
 impl FileCheck<'_> {
-    /// A file that is one document; when `skips_unknown_kinds`, one whose
-    /// kind cannot be told (its only finding `unknown-kind`) is skipped.
+    /// A file that is one document; when `skips_unknown_kinds`, one that is
+    /// not AG-UI as far as can be told ([`walked`]) is skipped.
     fn json(&self, bytes: &[u8], skips_unknown_kinds: bool, sink: &mut dyn Sink) {
         let report = match self.kind {
             Some(kind) => self.validator.validate(kind, bytes),
             None => self.validator.validate_detected(bytes),
         };
-        if skips_unknown_kinds && self.kind.is_none() && is_of_unknown_kind(&report) {
+        if skips_unknown_kinds
+            && self.kind.is_none()
+            && walked::is_skipped(&self.path, bytes, &report)
+        {
             sink.skipped(&self.path);
             return;
         }
@@ -234,18 +238,6 @@ impl FileCheck<'_> {
         Ok(())
     }
 }
-/// Whether `report` says only that its document's kind cannot be told: JSON
-/// that may well not be AG-UI at all. A document that is not JSON, too
-/// large or too deep says more, and is reported.
-fn is_of_unknown_kind(report: &crate::Report) -> bool {
-    report.kind().is_none()
-        && !report.diagnostics().is_empty()
-        && report
-            .diagnostics()
-            .iter()
-            .all(|d| d.rule == crate::rules::UNKNOWN_KIND.name)
-}
-
 /// The whole of `reader`, or `Err(length)` when it holds more than
 /// `limit` bytes. A source whose `size` is known is read into a buffer of
 /// that size (growing one by doubling would hold two at once), and one over

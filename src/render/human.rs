@@ -140,7 +140,7 @@ impl Emit for Human {
             for path in &tally.skipped {
                 let _ = writeln!(
                     text,
-                    "{}: skipped: JSON whose AG-UI kind cannot be told (name it, or pass --kind, to check it)",
+                    "{}: skipped: not AG-UI as far as can be told (name it, or pass --kind, to check it)",
                     paint(palette.path, path)
                 );
             }
