@@ -333,9 +333,13 @@ where
     I: IntoIterator<Item = S>,
     S: Into<String>,
 {
+    // `--select "a, b"` splits to "a" and " b": the space around a name,
+    // as a list is commonly written (and as the Action's inputs are), is
+    // not part of it.
     names
         .into_iter()
         .map(Into::into)
+        .map(|name: String| name.trim().to_string())
         .map(|name| {
             if rules::rule(&name).is_some() {
                 Ok(name)
@@ -391,6 +395,16 @@ mod tests {
 
     #[test]
     fn select_ignore_and_override() {
+        let spaced = Settings::default()
+            .select([" empty-id", "unknown-field "])
+            .unwrap();
+        assert_eq!(
+            spaced
+                .selected()
+                .map(|s| s.iter().cloned().collect::<Vec<_>>()),
+            Some(vec!["empty-id".to_string(), "unknown-field".to_string()])
+        );
+        assert!(Settings::default().select([" "]).is_err());
         let settings = Settings::default()
             .ignore([crate::rules::schema::UNKNOWN_FIELD.name])
             .unwrap();

@@ -343,6 +343,10 @@ fn select_ignore_and_severity_flags_shape_the_report() {
     ]);
     assert_eq!(selected.status.code(), Some(0), "{}", stdout(&selected));
 
+    // A list written with spaces, as the Action's inputs are.
+    let spaced = agui_lint(&["check", "--ignore", "empty-id, unknown-field", file]);
+    assert_eq!(spaced.status.code(), Some(0), "{spaced:?}");
+
     let typo = agui_lint(&["check", "--ignore", "unknown-feild", file]);
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean 'unknown-field'"));
