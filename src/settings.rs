@@ -395,14 +395,18 @@ mod tests {
 
     #[test]
     fn select_ignore_and_override() {
+        let (empty_id, unknown_field) = (
+            crate::rules::messages::EMPTY_ID.name,
+            crate::rules::schema::UNKNOWN_FIELD.name,
+        );
         let spaced = Settings::default()
-            .select([" empty-id", "unknown-field "])
+            .select([format!(" {empty_id}"), format!("{unknown_field} ")])
             .unwrap();
         assert_eq!(
             spaced
                 .selected()
                 .map(|s| s.iter().cloned().collect::<Vec<_>>()),
-            Some(vec!["empty-id".to_string(), "unknown-field".to_string()])
+            Some(vec![empty_id.to_string(), unknown_field.to_string()])
         );
         assert!(Settings::default().select([" "]).is_err());
         let settings = Settings::default()
