@@ -224,14 +224,29 @@ impl Client {
     }
 }
 
-/// Where the last whole Server-Sent Event of `body` ends: just after its
-/// blank line (LF, CRLF or CR framed), or 0 when there is none.
+/// Where the last whole Server-Sent Event of `body` ends: just after the
+/// blank line that dispatches it, or 0 when there is none. A line ends
+/// with CRLF, LF or CR, and lines may mix them (`\r\n\n` is a blank
+/// line too); the scan goes back from the end and stops at the first
+/// blank line.
 fn last_event_end(body: &[u8]) -> usize {
-    [&b"\n\n"[..], b"\r\n\r\n", b"\r\r"]
-        .into_iter()
-        .filter_map(|blank| memchr::memmem::rfind(body, blank).map(|at| at + blank.len()))
-        .max()
-        .unwrap_or(0)
+    let is_end = |b: u8| b == b'\r' || b == b'\n';
+    // A blank line's terminator starts at `at` when the line before ended
+    // just there: after an LF, or after a CR that is not the first half
+    // of a CRLF.
+    (1..body.len())
+        .rev()
+        .find(|&at| {
+            is_end(body[at])
+                && (body[at - 1] == b'\n' || (body[at - 1] == b'\r' && body[at] != b'\n'))
+        })
+        .map_or(0, |at| {
+            if body[at] == b'\r' && body.get(at + 1) == Some(&b'\n') {
+                at + 2
+            } else {
+                at + 1
+            }
+        })
 }
 
 /// A duration in whole milliseconds.
@@ -249,5 +264,10 @@ mod tests {
         assert_eq!(last_event_end(b"data: 1\r\n\r\ndata: 2"), 11);
         assert_eq!(last_event_end(b"data: 1\r\rdata"), 9);
         assert_eq!(last_event_end(b"data: 1"), 0);
+        // Line endings mixed within one stream.
+        assert_eq!(last_event_end(b"data: 1\r\n\ndata: 2"), 10);
+        assert_eq!(last_event_end(b"data: 1\n\r\ndata: 2"), 10);
+        assert_eq!(last_event_end(b"data: 1\n\rdata: 2"), 9);
+        assert_eq!(last_event_end(b"data: 1\r\ndata: 2\r\n"), 0);
     }
 }
