@@ -42,15 +42,19 @@ pub(super) fn members(bytes: &[u8]) -> Pruned {
     if bytes.len() < FROM {
         return Pruned::default();
     }
+    let array = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let keys = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'[') => deserializer.deserialize_seq(Items),
-        _ => deserializer.deserialize_map(Large(Vec::new())),
+    let keys = if array {
+        deserializer.deserialize_seq(Items)
+    } else {
+        deserializer.deserialize_map(Large(Vec::new()))
     }
     .and_then(|found| deserializer.end().map(|()| found))
     .unwrap_or_default();
-    let depth = usize::from(bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'['));
-    Pruned { keys, depth }
+    Pruned {
+        keys,
+        depth: usize::from(array),
+    }
 }
 
 /// The members to prune, and at which depth their objects are.

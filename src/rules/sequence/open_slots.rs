@@ -109,16 +109,19 @@ impl Slots {
             .unwrap_or_default()
     }
 
+    /// The key of slot `number`, as the tables hash and compare it.
+    fn key_of<'t>(slots: &'t [Slot], text: &'t str, number: u32) -> &'t str {
+        slots
+            .get(number as usize)
+            .map_or("", |slot| Self::str_of(text, slot.key))
+    }
+
     /// The slot of the open item of `kind` whose key is `key`.
     pub(super) fn find(&self, kind: Opened, key: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(key);
         let (slots, text) = (&self.slots, &self.text);
         self.tables[kind as usize]
-            .find(hash, |&i| {
-                slots
-                    .get(i as usize)
-                    .is_some_and(|slot| Self::str_of(text, slot.key) == key)
-            })
+            .find(hash, |&i| Self::key_of(slots, text, i) == key)
             .map(|&i| i as usize)
     }
 
@@ -184,11 +187,7 @@ impl Slots {
         let hash = self.hasher.hash_one(item.key);
         let (slots, text, hasher) = (&self.slots, &self.text, &self.hasher);
         self.tables[item.kind as usize].insert_unique(hash, number, |&i| {
-            hasher.hash_one(
-                slots
-                    .get(i as usize)
-                    .map_or("", |slot| Self::str_of(text, slot.key)),
-            )
+            hasher.hash_one(Self::key_of(slots, text, i))
         });
         true
     }
@@ -242,11 +241,7 @@ impl Slots {
         let hash = self.hasher.hash_one(key);
         let (slots, text) = (&self.slots, &self.text);
         let (number, _) = self.tables[kind as usize]
-            .find_entry(hash, |&i| {
-                slots
-                    .get(i as usize)
-                    .is_some_and(|slot| Self::str_of(text, slot.key) == key)
-            })
+            .find_entry(hash, |&i| Self::key_of(slots, text, i) == key)
             .ok()?
             .remove();
         let slot = self.slots.get_mut(number as usize)?;
@@ -322,13 +317,7 @@ impl Slots {
             table.clear();
         }
         let (slots, text, hasher) = (&self.slots, &self.text, &self.hasher);
-        let hash_of = |i: &u32| {
-            hasher.hash_one(
-                slots
-                    .get(*i as usize)
-                    .map_or("", |slot| Self::str_of(text, slot.key)),
-            )
-        };
+        let hash_of = |&i: &u32| hasher.hash_one(Self::key_of(slots, text, i));
         for (number, slot) in slots.iter().enumerate() {
             let hash = hasher.hash_one(Self::str_of(text, slot.key));
             // Fewer slots than before, each below 2^32.

@@ -88,18 +88,10 @@ tool with none.
 const MAX_KEPT: usize = 1 << 20;
 
 /// The digest of text still streaming, or of text complete.
+#[derive(Debug)]
 enum Digest {
     Streaming(Rolling),
     Complete(u64),
-}
-
-impl std::fmt::Debug for Digest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Digest::Streaming(digest) => write!(f, "Streaming({:016x})", digest.digest()),
-            Digest::Complete(digest) => write!(f, "Complete({digest:016x})"),
-        }
-    }
 }
 
 /// Text streamed in pieces, as far as it is known.
