@@ -12,12 +12,18 @@
 //! of it, since they move with unrelated edits. The fingerprint is a hash,
 //! so the file never holds a document's values. Entries count: a baseline
 //! recording two identical findings lets two through, and a third fails.
+//!
+//! An entry's path is relative to the baseline file's directory, so that a
+//! baseline matches whatever the working directory and however the checked
+//! paths are typed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::anchor::Anchor;
 use crate::checked::Checked;
 use crate::Diagnostic;
 
@@ -34,10 +40,11 @@ struct Key {
 }
 
 impl Key {
+    /// The key of `diagnostic` of the file at `path` (relative to the
+    /// baseline's directory).
     fn of(path: &str, diagnostic: &Diagnostic) -> Self {
         Key {
-            // `check ./captures` and `check captures` name one file.
-            path: path.strip_prefix("./").unwrap_or(path).to_string(),
+            path: path.to_string(),
             rule: diagnostic.rule.clone(),
             pointer: diagnostic.pointer.clone(),
             fingerprint: fingerprint(&diagnostic.message),
@@ -76,17 +83,45 @@ struct File {
 /// Findings recorded for a baseline (`--write-baseline`), or a baseline
 /// read and being matched (`--baseline`): each key with how many of its
 /// findings are (still) to be matched.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Baseline {
     entries: BTreeMap<Key, usize>,
     /// Findings left out so far by [`Self::filter`].
     matched: usize,
+    /// The directory entries' paths are relative to: the file's.
+    anchor: Anchor,
+    /// The last checked path and its entry path: the documents of one
+    /// source share one path.
+    current: Option<(Arc<str>, String)>,
+    /// The entry paths of every file checked so far.
+    seen: HashSet<String>,
 }
 
 impl Baseline {
-    /// An empty baseline, to [`Self::record`] a run's findings into.
-    pub fn new() -> Self {
-        Baseline::default()
+    /// An empty baseline, to [`Self::record`] a run's findings into and
+    /// write to `file`.
+    pub fn new(file: &Path) -> Self {
+        Baseline {
+            entries: BTreeMap::new(),
+            matched: 0,
+            anchor: Anchor::of_file(file),
+            current: None,
+            seen: HashSet::new(),
+        }
+    }
+
+    /// The path of `checked`'s file as its entries name it, remembered as
+    /// checked.
+    fn entry_path(&mut self, path: &Arc<str>) -> String {
+        if let Some((current, relative)) = &self.current {
+            if Arc::ptr_eq(current, path) || current == path {
+                return relative.clone();
+            }
+        }
+        let relative = self.anchor.relative(path);
+        self.seen.insert(relative.clone());
+        self.current = Some((Arc::clone(path), relative.clone()));
+        relative
     }
 
     /// Reads a baseline file.
@@ -106,7 +141,7 @@ impl Baseline {
                 file.agui_lint_baseline
             ));
         }
-        let mut baseline = Baseline::new();
+        let mut baseline = Baseline::new(path);
         for entry in file.findings {
             let key = Key {
                 path: entry.path,
@@ -121,11 +156,9 @@ impl Baseline {
 
     /// Records every finding of `checked`.
     pub fn record(&mut self, checked: &Checked) {
+        let path = self.entry_path(&checked.path);
         for diagnostic in checked.report.diagnostics() {
-            *self
-                .entries
-                .entry(Key::of(&checked.path, diagnostic))
-                .or_default() += 1;
+            *self.entries.entry(Key::of(&path, diagnostic)).or_default() += 1;
         }
     }
 
@@ -155,10 +188,13 @@ impl Baseline {
     /// `checked` without the findings the baseline holds, each match using
     /// up one of its entry's count.
     pub fn filter(&mut self, mut checked: Checked) -> Checked {
-        if checked.is_clean() || self.entries.is_empty() {
+        if self.entries.is_empty() {
             return checked;
         }
-        let path = checked.path.clone();
+        let path = self.entry_path(&checked.path);
+        if checked.is_clean() {
+            return checked;
+        }
         let mut matched = 0;
         checked.report.retain(|diagnostic| {
             match self.entries.get_mut(&Key::of(&path, diagnostic)) {
@@ -189,10 +225,33 @@ impl Baseline {
         self.len() == 0
     }
 
-    /// How many of the baseline's findings have not been matched: fixed
-    /// since it was written, so that it can be pruned.
+    /// How many of the baseline's findings no longer occur: not matched
+    /// in a file that was checked or that no longer exists. Entries of
+    /// files this run did not check are not counted: they may still occur.
     pub fn unmatched(&self) -> usize {
-        self.len()
+        self.left()
+            .filter(|(key, _)| self.seen.contains(&key.path) || !self.anchor.exists(&key.path))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// How many of the baseline's findings are of files that exist and
+    /// that this run did not check: a baseline rewritten from this run
+    /// would lose them.
+    pub fn not_checked(&self) -> usize {
+        self.left()
+            .filter(|(key, _)| !self.seen.contains(&key.path) && self.anchor.exists(&key.path))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Each entry not (fully) matched, with how many of its findings are
+    /// left.
+    fn left(&self) -> impl Iterator<Item = (&Key, usize)> {
+        self.entries
+            .iter()
+            .filter(|(_, &n)| n > 0)
+            .map(|(key, &n)| (key, n))
     }
 }
 

@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod anchor;
 mod baseline;
 mod check;
 mod checked;
@@ -75,6 +76,10 @@ pub use validator::{BuildError, EventStream, Validator};
 /// bump. A server or a test checks documents with [`Validator`] and
 /// streams with [`StreamChecker`].
 pub mod unstable {
+    /// Paths relative to a configuration or baseline file's directory.
+    pub mod anchor {
+        pub use crate::anchor::*;
+    }
     /// Findings recorded to be left out of later checks (`--baseline`).
     pub mod baseline {
         pub use crate::baseline::*;

@@ -11,6 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use agui_lint::unstable::anchor::Anchor;
 use agui_lint::unstable::baseline::Baseline;
 use agui_lint::unstable::check::{check_sources_in_order, Failure};
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
@@ -72,7 +73,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let missing = collected.failures.into_iter().map(Failure::from).collect();
     let baseline = match (&args.baseline, &args.write_baseline) {
         (Some(path), _) => Baselined::Matched(Baseline::read(path)?),
-        (None, Some(path)) => Baselined::Recorded(Baseline::new(), path.clone()),
+        (None, Some(path)) => Baselined::Recorded(Baseline::new(path), path.clone()),
         (None, None) => Baselined::No,
     };
     let checking = Checking {
@@ -121,8 +122,13 @@ fn report(
         );
     }
     let Checking { kind, baseline } = checking;
-    let per_file_ignores =
-        PerFileIgnores::new(settings.per_file_ignores()).map_err(|e| e.to_string())?;
+    // Globs are relative to the configuration file's directory.
+    let config_dir = settings_args::config_path(args).map(|path| Anchor::of_file(&path));
+    let per_file_ignores = PerFileIgnores::new(
+        settings.per_file_ignores(),
+        config_dir.unwrap_or_else(|| Anchor::new(Path::new(""))),
+    )
+    .map_err(|e| e.to_string())?;
     let masks_values = settings.masks_values();
     let validator_default_protocol = settings.default_protocol();
     // Each schema compiled when a document first needs it: a capture of
@@ -197,7 +203,11 @@ fn report(
         Baselined::No => false,
         Baselined::Matched(baseline) => {
             let plural = |n: usize| if n == 1 { "" } else { "s" };
-            let (matched, gone) = (baseline.matched(), baseline.unmatched());
+            let (matched, gone, unchecked) = (
+                baseline.matched(),
+                baseline.unmatched(),
+                baseline.not_checked(),
+            );
             if args.quiet {
                 return report_code(&ran, args, false);
             }
@@ -206,9 +216,16 @@ fn report(
                 plural(matched)
             );
             if gone > 0 {
+                // Rewriting from a run over some of the baseline's files
+                // would drop the entries of the others, which still occur.
+                let how = if unchecked == 0 {
+                    "--write-baseline rewrites it"
+                } else {
+                    "--write-baseline over all of its files rewrites it"
+                };
                 eprintln!(
                     "agui-lint: {gone} finding{} of the baseline no longer occur{}; \
-                     --write-baseline rewrites it without {}",
+                     {how} without {}",
                     plural(gone),
                     if gone == 1 { "s" } else { "" },
                     if gone == 1 { "it" } else { "them" },
@@ -348,6 +365,7 @@ impl Run<'_> {
         };
         let mut writer = Written::new(writer);
         let baseline = &mut self.baseline;
+        let per_file_ignores = &mut self.per_file_ignores;
         let mut sarif = self
             .sarif
             .take()
@@ -363,10 +381,10 @@ impl Run<'_> {
             &mut |documents| {
                 // The findings were masked as they were made; the source
                 // lines and HAR URLs the report would also show go here.
-                let documents = if self.per_file_ignores.is_empty() {
+                let documents = if per_file_ignores.is_empty() {
                     documents
                 } else {
-                    documents.map_documents(|checked| self.per_file_ignores.filter(checked))
+                    documents.map_documents(|checked| per_file_ignores.filter(checked))
                 };
                 let documents = match baseline {
                     Baselined::No => documents,

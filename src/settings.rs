@@ -16,8 +16,9 @@
 //! `include = ["captures/**/*.json"]` and `exclude = ["captures/old/**"]`
 //! (top level) shape a directory walk as `--include` and `--exclude` do,
 //! and `[per-file-ignores]` maps a glob to the rules never reported for the
-//! files it matches (`"legacy/**" = ["unknown-field"]`); globs match as
-//! `--exclude`'s do (the path as shown and the file's name).
+//! files it matches (`"legacy/**" = ["unknown-field"]`); its globs match a
+//! file's path relative to the configuration file's directory, or the
+//! file's name.
 //!
 //! `mask-values = true` (top level) masks the document's values out of
 //! every finding, as `--mask-values` does (see [`crate::unstable::mask`]).

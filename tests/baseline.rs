@@ -245,3 +245,105 @@ fn a_baseline_that_cannot_be_read_is_a_failure_of_the_tool() {
     );
     assert_eq!(both.code, Some(2), "{}", both.stderr);
 }
+
+/// The ways one folder of the corpus is typed from each working directory:
+/// the directory (relative to the corpus root) and the path arguments.
+fn vantage_points(root: &Path) -> Vec<(&'static str, Vec<String>)> {
+    let absolute = root.join("payloads").display().to_string();
+    vec![
+        ("", vec!["payloads".to_string()]),
+        ("", vec!["./payloads/".to_string()]),
+        ("", vec![absolute.clone()]),
+        ("payloads", vec![".".to_string()]),
+        ("payloads", vec![absolute.clone()]),
+        ("captures", vec!["../payloads".to_string()]),
+        ("captures", vec![absolute]),
+    ]
+}
+
+#[test]
+fn a_baseline_matches_from_any_working_directory_however_paths_are_typed() {
+    let dir = corpus();
+    write(dir.path(), "payloads/sub/more.json", SNAKE_CASE);
+    let root = dir.path().canonicalize().expect("root");
+    let baseline = root.join("base.json").display().to_string();
+    let written = run(
+        &root,
+        &["check", "payloads", "--write-baseline", "base.json"],
+    );
+    assert!(
+        written.stderr.contains("4 findings recorded"),
+        "{}",
+        written.stderr
+    );
+    for (cwd, paths) in vantage_points(&root) {
+        let from = root.join(cwd);
+        let relative_baseline = if cwd.is_empty() {
+            "base.json"
+        } else {
+            "../base.json"
+        };
+        for base in [relative_baseline, baseline.as_str()] {
+            let mut args = vec!["check"];
+            args.extend(paths.iter().map(String::as_str));
+            args.extend(["--baseline", base, "--format", "json"]);
+            let matched = run(&from, &args);
+            assert_eq!(
+                (matched.code, rules(&matched.stdout).len()),
+                (Some(0), 0),
+                "from {cwd:?}, {args:?}: {}",
+                matched.stderr
+            );
+            assert!(
+                matched
+                    .stderr
+                    .contains("4 findings left out as in the baseline")
+                    && !matched.stderr.contains("no longer occur"),
+                "from {cwd:?}, {args:?}: {}",
+                matched.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn findings_of_files_a_run_did_not_check_are_not_said_to_no_longer_occur() {
+    let dir = corpus();
+    run(dir.path(), &["check", ".", "--write-baseline", "base.json"]);
+    // A run over one folder matches its findings and says nothing of the
+    // other folder's, which still occur.
+    let part = run(
+        dir.path(),
+        &["check", "payloads", "--baseline", "base.json"],
+    );
+    assert_eq!(part.code, Some(0), "{}", part.stderr);
+    assert!(!part.stderr.contains("no longer occur"), "{}", part.stderr);
+    // One finding fixed in the folder checked: counted, and the advice
+    // says a rewrite must cover every file of the baseline.
+    write(dir.path(), "payloads/tool.json", USER);
+    let fixed = run(
+        dir.path(),
+        &["check", "payloads", "--baseline", "base.json"],
+    );
+    assert!(
+        fixed.stderr.contains(
+            "2 findings of the baseline no longer occur; \
+             --write-baseline over all of its files rewrites it without them"
+        ),
+        "{}",
+        fixed.stderr
+    );
+    // A file deleted since is counted as fixed even when not named.
+    std::fs::remove_file(dir.path().join("captures/chat.jsonl")).expect("rm");
+    let deleted = run(
+        dir.path(),
+        &["check", "payloads", "--baseline", "base.json"],
+    );
+    assert!(
+        deleted.stderr.contains(
+            "4 findings of the baseline no longer occur; --write-baseline rewrites it without them"
+        ),
+        "{}",
+        deleted.stderr
+    );
+}

@@ -182,3 +182,36 @@ fn show_settings_prints_each_setting_with_where_it_came_from() {
     let parsed: toml::Table = shown.parse().expect("TOML");
     assert_eq!(parsed["protocol"].as_str(), Some("1.0"));
 }
+
+#[test]
+fn per_file_ignore_globs_are_relative_to_the_config_file_from_any_working_directory() {
+    let dir = corpus();
+    write(
+        dir.path(),
+        "agui-lint.toml",
+        "[per-file-ignores]\n\"captures/old/**\" = [\"unknown-field\"]\n",
+    );
+    let root = dir.path().canonicalize().expect("root");
+    let absolute = root.join("captures").display().to_string();
+    let ways = [
+        ("", "captures"),
+        ("", "./captures"),
+        ("", absolute.as_str()),
+        ("captures", "."),
+        ("captures/old", ".."),
+        ("captures/old", absolute.as_str()),
+        ("legacy", "../captures"),
+    ];
+    for (cwd, path) in ways {
+        let found = findings(&root.join(cwd), &[path]);
+        let rules: Vec<&Vec<String>> = found.iter().map(|(_, rules)| rules).collect();
+        assert_eq!(
+            rules,
+            [
+                &vec!["missing-field".to_string(), "unknown-field".to_string()],
+                &vec!["missing-field".to_string()],
+            ],
+            "from {cwd:?} checking {path:?}: {found:?}"
+        );
+    }
+}
