@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anchor::Anchor;
 use crate::checked::Checked;
+use crate::shape::shape_hash;
 use crate::Diagnostic;
 
 /// The format version written in every baseline file.
@@ -255,52 +256,8 @@ impl Baseline {
     }
 }
 
-/// A finding's message as matched: quoted text kept, each run of digits
-/// outside quotes left out (event indices and counts move with edits
-/// elsewhere), hashed (FNV-1a, 64 bits) so that no value of the document is
-/// written into the baseline.
+/// A finding's message as matched: its shape (see [`crate::shape`]),
+/// hashed so that no value of the document is written into the baseline.
 fn fingerprint(message: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |byte: u8| {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    };
-    let mut quoted = false;
-    let mut in_number = false;
-    for byte in message.bytes() {
-        if byte == b'\'' {
-            quoted = !quoted;
-        }
-        if !quoted && byte.is_ascii_digit() {
-            if !in_number {
-                eat(b'#');
-            }
-            in_number = true;
-            continue;
-        }
-        in_number = false;
-        eat(byte);
-    }
-    format!("{hash:016x}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_outside_quotes_leave_the_fingerprint_and_quoted_text_stays() {
-        assert_eq!(
-            fingerprint("message 'm1' ended at event 3"),
-            fingerprint("message 'm1' ended at event 17")
-        );
-        assert_ne!(
-            fingerprint("message 'm1' ended at event 3"),
-            fingerprint("message 'm2' ended at event 3")
-        );
-        assert_ne!(
-            fingerprint("unknown key 'a'"),
-            fingerprint("unknown key 'b'")
-        );
-    }
+    format!("{:016x}", shape_hash(message))
 }

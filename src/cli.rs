@@ -174,8 +174,9 @@ pub struct ReportArgs {
     /// finding (human): a first look at a large corpus.
     #[arg(long, conflicts_with = "quiet")]
     pub summary: bool,
-    /// List the files a directory walk skipped as not AG-UI (human), as
-    /// well as counting them in the summary.
+    /// Show every finding where the human report groups one defect
+    /// repeated, and list the files a directory walk skipped as not AG-UI
+    /// as well as counting them (human).
     #[arg(long, short)]
     pub verbose: bool,
     /// Fail (exit 1) on warnings too.

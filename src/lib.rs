@@ -48,6 +48,7 @@ mod schema;
 #[cfg(feature = "axum")]
 pub mod server;
 mod settings;
+mod shape;
 mod spec;
 mod stream;
 mod suggest;

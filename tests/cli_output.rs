@@ -748,11 +748,16 @@ fn a_related_event_is_named_without_a_dangling_label_in_every_format() {
         let run = ws.run(&["check", "stream.jsonl", "stream.sse", "--format", format]);
         assert_eq!(run.code, Some(1), "{format}: {}", run.stderr);
         assert!(run.stdout.contains("TOOL_CALL_START here"), "{format}");
+        // The whole document is named as RFC 6901 does, and said to be.
+        let stdout = run
+            .stdout
+            .replace(" at \"\" (the whole document)", " at WHOLE")
+            .replace(" at \\\"\\\" (the whole document)", " at WHOLE");
         for dangling in [
             " at \n", " at %0A", " at \"", " at /\n", " at / (", " at /\"",
         ] {
             assert!(
-                !run.stdout.contains(dangling) && !run.stdout.ends_with(" at "),
+                !stdout.contains(dangling) && !stdout.ends_with(" at "),
                 "{format} prints {dangling:?}:\n{}",
                 run.stdout
             );
@@ -1101,4 +1106,59 @@ fn a_link_to_a_directory_met_while_walking_is_named_on_standard_error() {
     );
     assert!(run.stdout.starts_with("1 document checked"), "{run:?}");
     assert!(ws.run(&["check", ".", "--quiet"]).stderr.is_empty());
+}
+
+/// One defect repeated through a capture is shown a few times, then
+/// counted in one line that says how to see every one; `--verbose` and
+/// JSON Lines show them all, and the summary counts them all.
+#[test]
+fn the_human_report_groups_one_defect_repeated() {
+    let ws = Workspace::new();
+    let records: String = (0..2000)
+        .map(|i| {
+            format!("{{\"id\":\"m{i}\",\"role\":\"user\",\"content\":\"hi\",\"extra_key\":1}}\n")
+        })
+        .collect();
+    ws.write("many.jsonl", &records);
+    let grouped = ws.run(&["check", "many.jsonl"]);
+    let headers = grouped.stdout.matches("warning[unknown-field]").count();
+    assert_eq!(
+        headers, 4,
+        "3 shown and one line for the rest:\n{}",
+        grouped.stdout
+    );
+    assert!(
+        grouped.stdout.contains(
+            "... and 1997 more warning[unknown-field] like: unknown key 'extra_key' \
+             (--verbose or --format jsonl shows every one)"
+        ),
+        "{}",
+        grouped.stdout
+    );
+    assert!(
+        grouped.stdout.contains("2000 warnings"),
+        "{}",
+        grouped.stdout
+    );
+    assert!(grouped.stdout.lines().count() < 30, "{}", grouped.stdout);
+    // Another key is another defect: shown, not folded into the group.
+    ws.write(
+        "more.jsonl",
+        &format!(
+            "{records}{{\"id\":\"x\",\"role\":\"user\",\"content\":\"hi\",\"other_key\":1}}\n"
+        ),
+    );
+    let other = ws.run(&["check", "more.jsonl"]);
+    assert!(
+        other.stdout.contains("unknown key 'other_key'"),
+        "{}",
+        other.stdout
+    );
+    let verbose = ws.run(&["check", "many.jsonl", "--verbose"]);
+    assert_eq!(
+        verbose.stdout.matches("warning[unknown-field]").count(),
+        2000
+    );
+    let jsonl = ws.run(&["check", "many.jsonl", "--format", "jsonl"]);
+    assert_eq!(jsonl.stdout.matches("\"unknown-field\"").count(), 2000);
 }

@@ -1,7 +1,8 @@
 //! The SARIF output checked structurally over the whole fixture corpus: it
 //! validates against the SARIF 2.1.0 schema, every result's rule is in
-//! `tool.driver.rules`, levels map from severities, and every region is a
-//! real 1-based line and column of a real file.
+//! `tool.driver.rules` and only those rules are, levels map from
+//! severities, every region is a real 1-based line and column of a real
+//! file, and a log's size follows its findings.
 
 use std::path::PathBuf;
 
@@ -59,28 +60,50 @@ fn sarif_matches_the_sarif_2_1_0_schema() {
 }
 
 #[test]
-fn every_rule_is_described_and_every_result_references_one() {
+fn every_referenced_rule_is_described_once_and_every_result_references_one() {
     let log = run("sarif");
     assert_eq!(log["version"], "2.1.0");
     let run0 = &log["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
     let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
-    let registered = agui_lint::rules::all();
-    assert_eq!(rules.len(), registered.len());
-    for (descriptor, rule) in rules.iter().zip(registered) {
-        assert_eq!(descriptor["id"], rule.name);
+    let results = run0["results"].as_array().expect("results");
+    let referenced: std::collections::BTreeSet<&str> = results
+        .iter()
+        .map(|r| r["ruleId"].as_str().expect("ruleId"))
+        .collect();
+    let described: Vec<&str> = rules
+        .iter()
+        .map(|d| d["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(
+        described
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>(),
+        referenced,
+        "the rules described are the rules referenced"
+    );
+    assert_eq!(described.len(), referenced.len(), "each described once");
+    for descriptor in rules {
+        let rule = agui_lint::rules::all()
+            .iter()
+            .find(|r| r.name == descriptor["id"])
+            .expect("a registered rule");
         assert_eq!(descriptor["shortDescription"]["text"], rule.summary);
         assert!(descriptor["fullDescription"]["text"]
             .as_str()
             .is_some_and(|t| !t.is_empty()));
-        assert_eq!(descriptor["help"]["markdown"], rule.docs);
+        assert_eq!(
+            descriptor["helpUri"],
+            agui_lint::rules::docs_url(rule.name).as_str()
+        );
+        assert!(descriptor.get("help").is_none(), "no full docs inline");
         assert_eq!(
             descriptor["defaultConfiguration"]["level"],
             level_of(rule.severity.as_str())
         );
     }
 
-    let results = run0["results"].as_array().expect("results");
     // The JSON report of the same run lists the same findings in the same
     // order: each result's rule and level must come from its diagnostic.
     let report = run("json");
@@ -155,4 +178,36 @@ fn every_region_is_a_real_line_and_column_of_a_real_file() {
         }
     }
     assert!(checked >= results.len());
+}
+
+#[test]
+fn a_log_of_two_findings_is_small() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("tool.json"),
+        r#"{"id":"m1","role":"tool","content":"18C","tool_call_id":"c1"}"#,
+    )
+    .expect("write");
+    let output = cargo_bin_cmd!("agui-lint")
+        .args(["check", "tool.json", "--format", "sarif"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run agui-lint");
+    let log: Value = serde_json::from_slice(&output.stdout).expect("SARIF");
+    assert_eq!(
+        log["runs"][0]["results"].as_array().map(Vec::len),
+        Some(2),
+        "{log}"
+    );
+    assert_eq!(
+        log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    assert!(
+        output.stdout.len() < 50_000,
+        "{} bytes for 2 findings",
+        output.stdout.len()
+    );
 }

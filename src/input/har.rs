@@ -393,13 +393,45 @@ fn body(holder: &Node<'_>) -> Result<Option<HarBody>, HarError> {
 }
 
 /// Decodes base64 with or without its `=` padding, which exporters differ
-/// on; the reason is the padded decoder's, without its trailing period.
+/// on; the reason is the padded decoder's, in words.
 fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     STANDARD.decode(text).or_else(|padded| {
         STANDARD_NO_PAD
             .decode(text)
-            .map_err(|_| padded.to_string().trim_end_matches('.').to_owned())
+            .map_err(|_| base64_reason(&padded))
     })
+}
+
+/// Why base64 did not decode, as a reader of the HAR would put it: the
+/// character and its 1-based position, not the decoder's byte value and
+/// offset.
+fn base64_reason(error: &base64::DecodeError) -> String {
+    use base64::DecodeError;
+    let character = |byte: u8| match byte {
+        b' ' => "a space".to_string(),
+        b'\n' => "a line break".to_string(),
+        b'\r' => "a carriage return".to_string(),
+        b'\t' => "a tab".to_string(),
+        b'=' => "'=' (padding, which only ends the text)".to_string(),
+        0x21..=0x7e => format!("'{}'", char::from(byte)),
+        _ => format!("byte 0x{byte:02x}"),
+    };
+    match *error {
+        DecodeError::InvalidByte(offset, byte) => format!(
+            "{} at character {} is not a base64 character",
+            character(byte),
+            offset + 1
+        ),
+        DecodeError::InvalidLength(length) => format!(
+            "{length} base64 characters cannot be whole bytes (a cut text?)"
+        ),
+        DecodeError::InvalidLastSymbol { offset, symbol, .. } => format!(
+            "its last character {} at character {} encodes bits no encoder writes (a cut or altered text?)",
+            character(symbol),
+            offset + 1
+        ),
+        DecodeError::InvalidPadding => "its '=' padding is wrong".to_string(),
+    }
 }
 
 /// A value of the HAR document with where it is: its JSON pointer and its
@@ -490,7 +522,22 @@ impl<'a> Node<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use serde_json::json;
+
+    #[test]
+    fn base64_that_does_not_decode_is_said_in_words() {
+        assert_eq!(
+            decode_base64("e30 K"),
+            Err("a space at character 4 is not a base64 character".to_string())
+        );
+        assert_eq!(
+            decode_base64("e30Kx"),
+            Err("5 base64 characters cannot be whole bytes (a cut text?)".to_string())
+        );
+        assert_eq!(decode_base64("e30K").as_deref(), Ok(&b"{}\n"[..]));
+        assert_eq!(decode_base64("e30").as_deref(), Ok(&b"{}"[..]));
+    }
 
     fn read(har: &Value) -> Vec<Result<HarEntry, HarError>> {
         entries(har).expect("a HAR archive")

@@ -2,6 +2,7 @@
 //! message`, then the source line with a caret under the column, the
 //! pointer, help and related notes indented below, and a summary line.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::io;
 
@@ -10,7 +11,16 @@ use unicode_width::UnicodeWidthChar;
 
 use super::{plural, Emit, Options, Tally};
 use crate::check::{Checked, Failure};
+use crate::shape::shape_hash;
 use crate::{Diagnostic, Severity};
+
+/// How many findings of one rule and message shape are shown before the
+/// rest are counted instead: one defect repeated through a capture is
+/// seen, not scrolled through.
+const SHOWN_OF_A_SHAPE: usize = 3;
+/// How many shapes are counted; findings of shapes beyond are all shown,
+/// so that the count stays bounded whatever the corpus.
+const MAX_SHAPES: usize = 65_536;
 
 /// Source lines longer than this are shown as a window around the column,
 /// so that a minified one-line payload does not flood the terminal.
@@ -68,6 +78,28 @@ fn paint(style: Style, text: impl std::fmt::Display) -> String {
 pub(super) struct Human {
     options: Options,
     palette: Palette,
+    /// Findings of each rule and message shape seen so far.
+    shapes: HashMap<(Severity, u64, u64), Seen>,
+    /// The shapes with findings not shown, in the order the first was
+    /// held back.
+    held_back: Vec<HeldBack>,
+}
+
+/// How many findings of one shape have been seen, and where its held-back
+/// ones are counted.
+#[derive(Default)]
+struct Seen {
+    count: usize,
+    held_back: Option<usize>,
+}
+
+/// Findings of one shape not shown.
+struct HeldBack {
+    severity: Severity,
+    rule: String,
+    /// The first held back's message.
+    message: String,
+    count: usize,
 }
 
 impl Human {
@@ -75,7 +107,40 @@ impl Human {
         Human {
             options: *options,
             palette: Palette::new(options.color),
+            shapes: HashMap::new(),
+            held_back: Vec::new(),
         }
+    }
+
+    /// Whether `d` is shown: always under `--verbose`, else for the first
+    /// [`SHOWN_OF_A_SHAPE`] of its rule and message shape; the others are
+    /// counted to be named at the end.
+    fn shows(&mut self, d: &Diagnostic) -> bool {
+        if self.options.verbose {
+            return true;
+        }
+        let key = (d.severity, shape_hash(&d.rule), shape_hash(&d.message));
+        if self.shapes.len() >= MAX_SHAPES && !self.shapes.contains_key(&key) {
+            return true;
+        }
+        let seen = self.shapes.entry(key).or_default();
+        seen.count += 1;
+        if seen.count <= SHOWN_OF_A_SHAPE {
+            return true;
+        }
+        match seen.held_back {
+            Some(index) => self.held_back[index].count += 1,
+            None => {
+                seen.held_back = Some(self.held_back.len());
+                self.held_back.push(HeldBack {
+                    severity: d.severity,
+                    rule: d.rule.clone(),
+                    message: d.message.clone(),
+                    count: 1,
+                });
+            }
+        }
+        false
     }
 }
 
@@ -91,6 +156,9 @@ impl Emit for Human {
         let mut text = String::new();
         let mut cursor = Cursor::default();
         for d in document.report.diagnostics() {
+            if !self.shows(d) {
+                continue;
+            }
             finding(
                 &mut text,
                 document,
@@ -111,6 +179,16 @@ impl Emit for Human {
     ) -> io::Result<()> {
         let (options, palette) = (&self.options, &self.palette);
         let mut text = String::new();
+        for held in &self.held_back {
+            let _ = writeln!(
+                text,
+                "... and {} more {}{} like: {} (--verbose or --format jsonl shows every one)",
+                held.count,
+                paint(palette.severity(held.severity), held.severity),
+                paint(palette.rule, format!("[{}]", held.rule)),
+                held.message
+            );
+        }
         for failure in failures {
             let _ = writeln!(
                 text,
@@ -217,12 +295,7 @@ fn finding(
         ));
     }
     if !d.pointer.is_empty() || !record.is_empty() {
-        let pointer = if d.pointer.is_empty() {
-            "/"
-        } else {
-            &d.pointer
-        };
-        let _ = writeln!(out, "  at {pointer}{record}");
+        let _ = writeln!(out, "  at {}{record}", super::pointer_text(&d.pointer));
     }
     if let Some(help) = &d.help {
         let _ = writeln!(out, "  {} {help}", paint(palette.help, "help:"));

@@ -415,8 +415,18 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// A JSON pointer as the text formats write it: as it is, and `""` (RFC
+/// 6901's whole document) said to be the whole document.
+pub(crate) fn pointer_text(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "\"\" (the whole document)"
+    } else {
+        pointer
+    }
+}
+
 /// Where a finding is, as the text formats name it: `at POINTER in PLACE`
-/// (`/` for the whole document), with the capture's place (the HAR entry
+/// (see [`pointer_text`]), with the capture's place (the HAR entry
 /// and its method and URL, the response event, the record) whenever the
 /// document has one, so that a finding of a capture is found again from
 /// any format. `None` for a whole document that is a file of its own.
@@ -425,11 +435,7 @@ pub(crate) fn where_text(document: &Checked, d: &Diagnostic) -> Option<String> {
     if d.pointer.is_empty() && place.is_none() {
         return None;
     }
-    let pointer = if d.pointer.is_empty() {
-        "/"
-    } else {
-        &d.pointer
-    };
+    let pointer = pointer_text(&d.pointer);
     Some(match place {
         Some(place) => format!("at {pointer} in {place}"),
         None => format!("at {pointer}"),

@@ -1,8 +1,10 @@
 //! `--format sarif`: SARIF 2.1.0 for code-scanning upload (GitHub code
 //! scanning, Azure DevOps, IDE viewers).
 //!
-//! Every registered rule is in `tool.driver.rules`, so `ruleIndex` is
-//! stable across runs; results point at 1-based regions of the files as
+//! `tool.driver.rules` holds the rules the results reference, in the order
+//! first referenced, each with its summary, the first section of its docs
+//! and a `helpUri` to its page: the log stays proportional to its findings.
+//! Results point at 1-based regions of the files as
 //! given, relative paths resolved against `%SRCROOT%` (the working
 //! directory). Columns count Unicode code points, as our locations do, and
 //! the run says so in `columnKind`.
@@ -21,7 +23,7 @@ use serde_sarif::sarif::{
 };
 
 use super::pieces::{Elements, Splice, Spool};
-use super::{Emit, Tally};
+use super::{pointer_text, Emit, Tally};
 use crate::check::{Checked, Failure};
 use crate::{rules, Diagnostic, Location, Severity};
 
@@ -53,6 +55,9 @@ const PATH_ESCAPES: &AsciiSet = &CONTROLS
 pub(super) struct Sarif {
     results: Spool,
     elements: Option<Elements>,
+    /// The rules the results reference, in the order first referenced:
+    /// `ruleIndex` indexes it.
+    referenced: Vec<&'static rules::Rule>,
 }
 
 impl Sarif {
@@ -60,7 +65,19 @@ impl Sarif {
         Sarif {
             results: Spool::default(),
             elements: None,
+            referenced: Vec::new(),
         }
+    }
+
+    /// The index of `rule` among the referenced rules, adding it when it
+    /// is first referenced; `None` for a name the registry does not hold.
+    fn rule_index(&mut self, rule: &str) -> Option<usize> {
+        if let Some(index) = self.referenced.iter().position(|r| r.name == rule) {
+            return Some(index);
+        }
+        let registered = rules::all().iter().find(|r| r.name == rule)?;
+        self.referenced.push(registered);
+        Some(self.referenced.len() - 1)
     }
 }
 
@@ -68,18 +85,19 @@ impl Emit for Sarif {
     fn begin(&mut self, _: &mut dyn io::Write) -> io::Result<()> {
         // The results' depth in the log, which depends neither on its end
         // nor on the rules (whose serialization is most of the log's).
-        self.elements = Some(skeleton(&[], false)?.elements());
+        self.elements = Some(skeleton(&[], &[])?.elements());
         Ok(())
     }
 
     fn document(&mut self, _: &mut dyn io::Write, document: &Checked) -> io::Result<()> {
-        let Some(elements) = &mut self.elements else {
+        if self.elements.is_none() {
             return Err(io::Error::other("a document before the log began"));
-        };
-        let rules = rules::all();
+        }
         for d in document.report.diagnostics() {
-            let index = rules.iter().position(|r| r.name == d.rule);
-            elements.write(&mut self.results, &result(document, d, index))?;
+            let index = self.rule_index(&d.rule);
+            if let Some(elements) = &mut self.elements {
+                elements.write(&mut self.results, &result(document, d, index))?;
+            }
         }
         Ok(())
     }
@@ -90,7 +108,7 @@ impl Emit for Sarif {
         _: &Tally,
         failures: &[Failure],
     ) -> io::Result<()> {
-        let log = skeleton(failures, true)?;
+        let log = skeleton(failures, &self.referenced)?;
         out.write_all(log.head.as_bytes())?;
         self.results.drain_to(out)?;
         if let Some(elements) = &self.elements {
@@ -106,18 +124,17 @@ impl Emit for Sarif {
     }
 }
 
-/// The log with no result, cut open at its `results` array; without the
-/// rules' descriptors when `with_rules` is false.
-fn skeleton(failures: &[Failure], with_rules: bool) -> io::Result<Splice> {
-    let log = log(failures, with_rules);
+/// The log with no result, cut open at its `results` array, describing
+/// `rules`.
+fn skeleton(failures: &[Failure], rules: &[&rules::Rule]) -> io::Result<Splice> {
+    let log = log(failures, rules);
     let text = serde_json::to_string_pretty(&log).map_err(io::Error::from)?;
     Splice::new(&text, "results")
 }
 
 /// The SARIF log with an empty `results` array.
-fn log(failures: &[Failure], with_rules: bool) -> Sarif21 {
-    let rules = if with_rules { rules::all() } else { &[] };
-    let descriptors: Vec<ReportingDescriptor> = rules.iter().map(descriptor).collect();
+fn log(failures: &[Failure], rules: &[&rules::Rule]) -> Sarif21 {
+    let descriptors: Vec<ReportingDescriptor> = rules.iter().map(|r| descriptor(r)).collect();
     let driver = ToolComponent::builder()
         .name("agui-lint")
         .version(env!("CARGO_PKG_VERSION"))
@@ -180,12 +197,7 @@ fn descriptor(rule: &rules::Rule) -> ReportingDescriptor {
                 .text(first_section(rule.docs).unwrap_or_else(|| rule.summary.to_string()))
                 .build(),
         )
-        .help(
-            MultiformatMessageString::builder()
-                .text(rule.docs)
-                .markdown(rule.docs)
-                .build(),
-        )
+        .help_uri(rules::docs_url(rule.name))
         .default_configuration(
             ReportingConfiguration::builder()
                 .level(json!(level(rule.severity)))
@@ -264,14 +276,6 @@ fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResu
         result.related_locations = Some(related);
     }
     result
-}
-
-fn pointer_text(pointer: &str) -> &str {
-    if pointer.is_empty() {
-        "/"
-    } else {
-        pointer
-    }
 }
 
 /// A location in `document`'s file at `position` (a file position), or

@@ -159,6 +159,15 @@ pub fn all() -> &'static [Rule] {
     &REGISTRY
 }
 
+/// Where the page of the rule named `name` is read online: the book's
+/// generated reference page in the repository.
+pub fn docs_url(name: &str) -> String {
+    format!(
+        "{}/blob/main/docs/src/reference/rules/{name}.md",
+        env!("CARGO_PKG_REPOSITORY")
+    )
+}
+
 /// The rule named `name`, if registered.
 pub fn rule(name: &str) -> Option<&'static Rule> {
     all().iter().find(|r| r.name == name)
