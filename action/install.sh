@@ -14,9 +14,11 @@
 # With a version, the release's prebuilt binary for this runner is
 # downloaded (`agui-lint-VERSION-TARGET.tar.gz`, `.zip` on Windows, as the
 # release workflow names them) and verified against the release's
-# SHA256SUMS; a checksum that does not match fails the step. Only when the
-# release has no binary for this runner (or no SHA256SUMS) is the tag built
-# from source with `cargo install`.
+# SHA256SUMS; a checksum that does not match fails the step. When the
+# release has no binary for this runner, the tag is built from source with
+# `cargo install`; when the release does not exist at all (no SHA256SUMS:
+# not published yet, or a typo), the action's own source is built instead,
+# and the step says so.
 #
 # `install.sh --plan` prints `root=` and `key=` (to $GITHUB_OUTPUT when set):
 # the install root and the cache key, which names the version or, for the
@@ -80,7 +82,8 @@ target() {
 }
 
 # Downloads and verifies the prebuilt binary into $root/bin; returns 1 when
-# the release has none for this runner, and exits when one does not verify.
+# the release has none for this runner, 2 when there is no such release,
+# and exits when a binary does not verify.
 download() {
   local target=$1 base=$2 work name expected actual
   work=$(mktemp -d) || exit 1
@@ -91,7 +94,7 @@ download() {
   if ! curl -fsSL --retry 3 -o "$work/SHA256SUMS" "$base/$version/SHA256SUMS"; then
     echo "agui-lint action: release $version has no SHA256SUMS at $base/$version" >&2
     rm -rf "$work"
-    return 1
+    return 2
   fi
   expected=$(awk -v name="$name" '$2 == name || $2 == "*" name { print $1 }' "$work/SHA256SUMS")
   if [ -z "$expected" ]; then
@@ -133,10 +136,24 @@ if [ -n "$version" ]; then
   fi
   releases="${AGUI_LINT_RELEASES:-$repository/releases/download}"
   target=$(target)
-  if [ -z "$target" ] || ! download "$target" "$releases"; then
-    echo "agui-lint action: no prebuilt binary of $version for $(uname -s) $(uname -m); building it from source" >&2
-    cargo install agui-lint --locked --root "$root" --git "$repository" --tag "$version" "$@"
+  found=0
+  if [ -n "$target" ]; then
+    download "$target" "$releases" || found=$?
+  else
+    found=1
   fi
+  case "$found" in
+    0) ;;
+    2)
+      echo "agui-lint action: release $version does not exist (not published yet?);" \
+        "building the action's own source instead" >&2
+      cargo install --locked --root "$root" --path "$source_dir" "$@"
+      ;;
+    *)
+      echo "agui-lint action: no prebuilt binary of $version for $(uname -s) $(uname -m); building it from source" >&2
+      cargo install agui-lint --locked --root "$root" --git "$repository" --tag "$version" "$@"
+      ;;
+  esac
 else
   cargo install --locked --root "$root" --path "$source_dir" "$@"
 fi

@@ -7,7 +7,19 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; never fails a check.
@@ -74,7 +86,7 @@ pub struct Location {
 }
 
 /// Another place involved in a finding, such as the earlier duplicate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Related {
     /// JSON pointer of the other place.
     pub pointer: String,
@@ -87,14 +99,16 @@ pub struct Related {
     pub record: Option<usize>,
     /// Where the other place is in the source text, when known.
     #[serde(flatten, with = "optional_location")]
+    #[schemars(with = "optional_location::Flat")]
     pub location: Option<Location>,
     /// Which part of the node the location is about.
     #[serde(skip)]
+    #[schemars(skip)]
     pub target: Target,
 }
 
 /// One finding in one document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Diagnostic {
     /// The rule's stable kebab-case name, e.g. `tool-result-without-call`.
     pub rule: String,
@@ -107,6 +121,7 @@ pub struct Diagnostic {
     /// Where the node is in the source text; absent when the document was
     /// given as a parsed value.
     #[serde(flatten, with = "optional_location")]
+    #[schemars(with = "optional_location::Flat")]
     pub location: Option<Location>,
     /// Advice on how to fix it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,6 +131,7 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Which part of the node the location is about.
     #[serde(skip)]
+    #[schemars(skip)]
     pub target: Target,
 }
 
@@ -175,14 +191,28 @@ impl Diagnostic {
 
 /// (De)serializes an optional [`Location`] as the two flat keys `line` and
 /// `column`, `null` when unknown, as the README's `--format json` shows them.
+/// The schema of a key reports always write, as `T` or `null`.
+pub(crate) fn nullable<T: schemars::JsonSchema>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    let inner = generator.subschema_for::<T>();
+    schemars::json_schema!({ "anyOf": [inner, { "type": "null" }] })
+}
+
 mod optional_location {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::Location;
 
-    #[derive(Serialize, Deserialize)]
-    struct Flat {
+    /// A location as reports write it: both numbers, or both `null`.
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    pub(super) struct Flat {
+        /// 1-based line in the document (in a JSON Lines capture, in its
+        /// record); `null` when the place is not in the source text.
+        #[schemars(required, schema_with = "super::nullable::<usize>")]
         line: Option<usize>,
+        /// 1-based column, in Unicode code points; `null` with `line`.
+        #[schemars(required, schema_with = "super::nullable::<usize>")]
         column: Option<usize>,
     }
 

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use agui_lint::unstable::anchor::Anchor;
 use agui_lint::unstable::baseline::Baseline;
-use agui_lint::unstable::check::{check_sources_in_order, Failure};
+use agui_lint::unstable::check::{check_sources_in_order, Checked, Failure};
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
 use agui_lint::unstable::per_file_ignores::PerFileIgnores;
 use agui_lint::unstable::render::{Format, Options, Writer};
@@ -79,6 +79,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let checking = Checking {
         kind: args.kind.0,
         baseline,
+        positions: true,
     };
     report(
         &collected.sources,
@@ -90,10 +91,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
 }
 
 /// How `check` treats documents beyond the settings: the kind they are
-/// checked as (`None`: told from each), and the baseline.
+/// checked as (`None`: told from each), the baseline, and whether findings
+/// keep their line and column (not for a probe session the user never saw
+/// as a file: those are placed by exchange and event).
 struct Checking {
     kind: Option<Kind>,
     baseline: Baselined,
+    positions: bool,
 }
 
 /// What `check` does with a baseline.
@@ -121,7 +125,11 @@ fn report(
                 .to_string(),
         );
     }
-    let Checking { kind, baseline } = checking;
+    let Checking {
+        kind,
+        baseline,
+        positions,
+    } = checking;
     // Globs are relative to the configuration file's directory.
     let config_dir = settings_args::config_path(args).map(|path| Anchor::of_file(&path));
     let per_file_ignores = PerFileIgnores::new(
@@ -156,6 +164,7 @@ fn report(
         echo_failures: !(args.format == cli::Format::Human && args.output.is_none()),
         per_file_ignores,
         baseline,
+        positions,
         sarif: match &args.sarif {
             None => None,
             Some(path) => {
@@ -286,6 +295,9 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         max_response_bytes: args.max_response_size,
     };
     let session = probe::record(&plan)?;
+    // Lines and columns of the session's HAR mean something only once it
+    // is saved; until then a finding is placed by its exchange and event.
+    let positions = plan.save.is_some();
     let har_bytes = session.har.len();
     let source = Source::Memory {
         name: session.name,
@@ -305,6 +317,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
     let checking = Checking {
         kind: None,
         baseline: Baselined::No,
+        positions,
     };
     report(&[source], Vec::new(), settings, checking, &args.report)
 }
@@ -327,6 +340,8 @@ struct Run<'a> {
     per_file_ignores: PerFileIgnores,
     /// The baseline findings are matched against or recorded into.
     baseline: Baselined,
+    /// Whether findings keep their line and column.
+    positions: bool,
     /// A second report of the same documents, in SARIF, and the file it
     /// goes to (`--sarif`).
     sarif: Option<(
@@ -379,6 +394,11 @@ impl Run<'_> {
             self.kind,
             &|| progress.tick(),
             &mut |documents| {
+                let documents = if self.positions {
+                    documents
+                } else {
+                    documents.map_documents(Checked::without_file_positions)
+                };
                 // The findings were masked as they were made; the source
                 // lines and HAR URLs the report would also show go here.
                 let documents = if per_file_ignores.is_empty() {

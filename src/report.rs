@@ -70,6 +70,17 @@ impl Report {
         self.sort();
     }
 
+    /// Drops every location (the findings' and their related notes'),
+    /// keeping their order: for a source whose lines the user never sees.
+    pub(crate) fn forget_locations(&mut self) {
+        for diagnostic in &mut self.diagnostics {
+            diagnostic.location = None;
+            for related in &mut diagnostic.related {
+                related.location = None;
+            }
+        }
+    }
+
     /// Keeps only the diagnostics `keep` says to, in their order.
     pub(crate) fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
         self.diagnostics.retain(keep);
@@ -103,5 +114,37 @@ impl Serialize for Protocol {
 impl Serialize for Kind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+/// Reports name a version by its string (`1.1`, `1.0`, `0`).
+impl schemars::JsonSchema for Protocol {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Protocol".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.as_str()).collect();
+        schemars::json_schema!({
+            "description": "The AG-UI version that judged the document.",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
+/// Reports name a kind by its `--kind` name (`run-agent-input`, `events`).
+impl schemars::JsonSchema for Kind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Kind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+        schemars::json_schema!({
+            "description": "What the document was checked as, by its `--kind` name.",
+            "type": "string",
+            "enum": names,
+        })
     }
 }

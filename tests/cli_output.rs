@@ -619,15 +619,18 @@ fn check_help_lists_every_walked_extension_and_every_value() {
     let ws = Workspace::new();
     let help = snapshot!(ws, "check_help", &["check", "--help"]);
     let short = ws.run(&["check", "-h"]);
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/src/guides/cli.md"
+    ))
+    .expect("the CLI guide");
     for (extension, _) in agui_lint::unstable::input::Layout::EXTENSIONS {
         let glob = format!("*.{extension}");
         assert!(help.stdout.contains(&glob), "check --help misses {glob}");
         assert!(short.stdout.contains(&glob), "check -h misses {glob}");
         assert!(
-            readme.contains(&format!("`{glob}`")),
-            "README misses {glob}"
+            guide.contains(&format!("`{glob}`")),
+            "docs/src/guides/cli.md misses {glob}"
         );
     }
     let values = [

@@ -683,3 +683,45 @@ fn an_unreachable_endpoint_is_a_failure_of_the_tool() {
     let not_http = probe(&["ftp://127.0.0.1/agent"]);
     assert_eq!(not_http.status.code(), Some(2));
 }
+
+/// A session the user did not save has no file to point into: its findings
+/// are placed by exchange and event, never at a line of the in-memory HAR;
+/// a saved one points into the saved file.
+#[test]
+fn an_unsaved_session_places_findings_by_exchange_and_event() {
+    let (url, _) = server(Behaviour::BadByte);
+    let human = probe(&[&url, "--color", "never"]);
+    let stdout = String::from_utf8_lossy(&human.stdout);
+    assert!(stdout.contains("event-without-start"), "{stdout}");
+    for line in stdout
+        .lines()
+        .filter(|l| l.contains("error[") || l.contains("warning["))
+    {
+        // `URL: severity[...]`, not `URL:35:21: ...`.
+        assert!(
+            line.starts_with(&format!("{url}: ")),
+            "a position in {line:?}"
+        );
+    }
+    assert!(
+        stdout.contains("response event"),
+        "placed by its event: {stdout}"
+    );
+    let report = json(&probe(&[&url, "--format", "json"]));
+    for document in report["documents"].as_array().expect("documents") {
+        for d in document["diagnostics"].as_array().expect("diagnostics") {
+            assert!(d["line"].is_null() && d["column"].is_null(), "{d}");
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("session");
+    let saved = probe(&[
+        &url,
+        "--save",
+        save.to_str().expect("path"),
+        "--color",
+        "never",
+    ]);
+    let saved = String::from_utf8_lossy(&saved.stdout);
+    assert!(saved.contains("session.har:"), "{saved}");
+}

@@ -43,7 +43,7 @@ fn the_readme_names_its_reference_and_nothing_outside_the_repository() {
     assert!(ci
         .lines()
         .any(|l| l == "cargo test --all-features --locked"));
-    assert!(ci.lines().any(|l| l == ".ci/action-test.sh"));
+    assert!(ci.lines().any(|l| l == "step .ci/action-test.sh"));
 }
 
 #[test]
@@ -86,6 +86,9 @@ fn the_readme_says_how_many_tests_are_ignored_and_where() {
 /// package metadata, the Action and the workflows.
 const USER_FACING: &[&str] = &[
     "README.md",
+    "docs/src/getting-started.md",
+    "docs/src/guides/ci.md",
+    "docs/src/guides/github-action.md",
     "python/README.md",
     "python/pyproject.toml",
     "python/Cargo.toml",

@@ -93,6 +93,10 @@ class Result:
         """How many findings are infos."""
     def to_json(self, path: str = "-") -> str:
         """The document ``agui-lint check --format json`` prints for this document."""
+    def to_text(self, path: str = "-", source: Optional[bytes] = None, color: bool = False) -> str:
+        """What ``agui-lint check`` prints for this document (the human format),
+        shown under ``path``; with ``source``, its bytes, each finding shows its
+        source line and a caret."""
     def __bool__(self) -> bool:
         """``valid``."""
 

@@ -125,7 +125,8 @@ def assert_exchange(
         checked = validator.check_run_agent_input(sent)
         if checked.errors or (strict and checked.warnings):
             raise AssertionError(
-                "the AG-UI request is not a valid RunAgentInput:\n" + checked.to_json("request")
+                "the AG-UI request is not a valid RunAgentInput:\n"
+                + checked.to_text("request", source=sent)
             )
     result = check_exchange(sent, response, validator=validator)
     if result.errors or (strict and result.warnings):

@@ -92,6 +92,15 @@ impl CheckResult {
         render::document_json(path, self.record, &self.report)
     }
 
+    /// What `agui-lint check` prints for this one document (its human
+    /// format), shown under `path`. With `source`, the document's bytes,
+    /// each finding shows its source line and a caret; `color` adds ANSI
+    /// colours.
+    #[pyo3(signature = (path = "-", source = None, color = false))]
+    fn to_text(&self, path: &str, source: Option<&[u8]>, color: bool) -> String {
+        render::document_text(path, self.record, &self.report, source, color)
+    }
+
     fn __bool__(&self) -> bool {
         self.report.is_valid()
     }

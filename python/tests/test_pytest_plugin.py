@@ -108,8 +108,12 @@ def test_warnings_fail_only_when_strict() -> None:
 def test_an_invalid_request_fails_before_its_stream_is_read() -> None:
     request = dict(REQUEST)
     request["thread_id"] = request.pop("threadId")
-    with pytest.raises(AssertionError, match="missing-field"):
+    with pytest.raises(AssertionError) as failure:
         assert_exchange(request, exchange(correct_events()))
+    # The CLI's human report, with the request's line and a caret, not JSON.
+    report = str(failure.value)
+    assert "request:1:" in report and "error[missing-field]" in report, report
+    assert "^" in report and '"diagnostics"' not in report, report
 
 
 def test_the_fixture_and_its_marker_in_a_session_of_their_own(pytester: Any) -> None:

@@ -112,6 +112,18 @@ impl Checked {
         })
     }
 
+    /// The document without line and column positions or source lines,
+    /// placed by its context alone (the HAR entry and the response
+    /// event): for bytes the user never sees as a file, such as the
+    /// session `agui-lint probe` recorded and did not save.
+    #[must_use]
+    pub fn without_file_positions(mut self) -> Checked {
+        self.report.forget_locations();
+        self.source_lines.clear();
+        self.offset = None;
+        self
+    }
+
     /// The text of a 1-based file line, when a finding points at it.
     pub fn source_line(&self, line: usize) -> Option<&str> {
         self.source_lines.get(&line).map(|text| &**text)

@@ -14,14 +14,28 @@ use super::{Emit, Options, RuleCount, Summary, Tally};
 use crate::check::{Checked, Failure};
 use crate::{Diagnostic, Kind, Protocol};
 
-#[derive(Serialize)]
+/// The report of `check --format json`.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Report")]
 struct Output<'a> {
+    /// Always `agui-lint`.
     tool: &'static str,
+    /// The version of agui-lint that wrote the report.
     version: &'static str,
+    /// Every document checked, in the order of the sources (under
+    /// `--quiet`, only those with findings).
     documents: &'a [Document<'a>],
+    /// Totals over every document checked.
     summary: Summary,
+    /// With `--statistics`: how often each rule fired, most frequent first.
     #[serde(skip_serializing_if = "Option::is_none")]
     statistics: Option<Vec<RuleCount>>,
+}
+
+/// The JSON Schema of the `json` report (each `jsonl` line is one of its
+/// `documents`), generated from the types that write it.
+pub fn report_schema() -> schemars::Schema {
+    schemars::schema_for!(Output<'static>)
 }
 
 impl Output<'_> {
@@ -39,15 +53,29 @@ impl Output<'_> {
     }
 }
 
-#[derive(Serialize)]
+/// One checked document and its findings.
+#[derive(Serialize, schemars::JsonSchema)]
 struct Document<'a> {
+    /// The file as given or found by the walk (`-` for standard input).
     path: &'a str,
+    /// 1-based record in a file of many documents (the JSON Lines line,
+    /// the SSE event, the HAR entry's body); `null` for a file that is one
+    /// document.
+    #[schemars(required, schema_with = "crate::diagnostic::nullable::<usize>")]
     record: Option<usize>,
+    /// Where in a capture the document is, in words (`entry 2 (POST
+    /// https://…), response event 5`); absent for a file of its own.
     #[serde(skip_serializing_if = "Option::is_none")]
     context: Option<String>,
+    /// What the document was checked as; `null` when its kind could not be
+    /// told.
+    #[schemars(required, schema_with = "crate::diagnostic::nullable::<Kind>")]
     kind: Option<Kind>,
+    /// The AG-UI version that judged it.
     protocol: Protocol,
+    /// Whether it has no error (warnings and infos leave it valid).
     valid: bool,
+    /// Its findings, in document order.
     diagnostics: &'a [Diagnostic],
 }
 

@@ -17,6 +17,8 @@ use std::sync::Arc;
 use crate::check::{Checked, Failure, Outcome};
 use crate::{Diagnostic, Location, Related, Report, Severity};
 
+pub use json::report_schema;
+
 /// The output formats of `agui-lint check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -346,8 +348,68 @@ pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> Stri
     render(Format::Json, &outcome, &Options::default())
 }
 
+/// What `agui-lint check` prints (the human format) for one document
+/// checked alone, shown under `path`, with `record` as a stream's
+/// 1-based record. With `source`, the document's bytes, each finding shows
+/// its source line and a caret; `color` adds ANSI colours. The language
+/// bindings' test helpers fail a test with it.
+///
+/// ```
+/// use agui_lint::{Kind, Validator};
+/// use agui_lint::unstable::render::document_text;
+///
+/// let body = br#"{"threadId": "t", "runId": "r", "messages": [{"role": "user"}]}"#;
+/// let report = Validator::new()?.validate(Kind::RunAgentInput, body);
+/// let text = document_text("request", None, &report, Some(body), false);
+/// assert!(text.starts_with("request:1:"), "{text}");
+/// assert!(text.contains("error[missing-field]"), "{text}");
+/// # Ok::<(), agui_lint::BuildError>(())
+/// ```
+pub fn document_text(
+    path: &str,
+    record: Option<usize>,
+    report: &Report,
+    source: Option<&[u8]>,
+    color: bool,
+) -> String {
+    let mut source_lines = BTreeMap::new();
+    if let Some(source) = source {
+        let lines = crate::lines::Lines::new(source);
+        for d in report.diagnostics() {
+            let wanted = d.location.iter().chain(
+                d.related
+                    .iter()
+                    .filter(|r| r.record.is_none())
+                    .filter_map(|r| r.location.as_ref()),
+            );
+            for location in wanted {
+                if let Some(text) = lines.line(location.line) {
+                    source_lines
+                        .entry(location.line)
+                        .or_insert_with(|| Arc::from(String::from_utf8_lossy(text).as_ref()));
+                }
+            }
+        }
+    }
+    let mut outcome = Outcome::default();
+    outcome.push(Checked {
+        path: Arc::from(path),
+        record,
+        context: None,
+        line_offset: 0,
+        offset: None,
+        report: report.clone(),
+        source_lines,
+    });
+    let options = Options {
+        color,
+        ..Options::default()
+    };
+    render(Format::Human, &outcome, &options)
+}
+
 /// Totals over all checked documents.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// Documents checked.
     pub documents: usize,
@@ -390,7 +452,7 @@ fn tally(outcome: &Outcome) -> Tally {
 }
 
 /// How often one rule fired, for `--statistics`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct RuleCount {
     /// The rule's name.
     pub rule: String,
