@@ -7,9 +7,9 @@
 # installs into an empty project and loads). Each block's time is printed.
 #
 # Run after .ci/python-test.sh and .ci/node-test.sh: the Python and Node
-# builds share those scripts' cargo target directories (the registry
-# crates they compiled are reused; the clone's own crates are rebuilt, as
-# their path differs), so CI compiles each dependency once. The CLI is
+# builds share those scripts' cargo target directory (the registry crates
+# they compiled are reused; the clone's own crates are rebuilt, as their
+# path differs), so CI compiles each dependency once. The CLI is
 # installed below the work folder, never into ~/.cargo/bin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,14 +57,16 @@ PATH="$CARGO_INSTALL_ROOT/bin:$PATH" CARGO_TARGET_DIR="$repo/target" steps READM
   fail "the installed CLI does not pass the valid fixtures"
 
 # The Python package. python-test.sh built for the target triple maturin's
-# zig linking names; the same triple here makes its crates reusable.
-CARGO_TARGET_DIR="$repo/python/target" CARGO_BUILD_TARGET="$(rustc -vV | sed -n 's/^host: //p')" \
+# zig linking names (as napi-rs does); the same triple here makes their
+# crates reusable.
+bindings_target="${AGUI_LINT_BINDINGS_TARGET:-$repo/target/bindings}"
+CARGO_TARGET_DIR="$bindings_target" CARGO_BUILD_TARGET="$(rustc -vV | sed -n 's/^host: //p')" \
   steps python/README.md python
 "$clone/.venv/bin/python" -c "import agui_lint, agui_lint.asgi; assert agui_lint.Validator().check_run_agent_input(b'{}').valid is False" ||
   fail "the installed Python package does not check"
 
 # The Node package, then the tarball in an empty project.
-CARGO_TARGET_DIR="$repo/node/target" steps node/README.md node
+CARGO_TARGET_DIR="$bindings_target" steps node/README.md node
 tarball=$(ls "$clone"/node/agui-lint-*.tgz) || fail "npm pack left no tarball in node/"
 mkdir -p "$work/project"
 (cd "$work/project" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "$tarball") ||

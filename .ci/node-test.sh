@@ -15,7 +15,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 npm ci --prefix node --no-audit --no-fund --silent
-(cd node && npx napi build --platform --release --no-js --dts native.d.ts)
+# The cargo target directory the Python binding's build used: the crates
+# both bindings share are compiled once.
+bindings_target="${AGUI_LINT_BINDINGS_TARGET:-$repo/target/bindings}"
+(cd node && CARGO_TARGET_DIR="$bindings_target" npx napi build --platform --release --no-js --dts native.d.ts)
 ls node/agui-lint.*.node >/dev/null
 
 # The differential test (test/receivers.test.js) runs pydantic in the

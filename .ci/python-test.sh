@@ -24,8 +24,11 @@ rm -rf "$venv" "$wheels"
 # The binding alone, in release: its own workspace and lock file, so the
 # root crate's builds never include PyO3. Linked through zig against
 # glibc 2.17, as the release's wheels are, so the wheel is manylinux2014
-# (maturin finds zig as the venv's `python -m ziglang`).
-PATH="$PWD/$venv/bin:$PATH" "$venv/bin/maturin" build --release --locked --zig \
+# (maturin finds zig as the venv's `python -m ziglang`). The cargo target
+# directory is the one the Node addon's build and .ci/install-test.sh use
+# too: the crates the bindings share are compiled once.
+bindings_target="${AGUI_LINT_BINDINGS_TARGET:-$PWD/target/bindings}"
+CARGO_TARGET_DIR="$bindings_target" PATH="$PWD/$venv/bin:$PATH" "$venv/bin/maturin" build --release --locked --zig \
   --compatibility manylinux2014 --manifest-path python/Cargo.toml --out "$wheels"
 wheel=$(ls "$wheels"/agui_lint-*.whl)
 case "$wheel" in

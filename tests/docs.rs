@@ -375,3 +375,27 @@ fn the_report_schema_holds_real_reports() {
         .remove("path");
     assert!(!validator.is_valid(&broken));
 }
+
+#[test]
+fn the_output_formats_page_shows_a_report_its_schema_holds() {
+    let page = std::fs::read_to_string(book().join("reference/output-formats.md"))
+        .expect("docs/src/reference/output-formats.md");
+    let start = page
+        .find("`--format json` prints one document")
+        .expect("the JSON example's lead");
+    let block = &page[start..];
+    let open = block.find("```json\n").expect("the JSON example") + "```json\n".len();
+    let close = block[open..].find("```").expect("its end") + open;
+    let example: Value = serde_json::from_str(&block[open..close]).expect("the example is JSON");
+    let schema = serde_json::to_value(agui_lint::unstable::render::report_schema())
+        .expect("the report's schema");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&example)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the example drifted from the report: {errors:#?}"
+    );
+}
