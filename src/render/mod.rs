@@ -335,6 +335,17 @@ impl Tally {
 /// # Ok::<(), agui_lint::BuildError>(())
 /// ```
 pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> String {
+    let outcome = one_document(path, record, report, BTreeMap::new());
+    render(Format::Json, &outcome, &Options::default())
+}
+
+/// The outcome of one document checked alone, shown under `path`.
+fn one_document(
+    path: &str,
+    record: Option<usize>,
+    report: &Report,
+    source_lines: BTreeMap<usize, Arc<str>>,
+) -> Outcome {
     let mut outcome = Outcome::default();
     outcome.push(Checked {
         path: Arc::from(path),
@@ -343,9 +354,9 @@ pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> Stri
         line_offset: 0,
         offset: None,
         report: report.clone(),
-        source_lines: BTreeMap::new(),
+        source_lines,
     });
-    render(Format::Json, &outcome, &Options::default())
+    outcome
 }
 
 /// What `agui-lint check` prints (the human format) for one document
@@ -391,16 +402,7 @@ pub fn document_text(
             }
         }
     }
-    let mut outcome = Outcome::default();
-    outcome.push(Checked {
-        path: Arc::from(path),
-        record,
-        context: None,
-        line_offset: 0,
-        offset: None,
-        report: report.clone(),
-        source_lines,
-    });
+    let outcome = one_document(path, record, report, source_lines);
     let options = Options {
         color,
         ..Options::default()
