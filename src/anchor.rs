@@ -4,7 +4,9 @@
 //! however the checked path was typed (`payloads/a.json`, `./payloads/a.json`,
 //! `/home/me/repo/payloads/a.json`).
 
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// A directory paths are made relative to.
 #[derive(Debug, Clone)]
@@ -15,7 +17,9 @@ pub struct Anchor {
     cwd: PathBuf,
     /// The last path made relative and what it became: the documents of one
     /// source share their path, and a capture has many.
-    last: Option<(String, String)>,
+    last: Option<(Arc<str>, Arc<str>)>,
+    /// Every relative path made so far: the files a run checked.
+    made: HashSet<Arc<str>>,
 }
 
 impl Anchor {
@@ -39,6 +43,7 @@ impl Anchor {
             dir,
             cwd,
             last: None,
+            made: HashSet::new(),
         }
     }
 
@@ -48,18 +53,33 @@ impl Anchor {
         relative == "-" || self.dir.join(relative).exists()
     }
 
+    /// Whether a path given to [`Self::relative`] became `relative`: a
+    /// file this run checked.
+    pub fn made(&self, relative: &str) -> bool {
+        self.made.contains(relative)
+    }
+
     /// `shown` (a checked path as the report shows it) relative to the
     /// anchor, with `/` between components (`../` where it lies outside).
     /// `-` (standard input) stays as it is.
-    pub fn relative(&mut self, shown: &str) -> String {
-        if shown == "-" {
-            return shown.to_string();
-        }
+    pub fn relative(&mut self, shown: &Arc<str>) -> Arc<str> {
         if let Some((path, relative)) = &self.last {
-            if path == shown {
-                return relative.clone();
+            if Arc::ptr_eq(path, shown) || path == shown {
+                return Arc::clone(relative);
             }
         }
+        let relative: Arc<str> = if &**shown == "-" {
+            Arc::clone(shown)
+        } else {
+            self.locate(shown).into()
+        };
+        self.made.insert(Arc::clone(&relative));
+        self.last = Some((Arc::clone(shown), Arc::clone(&relative)));
+        relative
+    }
+
+    /// `shown` relative to the anchor, worked out from the file system.
+    fn locate(&self, shown: &str) -> String {
         let absolute = self.cwd.join(shown);
         // The file's directory is resolved, not the file: a link checked by
         // its own name keeps that name.
@@ -67,9 +87,7 @@ impl Anchor {
             (Some(parent), Some(name)) => resolved(parent).join(name),
             _ => normalized(&absolute),
         };
-        let relative = relative_to(&located, &self.dir);
-        self.last = Some((shown.to_string(), relative.clone()));
-        relative
+        relative_to(&located, &self.dir)
     }
 }
 
@@ -128,24 +146,36 @@ mod tests {
         Anchor::with_working_directory(Path::new(dir), PathBuf::from(cwd))
     }
 
+    impl Anchor {
+        fn relative_text(&mut self, shown: &str) -> String {
+            self.relative(&Arc::from(shown)).to_string()
+        }
+    }
+
     #[test]
     fn a_path_means_the_same_however_it_is_typed_and_from_wherever() {
         let root = "/nonexistent-agui-lint/repo";
         let mut from_root = anchor(root, root);
-        assert_eq!(from_root.relative("payloads/a.json"), "payloads/a.json");
-        assert_eq!(from_root.relative("./payloads/a.json"), "payloads/a.json");
         assert_eq!(
-            from_root.relative("/nonexistent-agui-lint/repo/payloads/a.json"),
+            from_root.relative_text("payloads/a.json"),
+            "payloads/a.json"
+        );
+        assert_eq!(
+            from_root.relative_text("./payloads/a.json"),
+            "payloads/a.json"
+        );
+        assert_eq!(
+            from_root.relative_text("/nonexistent-agui-lint/repo/payloads/a.json"),
             "payloads/a.json"
         );
         let mut from_below = anchor("..", "/nonexistent-agui-lint/repo/payloads");
-        assert_eq!(from_below.relative("a.json"), "payloads/a.json");
+        assert_eq!(from_below.relative_text("a.json"), "payloads/a.json");
         assert_eq!(
-            from_below.relative("../payloads/./a.json"),
+            from_below.relative_text("../payloads/./a.json"),
             "payloads/a.json"
         );
         let mut from_beside = anchor("/nonexistent-agui-lint/repo", "/nonexistent-agui-lint");
-        assert_eq!(from_beside.relative("other/b.json"), "../other/b.json");
-        assert_eq!(from_beside.relative("-"), "-");
+        assert_eq!(from_beside.relative_text("other/b.json"), "../other/b.json");
+        assert_eq!(from_beside.relative_text("-"), "-");
     }
 }

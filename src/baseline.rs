@@ -17,9 +17,8 @@
 //! baseline matches whatever the working directory and however the checked
 //! paths are typed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -89,13 +88,9 @@ pub struct Baseline {
     entries: BTreeMap<Key, usize>,
     /// Findings left out so far by [`Self::filter`].
     matched: usize,
-    /// The directory entries' paths are relative to: the file's.
+    /// The directory entries' paths are relative to (the file's), which
+    /// knows the files checked so far.
     anchor: Anchor,
-    /// The last checked path and its entry path: the documents of one
-    /// source share one path.
-    current: Option<(Arc<str>, String)>,
-    /// The entry paths of every file checked so far.
-    seen: HashSet<String>,
 }
 
 impl Baseline {
@@ -106,23 +101,7 @@ impl Baseline {
             entries: BTreeMap::new(),
             matched: 0,
             anchor: Anchor::of_file(file),
-            current: None,
-            seen: HashSet::new(),
         }
-    }
-
-    /// The path of `checked`'s file as its entries name it, remembered as
-    /// checked.
-    fn entry_path(&mut self, path: &Arc<str>) -> String {
-        if let Some((current, relative)) = &self.current {
-            if Arc::ptr_eq(current, path) || current == path {
-                return relative.clone();
-            }
-        }
-        let relative = self.anchor.relative(path);
-        self.seen.insert(relative.clone());
-        self.current = Some((Arc::clone(path), relative.clone()));
-        relative
     }
 
     /// Reads a baseline file.
@@ -157,7 +136,7 @@ impl Baseline {
 
     /// Records every finding of `checked`.
     pub fn record(&mut self, checked: &Checked) {
-        let path = self.entry_path(&checked.path);
+        let path = self.anchor.relative(&checked.path);
         for diagnostic in checked.report.diagnostics() {
             *self.entries.entry(Key::of(&path, diagnostic)).or_default() += 1;
         }
@@ -192,7 +171,7 @@ impl Baseline {
         if self.entries.is_empty() {
             return checked;
         }
-        let path = self.entry_path(&checked.path);
+        let path = self.anchor.relative(&checked.path);
         if checked.is_clean() {
             return checked;
         }
@@ -231,7 +210,7 @@ impl Baseline {
     /// files this run did not check are not counted: they may still occur.
     pub fn unmatched(&self) -> usize {
         self.left()
-            .filter(|(key, _)| self.seen.contains(&key.path) || !self.anchor.exists(&key.path))
+            .filter(|(key, _)| self.anchor.made(&key.path) || !self.anchor.exists(&key.path))
             .map(|(_, n)| n)
             .sum()
     }
@@ -241,7 +220,7 @@ impl Baseline {
     /// would lose them.
     pub fn not_checked(&self) -> usize {
         self.left()
-            .filter(|(key, _)| !self.seen.contains(&key.path) && self.anchor.exists(&key.path))
+            .filter(|(key, _)| !self.anchor.made(&key.path) && self.anchor.exists(&key.path))
             .map(|(_, n)| n)
             .sum()
     }

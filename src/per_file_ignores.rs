@@ -13,11 +13,11 @@ use crate::checked::Checked;
 use crate::input::{glob_set, matches, InputError};
 
 /// Each glob, compiled, with the rules it turns off.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PerFileIgnores {
     globs: Vec<(GlobSet, BTreeSet<String>)>,
     /// The directory the globs are relative to.
-    anchor: Option<Anchor>,
+    anchor: Anchor,
 }
 
 impl PerFileIgnores {
@@ -35,10 +35,7 @@ impl PerFileIgnores {
                 globs.push((set, rules.clone()));
             }
         }
-        Ok(PerFileIgnores {
-            globs,
-            anchor: Some(anchor),
-        })
+        Ok(PerFileIgnores { globs, anchor })
     }
 
     /// Whether no glob is set.
@@ -52,11 +49,8 @@ impl PerFileIgnores {
         if checked.is_clean() || self.globs.is_empty() {
             return checked;
         }
-        let relative = match &mut self.anchor {
-            Some(anchor) => anchor.relative(&checked.path),
-            None => checked.path.to_string(),
-        };
-        let path = Path::new(&relative);
+        let relative = self.anchor.relative(&checked.path);
+        let path = Path::new(&*relative);
         let off: Vec<&BTreeSet<String>> = self
             .globs
             .iter()

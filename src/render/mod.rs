@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use crate::check::{Checked, Failure, Outcome};
+use crate::stream::record::{fill_source_lines, line_text};
 use crate::{Diagnostic, Location, Related, Report, Severity};
 
 pub use json::report_schema;
@@ -335,28 +336,22 @@ impl Tally {
 /// # Ok::<(), agui_lint::BuildError>(())
 /// ```
 pub fn document_json(path: &str, record: Option<usize>, report: &Report) -> String {
-    let outcome = one_document(path, record, report, BTreeMap::new());
+    let mut outcome = Outcome::default();
+    outcome.push(one_document(path, record, report));
     render(Format::Json, &outcome, &Options::default())
 }
 
-/// The outcome of one document checked alone, shown under `path`.
-fn one_document(
-    path: &str,
-    record: Option<usize>,
-    report: &Report,
-    source_lines: BTreeMap<usize, Arc<str>>,
-) -> Outcome {
-    let mut outcome = Outcome::default();
-    outcome.push(Checked {
+/// One document checked alone, shown under `path`.
+fn one_document(path: &str, record: Option<usize>, report: &Report) -> Checked {
+    Checked {
         path: Arc::from(path),
         record,
         context: None,
         line_offset: 0,
         offset: None,
         report: report.clone(),
-        source_lines,
-    });
-    outcome
+        source_lines: BTreeMap::new(),
+    }
 }
 
 /// What `agui-lint check` prints (the human format) for one document
@@ -383,26 +378,15 @@ pub fn document_text(
     source: Option<&[u8]>,
     color: bool,
 ) -> String {
-    let mut source_lines = BTreeMap::new();
+    let mut checked = one_document(path, record, report);
     if let Some(source) = source {
         let lines = crate::lines::Lines::new(source);
-        for d in report.diagnostics() {
-            let wanted = d.location.iter().chain(
-                d.related
-                    .iter()
-                    .filter(|r| r.record.is_none())
-                    .filter_map(|r| r.location.as_ref()),
-            );
-            for location in wanted {
-                if let Some(text) = lines.line(location.line) {
-                    source_lines
-                        .entry(location.line)
-                        .or_insert_with(|| Arc::from(String::from_utf8_lossy(text).as_ref()));
-                }
-            }
-        }
+        fill_source_lines(&mut checked, |line, last_column| {
+            lines.line(line).map(|text| line_text(text, last_column))
+        });
     }
-    let outcome = one_document(path, record, report, source_lines);
+    let mut outcome = Outcome::default();
+    outcome.push(checked);
     let options = Options {
         color,
         ..Options::default()
