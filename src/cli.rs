@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use agui_lint::unstable::kit::BuiltIn;
 use agui_lint::Kind;
 use clap::builder::PossibleValue;
 use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
@@ -240,9 +241,28 @@ pub struct ProbeArgs {
     /// runs (repeatable).
     #[arg(long, value_name = "CAPTURE")]
     pub replay: Vec<PathBuf>,
-    /// The built-in runs to send (comma-separated; default: all).
+    /// The built-in scenarios to run (comma-separated; default: all):
+    /// `text` and `tool` alone, or with `--suite` any of the kit's.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "SCENARIOS")]
-    pub scenario: Vec<crate::probe::Scenario>,
+    pub scenario: Vec<ScenarioArg>,
+    /// Run the conformance kit: every scenario a conversation of one or
+    /// more runs, judged by checks within and across its requests, one
+    /// line per scenario and check (human, json or junit).
+    #[arg(long)]
+    pub suite: bool,
+    /// Also run this scenario file of the kit (a JSON conversation
+    /// template; repeatable; implies `--suite`).
+    #[arg(long, value_name = "FILE")]
+    pub scenario_file: Vec<PathBuf>,
+    /// A TOML file of the checks the server is known to fail, each with a
+    /// reason: those do not fail the run, and a listed one that passes
+    /// does (implies `--suite`).
+    #[arg(long, value_name = "FILE")]
+    pub expected_failures: Option<PathBuf>,
+    /// Judge only the checks of this requirement level and stronger:
+    /// `must` runs only the MUSTs (implies `--suite`).
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub level: Option<LevelArg>,
     /// Send this header with every request, `Name: value` (repeatable).
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
     pub headers: Vec<String>,
@@ -276,6 +296,40 @@ pub struct ProbeArgs {
     /// 1.0 sends; `0` declares none).
     #[command(flatten)]
     pub report: ReportArgs,
+}
+
+/// A built-in scenario of the kit, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScenarioArg(pub BuiltIn);
+
+impl ValueEnum for ScenarioArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ScenarioArg; 9] = [
+            ScenarioArg(BuiltIn::ALL[0]),
+            ScenarioArg(BuiltIn::ALL[1]),
+            ScenarioArg(BuiltIn::ALL[2]),
+            ScenarioArg(BuiltIn::ALL[3]),
+            ScenarioArg(BuiltIn::ALL[4]),
+            ScenarioArg(BuiltIn::ALL[5]),
+            ScenarioArg(BuiltIn::ALL[6]),
+            ScenarioArg(BuiltIn::ALL[7]),
+            ScenarioArg(BuiltIn::ALL[8]),
+        ];
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(PossibleValue::new(self.0.name()))
+    }
+}
+
+/// `--level`: the weakest requirement level judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Only the MUSTs.
+    Must,
+    /// The MUSTs and the SHOULDs.
+    Should,
 }
 
 /// A duration: a number with an optional `ms`, `s` or `m` (seconds when

@@ -33,6 +33,7 @@ mod findings;
 pub mod fuzzing;
 mod input;
 mod kind;
+mod kit;
 mod limits;
 mod lines;
 mod locate;
@@ -93,6 +94,11 @@ pub mod unstable {
     /// HAR), read in bounded memory.
     pub mod input {
         pub use crate::input::*;
+    }
+    /// The conformance kit for agent servers: scenarios, checks across
+    /// requests, expected failures and the kit's report.
+    pub mod kit {
+        pub use crate::kit::*;
     }
     /// Rules turned off by file (`[per-file-ignores]`).
     pub mod per_file_ignores {

@@ -276,13 +276,31 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         Some(ProtocolArg::V1_1) => Some("1.1"),
         Some(ProtocolArg::V0) => None,
     };
+    let suite = args.suite
+        || !args.scenario_file.is_empty()
+        || args.expected_failures.is_some()
+        || args.level.is_some();
+    let mut scenarios = Vec::new();
+    if !suite {
+        for scenario in &args.scenario {
+            scenarios.push(match scenario.0.name() {
+                "text" => probe::Scenario::Text,
+                "tool" => probe::Scenario::Tool,
+                other => {
+                    return Err(format!(
+                        "--scenario {other} is a scenario of the kit: add --suite"
+                    ))
+                }
+            });
+        }
+    }
     let plan = probe::Plan {
-        url: args.url,
-        headers: args.headers,
-        token_env: args.token_env,
-        requests: args.request,
-        replays: args.replay,
-        scenarios: args.scenario,
+        url: args.url.clone(),
+        headers: args.headers.clone(),
+        token_env: args.token_env.clone(),
+        requests: args.request.clone(),
+        replays: args.replay.clone(),
+        scenarios,
         version,
         timeouts: probe::Timeouts {
             connect: args.connect_timeout,
@@ -290,10 +308,13 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
             idle: args.idle_timeout,
             total: args.timeout,
         },
-        save: args.save,
+        save: args.save.clone(),
         quiet: args.report.quiet,
         max_response_bytes: args.max_response_size,
     };
+    if suite {
+        return probe_suite(&plan, &args);
+    }
     let session = probe::record(&plan)?;
     // Lines and columns of the session's HAR mean something only once it
     // is saved; until then a finding is placed by its exchange and event.
@@ -320,6 +341,65 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         positions,
     };
     report(&[source], Vec::new(), settings, checking, &args.report)
+}
+
+/// `probe --suite`: the conformance kit against the plan's endpoint,
+/// reported per scenario and check.
+fn probe_suite(plan: &probe::Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
+    use agui_lint::unstable::kit::{self, Expected, Level, Outcome, UserScenario};
+    if !plan.requests.is_empty() || !plan.replays.is_empty() {
+        return Err("--suite runs the kit's scenarios; --request and --replay send requests of their own (use one or the other)".into());
+    }
+    let format = match args.report.format {
+        cli::Format::Human => kit::Format::Human,
+        cli::Format::Json => kit::Format::Json,
+        cli::Format::Junit => kit::Format::Junit,
+        other => {
+            return Err(format!(
+                "--suite reports in human, json or junit, not {}",
+                clap::ValueEnum::to_possible_value(&other)
+                    .map_or_else(String::new, |v| v.get_name().to_owned())
+            ))
+        }
+    };
+    let expected = match &args.expected_failures {
+        Some(path) => Expected::read(path).map_err(|e| e.to_string())?,
+        None => Expected::default(),
+    };
+    let user = args
+        .scenario_file
+        .iter()
+        .map(|path| UserScenario::read(path).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = kit::Options {
+        scenarios: args.scenario.iter().map(|s| s.0).collect(),
+        user,
+        version: plan.version.map(str::to_owned),
+        level: args.level.map(|level| match level {
+            cli::LevelArg::Must => Level::Must,
+            cli::LevelArg::Should => Level::Should,
+        }),
+    };
+    let settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
+    let validator = Validator::new()
+        .map_err(|e| e.to_string())?
+        .with_settings(settings);
+    let mut suite = kit::Suite::new(&validator, options);
+    probe::suite::run(plan, &mut suite)?;
+    let outcome = Outcome::new(&suite.results(), &expected);
+    let text = outcome.render(format);
+    let mut out = match &args.report.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ) as Box<dyn Write>,
+        None => Box::new(std::io::stdout().lock()),
+    };
+    out.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write the report: {e}"))?;
+    Ok(ExitCode::from(u8::from(
+        outcome.fails() && !args.report.exit_zero,
+    )))
 }
 
 /// One `check` run: the sources and how their documents are shown.

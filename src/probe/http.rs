@@ -13,6 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 pub use agui_lint::unstable::input::har_write::{Received, Sent};
 
 use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+use agui_lint::unstable::input::sse::SseReader;
 use ureq::http::header::{HeaderName, HeaderValue};
 
 /// How long each part of an exchange may take.
@@ -71,6 +72,18 @@ impl Client {
         url: &str,
         headers: &[(String, String)],
         body: Vec<u8>,
+    ) -> Result<(Sent, Received), Unreachable> {
+        self.post_until(url, headers, body, None)
+    }
+
+    /// [`Self::post`], closing the connection once `stop_after_events`
+    /// events have come, as a client cancelling the run does.
+    pub fn post_until(
+        &self,
+        url: &str,
+        headers: &[(String, String)],
+        body: Vec<u8>,
+        stop_after_events: Option<usize>,
     ) -> Result<(Sent, Received), Unreachable> {
         let mut sent_headers = vec![
             ("Content-Type".to_string(), "application/json".to_string()),
@@ -157,6 +170,15 @@ impl Client {
                         && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
                     {
                         first_event_ms = Some(ms(now));
+                    }
+                    if let Some(events) = stop_after_events {
+                        if SseReader::new(body.as_slice()).count() >= events {
+                            break (
+                                DeliveryEnd::ConnectionLost,
+                                None,
+                                Some(format!("closed by the client after {events} events")),
+                            );
+                        }
                     }
                 }
                 Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}

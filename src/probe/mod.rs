@@ -9,6 +9,7 @@
 mod http;
 mod replay;
 pub mod scenario;
+pub mod suite;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -111,11 +112,11 @@ pub fn record(plan: &Plan) -> Result<Session, String> {
 }
 
 /// Header names and values, in the order sent.
-type Headers = Vec<(String, String)>;
+pub(crate) type Headers = Vec<(String, String)>;
 
 /// The headers to send (`-H` and the token's), and the secrets never to
 /// write or show.
-fn headers(plan: &Plan) -> Result<(Headers, Vec<String>), String> {
+pub(crate) fn headers(plan: &Plan) -> Result<(Headers, Vec<String>), String> {
     let mut headers = Vec::new();
     for text in &plan.headers {
         let (name, value) = text
@@ -177,7 +178,7 @@ fn planned(plan: &Plan) -> Result<Vec<Planned>, String> {
 }
 
 /// One line on standard error saying how an exchange went.
-fn summarize(label: &str, received: &http::Received) {
+pub(crate) fn summarize(label: &str, received: &http::Received) {
     let delivery = &received.delivery;
     let line = match received.status {
         None => format!("probe: {label}: no response"),

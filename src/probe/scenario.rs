@@ -3,15 +3,11 @@
 //! request `@ag-ui/client` sends next: the conversation so far with the
 //! assistant's call and the tool's result.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use agui_lint::unstable::input::sse::SseReader;
-use serde_json::{json, Map, Value};
+use agui_lint::unstable::kit;
+use serde_json::{json, Value};
 
 /// A built-in scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scenario {
     /// One user message, no tool.
     Text,
@@ -31,61 +27,19 @@ impl Scenario {
 }
 
 /// The client-side tool the tool scenario offers.
-pub const TOOL_NAME: &str = "get_weather";
-
-/// What the tool "returns" in the follow-up.
-const TOOL_RESULT: &str = r#"{"city":"Berlin","temperature":21,"unit":"celsius"}"#;
-
-/// A fresh id: unique within this process and unlikely across runs.
-pub fn fresh_id(what: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("agui-lint-{what}-{:x}-{n}", nanos & 0xffff_ffff_ffff)
-}
+pub const TOOL_NAME: &str = kit::WEATHER_TOOL;
 
 /// The first request of `scenario`, declaring `version` (none when
 /// `None`, as before 1.0).
 pub fn request(scenario: Scenario, version: Option<&str>) -> Value {
     let (text, tools) = match scenario {
-        Scenario::Text => ("Reply with one short sentence: what can you do?", json!([])),
+        Scenario::Text => ("Reply with one short sentence: what can you do?", vec![]),
         Scenario::Tool => (
             "What is the weather in Berlin right now? Use the get_weather tool.",
-            json!([{
-                "name": TOOL_NAME,
-                "description": "Get the current weather for a city. Runs in the user's browser.",
-                "parameters": {
-                    "type": "object",
-                    "properties": {"city": {"type": "string", "description": "City name"}},
-                    "required": ["city"]
-                }
-            }]),
+            vec![kit::tool(TOOL_NAME)],
         ),
     };
-    let mut input = json!({
-        "threadId": fresh_id("thread"),
-        "runId": fresh_id("run"),
-        "state": {},
-        "messages": [{"id": fresh_id("user"), "role": "user", "content": text}],
-        "tools": tools,
-        "context": [],
-        "forwardedProps": {}
-    });
-    if let (Some(version), Some(object)) = (version, input.as_object_mut()) {
-        object.insert("protocolVersion".into(), json!(version));
-    }
-    input
-}
-
-/// A tool call the agent made in a stream.
-#[derive(Debug, Default, Clone)]
-struct Call {
-    name: String,
-    arguments: String,
-    parent: Option<String>,
-    answered: bool,
+    kit::first_request(&kit::fresh_id("thread"), text, tools, json!({}), version)
 }
 
 /// The follow-up request to `request` after its run streamed `body`: when
@@ -94,148 +48,7 @@ struct Call {
 /// result, as `@ag-ui/client` sends it once the tool has run. `None` when
 /// there is nothing to answer.
 pub fn follow_up(request: &Value, body: &[u8]) -> Option<Value> {
-    let offered: Vec<&str> = request
-        .get("tools")?
-        .as_array()?
-        .iter()
-        .filter_map(|t| t.get("name")?.as_str())
-        .collect();
-    let mut calls: BTreeMap<String, Call> = BTreeMap::new();
-    let mut order = Vec::new();
-    let mut texts: Vec<(String, String)> = Vec::new();
-    let mut snapshot: Option<Vec<Value>> = None;
-    let (mut open_chunk_call, mut open_chunk_text) = (None::<String>, None::<String>);
-    for event in SseReader::new(body) {
-        let Ok(event) = event else { break };
-        let Ok(event) = serde_json::from_slice::<Value>(&event.data) else {
-            continue;
-        };
-        let text = |key: &str| event.get(key).and_then(Value::as_str).map(str::to_owned);
-        match event.get("type").and_then(Value::as_str).unwrap_or("") {
-            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => {
-                let id = text("toolCallId").or_else(|| open_chunk_call.clone());
-                let Some(id) = id else { continue };
-                if !calls.contains_key(&id) {
-                    order.push(id.clone());
-                }
-                let call = calls.entry(id.clone()).or_default();
-                if let Some(name) = text("toolCallName") {
-                    call.name = name;
-                }
-                if let Some(parent) = text("parentMessageId") {
-                    call.parent = Some(parent);
-                }
-                if let Some(delta) = text("delta") {
-                    call.arguments.push_str(&delta);
-                }
-                open_chunk_call = Some(id);
-            }
-            "TOOL_CALL_ARGS" => {
-                if let (Some(id), Some(delta)) = (text("toolCallId"), text("delta")) {
-                    calls.entry(id).or_default().arguments.push_str(&delta);
-                }
-            }
-            "TOOL_CALL_RESULT" => {
-                if let Some(call) = text("toolCallId").and_then(|id| calls.get_mut(&id)) {
-                    call.answered = true;
-                }
-            }
-            "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
-                let id = text("messageId").or_else(|| open_chunk_text.clone());
-                let Some(id) = id else { continue };
-                let at = match texts.iter().position(|(known, _)| *known == id) {
-                    Some(at) => at,
-                    None => {
-                        texts.push((id.clone(), String::new()));
-                        texts.len() - 1
-                    }
-                };
-                if let Some(delta) = text("delta") {
-                    texts[at].1.push_str(&delta);
-                }
-                open_chunk_text = Some(id);
-            }
-            "MESSAGES_SNAPSHOT" => {
-                snapshot = event.get("messages").and_then(Value::as_array).cloned();
-            }
-            _ => {}
-        }
-    }
-    let pending: Vec<(&String, &Call)> = order
-        .iter()
-        .filter_map(|id| Some((id, calls.get(id)?)))
-        .filter(|(_, call)| !call.answered && offered.contains(&call.name.as_str()))
-        .collect();
-    if pending.is_empty() {
-        return None;
-    }
-    let mut messages = match snapshot {
-        Some(messages) => messages,
-        None => {
-            let mut messages = request.get("messages")?.as_array()?.clone();
-            messages.extend(assistant_messages(&order, &calls, &texts));
-            messages
-        }
-    };
-    for (id, _) in &pending {
-        messages.push(json!({
-            "id": fresh_id("tool-result"),
-            "role": "tool",
-            "toolCallId": id,
-            "content": TOOL_RESULT
-        }));
-    }
-    let mut next: Map<String, Value> = request.as_object()?.clone();
-    next.insert("runId".into(), json!(fresh_id("run")));
-    next.insert("messages".into(), Value::Array(messages));
-    Some(Value::Object(next))
-}
-
-/// The assistant messages a stream built: each text message, and each tool
-/// call under its parent message (or a message of its own).
-fn assistant_messages(
-    order: &[String],
-    calls: &BTreeMap<String, Call>,
-    texts: &[(String, String)],
-) -> Vec<Value> {
-    let mut messages: Vec<(String, Map<String, Value>)> = Vec::new();
-    for (id, content) in texts {
-        let mut message = Map::new();
-        message.insert("id".into(), json!(id));
-        message.insert("role".into(), json!("assistant"));
-        message.insert("content".into(), json!(content));
-        messages.push((id.clone(), message));
-    }
-    for id in order {
-        let Some(call) = calls.get(id) else { continue };
-        let parent = call.parent.clone().unwrap_or_else(|| fresh_id("assistant"));
-        let at = match messages.iter().position(|(known, _)| *known == parent) {
-            Some(at) => at,
-            None => {
-                let mut message = Map::new();
-                message.insert("id".into(), json!(parent));
-                message.insert("role".into(), json!("assistant"));
-                messages.push((parent.clone(), message));
-                messages.len() - 1
-            }
-        };
-        let entry = json!({
-            "id": id,
-            "type": "function",
-            "function": {"name": call.name, "arguments": call.arguments}
-        });
-        let message = &mut messages[at].1;
-        match message.get_mut("toolCalls").and_then(Value::as_array_mut) {
-            Some(list) => list.push(entry),
-            None => {
-                message.insert("toolCalls".into(), json!([entry]));
-            }
-        }
-    }
-    messages
-        .into_iter()
-        .map(|(_, m)| Value::Object(m))
-        .collect()
+    kit::with_tool_results(request, &kit::Streamed::read(request, body, false))
 }
 
 #[cfg(test)]

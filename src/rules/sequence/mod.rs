@@ -81,6 +81,17 @@ use chunks::{ChunkKind, Chunked};
 use here::Here;
 use lifecycle::Boundary;
 
+/// Whether `rule` is one the conformance kit judges by a check of its own
+/// (`src/kit/`), so that its `stream-conforms` leaves it out: a server
+/// breaking one requirement then fails one check.
+pub(crate) fn owned_by_the_kit(rule: &str) -> bool {
+    [
+        state::STATE_DELTA_NOT_APPLICABLE.name,
+        versions::PROTOCOL_VERSION_MISSING.name,
+    ]
+    .contains(&rule)
+}
+
 /// The rules of this family, in documentation order.
 pub(super) const RULES: &[Rule] = &[
     lifecycle::EVENT_BEFORE_RUN_STARTED,

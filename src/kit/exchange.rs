@@ -1,0 +1,140 @@
+//! One request a scenario sent and the response it got, with what the
+//! judgments read from it: the parsed request, whether the response is an
+//! event stream, and what that stream carried.
+
+use serde_json::Value;
+
+use super::streamed::{Ending, Streamed};
+use crate::input::har_write::{Received, Sent};
+
+/// A request a scenario asks its driver to send.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// What the request is for, as the report shows it.
+    pub label: String,
+    /// Headers that replace the driver's defaults (`Content-Type:
+    /// application/json`, `Accept: text/event-stream`) or add to them.
+    pub headers: Vec<(String, String)>,
+    /// The body, as sent.
+    pub body: Vec<u8>,
+    /// Close the connection once this many events have come (cancelling
+    /// the run), instead of reading the response to its end.
+    pub cancel_after_events: Option<usize>,
+    /// Milliseconds to wait before sending: after a cancelled run, the
+    /// time a user takes to send again, in which a server notices the
+    /// closed connection.
+    pub wait_before_ms: u64,
+}
+
+/// One exchange of a scenario.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// The request as the scenario planned it.
+    pub request: Request,
+    /// The request as sent.
+    pub sent: Sent,
+    /// The response as received.
+    pub received: Received,
+    /// The request's body, parsed (`Null` when it is not JSON).
+    pub input: Value,
+    /// What the response streamed, when it is an event stream.
+    pub streamed: Option<Streamed>,
+}
+
+impl Exchange {
+    /// Reads `received`, the answer to `request`.
+    pub fn new(request: Request, sent: Sent, received: Received) -> Exchange {
+        let input = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let media = media_type(&received);
+        let stream = received.status.is_some_and(|s| (200..300).contains(&s))
+            && (media.contains("text/event-stream") || is_json_lines(&media));
+        let streamed =
+            stream.then(|| Streamed::read(&input, &received.body, is_json_lines(&media)));
+        Exchange {
+            request,
+            sent,
+            received,
+            input,
+            streamed,
+        }
+    }
+
+    /// Whether the run was served: a 2xx event stream that opens with
+    /// `RUN_STARTED` and closes the run; else why not.
+    pub fn served(&self) -> Result<&Streamed, String> {
+        let Some(status) = self.received.status else {
+            return Err("no response came".into());
+        };
+        let Some(streamed) = &self.streamed else {
+            return Err(format!(
+                "HTTP {status} {}{}",
+                or_none(&media_type(&self.received)),
+                body_excerpt(&self.received.body)
+            ));
+        };
+        match (&streamed.first_type, &streamed.ending) {
+            (_, Ending::Error(message)) => Err(format!("the run failed: RUN_ERROR '{message}'")),
+            (Some(first), _) if first != "RUN_STARTED" => {
+                Err(format!("the stream opens with {first}, not RUN_STARTED"))
+            }
+            (None, _) => Err(format!("HTTP {status}, an event stream with no event")),
+            (_, Ending::Open) => Err("the stream ended with the run open".into()),
+            _ => Ok(streamed),
+        }
+    }
+
+    /// The status, or 0 when no response came.
+    pub fn status(&self) -> u16 {
+        self.received.status.unwrap_or(0)
+    }
+
+    /// The label, numbered: `request 2 (the tool's result)`.
+    pub fn name(&self, n: usize) -> String {
+        format!("request {} ({})", n + 1, self.request.label)
+    }
+}
+
+/// The response's media type, lowercased, without parameters.
+pub fn media_type(received: &Received) -> String {
+    received
+        .headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        .map(|(_, value)| {
+            value
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default()
+}
+
+fn is_json_lines(media: &str) -> bool {
+    matches!(
+        media,
+        "application/jsonl" | "application/x-ndjson" | "application/json-lines"
+    )
+}
+
+fn or_none(media: &str) -> &str {
+    if media.is_empty() {
+        "(no Content-Type)"
+    } else {
+        media
+    }
+}
+
+/// The start of a body, for a verdict's reason: `: "…"`, or nothing.
+pub fn body_excerpt(body: &[u8]) -> String {
+    const MOST: usize = 120;
+    let text = String::from_utf8_lossy(&body[..body.len().min(MOST * 4)]);
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return String::new();
+    }
+    let cut: String = text.chars().take(MOST).collect();
+    let more = if cut.len() < text.len() { "…" } else { "" };
+    format!(": \"{cut}{more}\"")
+}

@@ -1,0 +1,425 @@
+//! The judgments the scenarios share: each reads a scenario's exchanges
+//! and gives one check's verdict, with the request and event that decided
+//! it.
+
+use serde_json::Value;
+
+use super::checks::Verdict;
+use super::exchange::{body_excerpt, media_type, Exchange};
+use super::streamed::{Ending, Streamed};
+use crate::rules::sequence::owned_by_the_kit;
+use crate::{Framing, Severity, StreamChecker, Validator};
+
+/// The error findings of the stream checker on each served run, paired
+/// with its request; rules another check of the kit judges are left to
+/// it, so that a server breaking one requirement fails one check.
+pub fn stream_conforms(validator: &Validator, runs: &[(usize, &Exchange)]) -> Verdict {
+    let mut judged = 0;
+    for (n, exchange) in runs {
+        if exchange.streamed.is_none() {
+            continue;
+        }
+        judged += 1;
+        let framing = if media_type(&exchange.received).contains("event-stream") {
+            Framing::Sse
+        } else {
+            Framing::JsonLines
+        };
+        let mut checker = StreamChecker::new(validator, framing);
+        if exchange.input.is_object() {
+            checker = checker.answering(&exchange.input);
+        }
+        let mut documents = checker.feed(&exchange.received.body);
+        documents.extend(checker.finish());
+        let mut errors = documents.iter().flat_map(|checked| {
+            checked
+                .report
+                .diagnostics()
+                .iter()
+                .filter(|d| d.severity == Severity::Error && !owned_by_the_kit(&d.rule))
+                .map(move |d| (checked.record, d))
+        });
+        if let Some((record, first)) = errors.next() {
+            let more = errors.count();
+            let at = record.map_or_else(String::new, |r| format!(", event {r}"));
+            let more = match more {
+                0 => String::new(),
+                n => format!(" (and {n} more error{})", if n == 1 { "" } else { "s" }),
+            };
+            return Verdict::Failed(format!(
+                "{}{at}: error[{}] {}{more}",
+                exchange.name(*n),
+                first.rule,
+                first.message
+            ));
+        }
+    }
+    if judged == 0 {
+        return Verdict::NotExercised("no request was answered with an event stream".into());
+    }
+    Verdict::Passed
+}
+
+/// `RUN_STARTED` and `RUN_FINISHED` of every served run carry the ids its
+/// request sent.
+pub fn ids_echoed(runs: &[(usize, &Exchange)]) -> Verdict {
+    let mut judged = 0;
+    for (n, exchange) in runs {
+        let Some(streamed) = &exchange.streamed else {
+            continue;
+        };
+        for key in ["threadId", "runId"] {
+            let Some(sent) = exchange.input.get(key).and_then(Value::as_str) else {
+                continue;
+            };
+            for kind in ["RUN_STARTED", "RUN_FINISHED"] {
+                for event in streamed.of_type(kind) {
+                    judged += 1;
+                    match event.get(key) {
+                        Some(Value::String(got)) if got == sent => {}
+                        Some(got) => {
+                            return Verdict::Failed(format!(
+                                "{}: {kind} carries {key} {got}, not '{sent}' as sent",
+                                exchange.name(*n)
+                            ))
+                        }
+                        None => {
+                            return Verdict::Failed(format!(
+                                "{}: {kind} has no {key} ('{sent}' was sent)",
+                                exchange.name(*n)
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if judged == 0 {
+        return Verdict::NotExercised("no run started or finished".into());
+    }
+    Verdict::Passed
+}
+
+/// No run after the first opens a message or tool call under an id the
+/// thread's history (its request's messages) already has.
+pub fn ids_unique(done: &[Exchange]) -> Verdict {
+    let mut judged = false;
+    for (n, exchange) in done.iter().enumerate().skip(1) {
+        let Some(streamed) = &exchange.streamed else {
+            continue;
+        };
+        judged = true;
+        let known = history_ids(&exchange.input);
+        if let Some(id) = streamed.opened_ids.iter().find(|id| known.contains(id)) {
+            return Verdict::Failed(format!(
+                "{}: the run opens '{id}', an id the thread's history already has",
+                exchange.name(n)
+            ));
+        }
+    }
+    if judged {
+        Verdict::Passed
+    } else {
+        Verdict::NotExercised("no later run of the thread was served".into())
+    }
+}
+
+/// The ids of a request's messages and of their tool calls.
+fn history_ids(input: &Value) -> Vec<String> {
+    let mut ids = Vec::new();
+    for message in input
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        ids.extend(message.get("id").and_then(Value::as_str).map(str::to_owned));
+        for call in message
+            .get("toolCalls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            ids.extend(call.get("id").and_then(Value::as_str).map(str::to_owned));
+        }
+    }
+    ids
+}
+
+/// A `MESSAGES_SNAPSHOT` of a later run restates each message the request
+/// carried, by id, with the same role and content.
+pub fn snapshot_keeps_history(done: &[Exchange]) -> Verdict {
+    let mut judged = false;
+    for (n, exchange) in done.iter().enumerate().skip(1) {
+        let Some(streamed) = &exchange.streamed else {
+            continue;
+        };
+        let carried = exchange
+            .input
+            .get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for snapshot in streamed.of_type("MESSAGES_SNAPSHOT") {
+            judged = true;
+            let restated = snapshot
+                .get("messages")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for message in &carried {
+                let id = message.get("id");
+                let Some(again) = restated.iter().find(|m| m.get("id") == id) else {
+                    continue;
+                };
+                for key in ["role", "content"] {
+                    if message.get(key) != again.get(key) {
+                        return Verdict::Failed(format!(
+                            "{}: MESSAGES_SNAPSHOT restates message {} with {key} {} where the request carried {}",
+                            exchange.name(n),
+                            id.map_or_else(String::new, Value::to_string),
+                            again.get(key).map_or_else(|| "absent".into(), Value::to_string),
+                            message.get(key).map_or_else(|| "none".into(), Value::to_string),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if judged {
+        Verdict::Passed
+    } else {
+        Verdict::NotExercised("no later run sent a MESSAGES_SNAPSHOT".into())
+    }
+}
+
+/// The deltas of the `n`-th exchange's run apply to the state its request
+/// sent.
+pub fn state_deltas_apply(exchange: Option<&Exchange>, n: usize) -> Verdict {
+    let Some(exchange) = exchange else {
+        return Verdict::NotExercised("no request was sent".into());
+    };
+    let Some(streamed) = &exchange.streamed else {
+        return Verdict::NotExercised(format!(
+            "{} was not answered with a stream",
+            exchange.name(n)
+        ));
+    };
+    if streamed.of_type("STATE_DELTA").next().is_none() {
+        return Verdict::NotExercised(format!(
+            "the agent sent no STATE_DELTA; the run streamed {}",
+            event_types(streamed)
+        ));
+    }
+    match &streamed.state_error {
+        Some((event, why)) => Verdict::Failed(format!(
+            "{}, event {}: STATE_DELTA does not apply to the state the request sent: {why}",
+            exchange.name(n),
+            event + 1
+        )),
+        None => Verdict::Passed,
+    }
+}
+
+/// The second run takes the state the first left: its request is served
+/// and its deltas apply to that state.
+pub fn state_continuity(done: &[Exchange]) -> Verdict {
+    let Some(first) = done.first() else {
+        return Verdict::NotExercised("no request was sent".into());
+    };
+    let streamed = match first.served() {
+        Ok(streamed) => streamed,
+        Err(why) => return Verdict::NotExercised(format!("the first run was not served: {why}")),
+    };
+    if !streamed.state_events {
+        return Verdict::NotExercised(format!(
+            "the first run sent no state event; it streamed {}",
+            event_types(streamed)
+        ));
+    }
+    let Some(second) = done.get(1) else {
+        return Verdict::NotExercised("there was no second request".into());
+    };
+    if let Err(why) = second.served() {
+        return Verdict::Failed(format!(
+            "{}, carrying the state the first run left: {why}",
+            second.name(1)
+        ));
+    }
+    match state_deltas_apply(Some(second), 1) {
+        Verdict::NotExercised(_) => Verdict::Passed,
+        verdict => verdict,
+    }
+}
+
+/// The resume answering every interrupt of the first run is served, and
+/// its run does not raise an answered interrupt again.
+pub fn resume_accepted(done: &[Exchange]) -> Verdict {
+    let Some(first) = done.first() else {
+        return Verdict::NotExercised("no request was sent".into());
+    };
+    let streamed = match first.served() {
+        Ok(streamed) => streamed,
+        Err(why) => return Verdict::NotExercised(format!("the first run was not served: {why}")),
+    };
+    if streamed.ending != Ending::Interrupt {
+        return Verdict::NotExercised(format!(
+            "the agent did not interrupt (no RUN_FINISHED with the interrupt outcome); the run streamed {}",
+            event_types(streamed)
+        ));
+    }
+    let Some(resume) = done.get(1) else {
+        return Verdict::NotExercised("the resume was not sent".into());
+    };
+    let resumed = match resume.served() {
+        Ok(resumed) => resumed,
+        Err(why) => return Verdict::Failed(format!("{}: {why}", resume.name(1))),
+    };
+    let answered: Vec<&Value> = streamed
+        .interrupts
+        .iter()
+        .filter_map(|i| i.get("id"))
+        .collect();
+    if let Some(again) = resumed
+        .interrupts
+        .iter()
+        .filter_map(|i| i.get("id"))
+        .find(|id| answered.contains(id))
+    {
+        return Verdict::Failed(format!(
+            "{}: the run raises interrupt {again} again, which the resume answered",
+            resume.name(1)
+        ));
+    }
+    Verdict::Passed
+}
+
+/// The resume naming an interrupt never raised is rejected or proceeds;
+/// never a 5xx or a broken stream.
+pub fn unknown_resume_handled(done: &[Exchange]) -> Verdict {
+    let Some((n, exchange)) = done
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.request.label.contains("never raised"))
+    else {
+        return Verdict::NotExercised("the resume naming an unknown interrupt was not sent".into());
+    };
+    let status = exchange.status();
+    if (400..500).contains(&status) {
+        return Verdict::Passed;
+    }
+    if status == 0 || status >= 500 {
+        return Verdict::Failed(format!(
+            "{}: HTTP {status}{}",
+            exchange.name(n),
+            body_excerpt(&exchange.received.body)
+        ));
+    }
+    match (&exchange.streamed, exchange.served()) {
+        (_, Ok(_)) => Verdict::Passed,
+        (Some(streamed), Err(_)) if matches!(streamed.ending, Ending::Error(_)) => Verdict::Passed,
+        (_, Err(why)) => Verdict::Failed(format!("{}: {why}", exchange.name(n))),
+    }
+}
+
+/// After the client closed the connection mid-run, the next run is served.
+pub fn served_after_cancel(done: &[Exchange]) -> Verdict {
+    let Some(first) = done.first() else {
+        return Verdict::NotExercised("no request was sent".into());
+    };
+    match &first.streamed {
+        None => {
+            return Verdict::NotExercised(format!(
+                "the run to cancel was not served: HTTP {}{}",
+                first.status(),
+                body_excerpt(&first.received.body)
+            ))
+        }
+        Some(streamed) if streamed.ending != Ending::Open => {
+            return Verdict::NotExercised(format!(
+                "the run ended after {} events, before the client closed the connection: nothing was cancelled",
+                streamed.events.len()
+            ))
+        }
+        Some(_) => {}
+    }
+    let Some(next) = done.get(1) else {
+        return Verdict::NotExercised("there was no next request".into());
+    };
+    match next.served() {
+        Ok(_) => Verdict::Passed,
+        Err(why) => Verdict::Failed(format!("{}: {why}", next.name(1))),
+    }
+}
+
+/// The run answering a request that declared 1.0 declares a version on
+/// `RUN_STARTED`.
+pub fn version_declared(exchange: Option<&Exchange>) -> Verdict {
+    let Some(exchange) = exchange else {
+        return Verdict::NotExercised("no request was sent".into());
+    };
+    let streamed = match exchange.served() {
+        Ok(streamed) => streamed,
+        Err(why) => return Verdict::Failed(format!("{}: {why}", exchange.name(0))),
+    };
+    match streamed
+        .of_type("RUN_STARTED")
+        .next()
+        .and_then(|e| e.get("protocolVersion"))
+    {
+        Some(Value::String(_)) => Verdict::Passed,
+        Some(other) => Verdict::Failed(format!(
+            "{}: RUN_STARTED.protocolVersion is {other}, not a version",
+            exchange.name(0)
+        )),
+        None => Verdict::Failed(format!(
+            "{}: RUN_STARTED declares no protocolVersion",
+            exchange.name(0)
+        )),
+    }
+}
+
+/// The `n`-th bad request is answered with a 4xx and a body.
+pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
+    let Some(exchange) = exchange else {
+        return Verdict::NotExercised("the request was not sent".into());
+    };
+    let status = exchange.status();
+    let name = exchange.name(n);
+    if (400..500).contains(&status) {
+        if exchange.received.body.iter().all(u8::is_ascii_whitespace) {
+            return Verdict::Failed(format!("{name}: HTTP {status} with an empty body: say why"));
+        }
+        return Verdict::Passed;
+    }
+    if let Some(streamed) = &exchange.streamed {
+        if streamed.of_type("RUN_STARTED").next().is_some() {
+            return Verdict::Failed(format!("{name}: HTTP {status}, and a run was served"));
+        }
+    }
+    Verdict::Failed(format!(
+        "{name}: HTTP {status}{}",
+        body_excerpt(&exchange.received.body)
+    ))
+}
+
+/// The event types a run streamed, for a reason: `RUN_STARTED, TEXT_MESSAGE_START, …`.
+pub fn event_types(streamed: &Streamed) -> String {
+    const MOST: usize = 8;
+    let mut types: Vec<&str> = Vec::new();
+    for event in &streamed.events {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("?");
+        if !types.contains(&kind) {
+            types.push(kind);
+        }
+    }
+    if types.is_empty() {
+        return "no event".into();
+    }
+    let more = types.len().saturating_sub(MOST);
+    let mut text = types[..types.len().min(MOST)].join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more types"));
+    }
+    text
+}

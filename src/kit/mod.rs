@@ -1,0 +1,240 @@
+//! The conformance kit for agent servers: scripted conversations of one
+//! or more runs (the built-in scenarios, and users' own from files), each
+//! judged by checks within and across its requests.
+//!
+//! The kit does no I/O. A driver asks it for the next request
+//! ([`Suite::next_request`]), sends it however it can (the CLI over HTTP,
+//! the Python binding to an ASGI app in process), and hands back what came
+//! ([`Suite::record`]); the kit plans the next request from the responses
+//! so far, and judges each scenario once it has ended ([`Suite::results`]).
+//! So one kit runs over any transport, blocking or async.
+
+mod checks;
+mod exchange;
+mod expected;
+mod judge;
+mod report;
+mod requests;
+mod scenarios;
+mod streamed;
+mod user;
+
+pub use checks::{by_id as check_by_id, Check, Judged, Level, Verdict, ALL as CHECKS};
+pub use exchange::{Exchange, Request};
+pub use expected::{Expected, ExpectedError, Status};
+pub use report::{Format, Outcome};
+pub use requests::{first_request, fresh_id, tool, with_tool_results, TIME_TOOL, WEATHER_TOOL};
+pub use scenarios::BuiltIn;
+pub use streamed::{Call, Ending, Streamed};
+pub use user::{UserScenario, UserScenarioError};
+
+use crate::input::har_write::{Received, Sent};
+use crate::Validator;
+
+/// What to run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The built-in scenarios to run, by name; every one when this and
+    /// `user` are empty.
+    pub scenarios: Vec<BuiltIn>,
+    /// Users' scenarios, run after the built-in ones.
+    pub user: Vec<UserScenario>,
+    /// What first requests declare as `protocolVersion` (`None`: nothing,
+    /// as before 1.0).
+    pub version: Option<String>,
+    /// Only the checks of this level and stronger (`Level::Must`: only
+    /// the MUSTs; `Level::Should`: every check).
+    pub level: Option<Level>,
+}
+
+/// A scenario in a suite.
+#[derive(Debug, Clone)]
+enum Script {
+    BuiltIn(BuiltIn),
+    User(UserScenario),
+}
+
+/// One scenario of a suite and its exchanges so far.
+#[derive(Debug, Clone)]
+pub struct ScenarioRun {
+    script: Script,
+    /// The thread the scenario's requests share.
+    thread: String,
+    exchanges: Vec<Exchange>,
+}
+
+impl ScenarioRun {
+    /// The scenario's name.
+    pub fn name(&self) -> &str {
+        match &self.script {
+            Script::BuiltIn(scenario) => scenario.name(),
+            Script::User(scenario) => &scenario.name,
+        }
+    }
+
+    /// The exchanges so far, in order.
+    pub fn exchanges(&self) -> &[Exchange] {
+        &self.exchanges
+    }
+}
+
+/// The scenarios of one run of the kit, in order, and where it is.
+#[derive(Clone)]
+pub struct Suite {
+    validator: Validator,
+    scenarios: Vec<ScenarioRun>,
+    version: Option<String>,
+    level: Level,
+    /// The scenario the next request belongs to.
+    current: usize,
+}
+
+impl Suite {
+    /// A suite of `options`' scenarios, judged by `validator`.
+    pub fn new(validator: &Validator, options: Options) -> Suite {
+        let level = options.level.unwrap_or(Level::Should);
+        let mut scripts: Vec<Script> = if options.scenarios.is_empty() && options.user.is_empty() {
+            BuiltIn::ALL.into_iter().map(Script::BuiltIn).collect()
+        } else {
+            options.scenarios.into_iter().map(Script::BuiltIn).collect()
+        };
+        scripts.extend(options.user.into_iter().map(Script::User));
+        // A scenario none of whose checks is at the level asked is not run.
+        scripts.retain(|script| match script {
+            Script::BuiltIn(scenario) => scenario.checks().iter().any(|c| c.level <= level),
+            Script::User(_) => true,
+        });
+        Suite {
+            validator: validator.clone(),
+            scenarios: scripts
+                .into_iter()
+                .map(|script| ScenarioRun {
+                    script,
+                    thread: fresh_id("thread"),
+                    exchanges: Vec::new(),
+                })
+                .collect(),
+            version: options.version,
+            level,
+            current: 0,
+        }
+    }
+
+    /// The next request to send, or `None` when every scenario has ended.
+    pub fn next_request(&mut self) -> Option<Request> {
+        while let Some(run) = self.scenarios.get(self.current) {
+            let planned = match &run.script {
+                Script::BuiltIn(scenario) => {
+                    scenario.plan(&run.thread, self.version.as_deref(), &run.exchanges)
+                }
+                Script::User(scenario) => scenario.plan(&run.thread, &run.exchanges),
+            };
+            if planned.is_some() {
+                return planned;
+            }
+            self.current += 1;
+        }
+        None
+    }
+
+    /// The name of the scenario the last request returned by
+    /// [`Self::next_request`] belongs to.
+    pub fn current_scenario(&self) -> Option<&str> {
+        self.scenarios.get(self.current).map(ScenarioRun::name)
+    }
+
+    /// Records the answer to `request`, the last one
+    /// [`Self::next_request`] returned: `sent` as it went out, `received`
+    /// as it came back.
+    pub fn record(&mut self, request: Request, sent: Sent, received: Received) {
+        if let Some(run) = self.scenarios.get_mut(self.current) {
+            run.exchanges.push(Exchange::new(request, sent, received));
+        }
+    }
+
+    /// The scenarios, with their exchanges.
+    pub fn scenarios(&self) -> &[ScenarioRun] {
+        &self.scenarios
+    }
+
+    /// Every scenario's verdicts, at the level asked.
+    pub fn results(&self) -> Vec<ScenarioResult> {
+        self.scenarios
+            .iter()
+            .map(|run| {
+                let judged = match &run.script {
+                    Script::BuiltIn(scenario) => scenario.judge(&self.validator, &run.exchanges),
+                    Script::User(scenario) => scenario.judge(&self.validator, &run.exchanges),
+                };
+                ScenarioResult {
+                    scenario: run.name().to_owned(),
+                    judged: judged
+                        .into_iter()
+                        .filter(|j| j.check.level <= self.level)
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One scenario's verdicts.
+#[derive(Debug, Clone)]
+pub struct ScenarioResult {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Each check it judged, in report order.
+    pub judged: Vec<Judged>,
+}
+
+/// A response as a driver that measured nothing of its timing hands it
+/// over: `status`, `headers` and the `body` read, whole (`complete`) or
+/// until the driver closed the connection.
+pub fn received(
+    status: Option<u16>,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    complete: bool,
+) -> Received {
+    use crate::input::har::{Delivery, DeliveryEnd};
+    Received {
+        status,
+        headers,
+        body,
+        head_ms: None,
+        total_ms: 0,
+        delivery: Delivery {
+            first_byte_ms: None,
+            first_event_ms: None,
+            longest_gap_ms: 0,
+            end: if complete {
+                DeliveryEnd::Complete
+            } else {
+                DeliveryEnd::ConnectionLost
+            },
+            limit_ms: None,
+            detail: (!complete).then(|| "closed by the client".to_owned()),
+            dropped_bytes: None,
+        },
+    }
+}
+
+/// The request as a driver sent it to `url`: the kit's default headers,
+/// `extra` (a driver's `-H`) over them, and the request's own last (a
+/// scenario sending a wrong Content-Type on purpose means it).
+pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "text/event-stream".to_string()),
+    ];
+    for (name, value) in extra.iter().chain(&request.headers) {
+        headers.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
+    }
+    Sent {
+        url: url.to_owned(),
+        headers,
+        body: request.body.clone(),
+        at: std::time::SystemTime::now(),
+    }
+}

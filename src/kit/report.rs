@@ -1,0 +1,242 @@
+//! The kit's report: one line per scenario and check, in the human format,
+//! JSON and JUnit (one test case per check), with the expected failures
+//! applied.
+
+use std::fmt::Write as _;
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use serde_json::{json, Value};
+
+use super::checks::Check;
+use super::expected::{Expected, Status};
+use super::ScenarioResult;
+
+/// Where the prose pages the checks cite live.
+const SPEC: &str = "https://docs.ag-ui.com/spec/1.1/";
+
+/// The kit's output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Lines for a person.
+    Human,
+    /// One JSON document.
+    Json,
+    /// JUnit XML: a test suite per scenario, a test case per check.
+    Junit,
+}
+
+/// A run of the kit judged: every scenario's checks with their status.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    rows: Vec<(String, Check, Status)>,
+    /// Expected-failure entries that match no check a run scenario judged.
+    unmatched: Vec<String>,
+}
+
+impl Outcome {
+    /// `results` with `expected` applied.
+    pub fn new(results: &[ScenarioResult], expected: &Expected) -> Outcome {
+        let rows = results
+            .iter()
+            .flat_map(|result| {
+                result.judged.iter().map(|judged| {
+                    (
+                        result.scenario.clone(),
+                        judged.check,
+                        expected.status(&result.scenario, judged.check.id, &judged.verdict),
+                    )
+                })
+            })
+            .collect();
+        Outcome {
+            rows,
+            unmatched: expected.unmatched(results),
+        }
+    }
+
+    /// Whether the run fails: a failure not listed, a listed one that now
+    /// passes, or a listed one that names no check run.
+    pub fn fails(&self) -> bool {
+        !self.unmatched.is_empty() || self.rows.iter().any(|(_, _, status)| status.fails())
+    }
+
+    /// Each scenario, check and status, in order.
+    pub fn rows(&self) -> impl Iterator<Item = (&str, &Check, &Status)> {
+        self.rows.iter().map(|(s, c, st)| (s.as_str(), c, st))
+    }
+
+    /// The report in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Human => self.human(),
+            Format::Json => {
+                let mut text = serde_json::to_string_pretty(&self.json()).unwrap_or_default();
+                text.push('\n');
+                text
+            }
+            Format::Junit => self.junit(),
+        }
+    }
+
+    /// How many checks ended in each status: passed, failed, not
+    /// exercised, expected failures, fixed but listed.
+    fn counts(&self) -> [usize; 5] {
+        let mut counts = [0; 5];
+        for (_, _, status) in &self.rows {
+            counts[match status {
+                Status::Passed => 0,
+                Status::Failed(_) => 1,
+                Status::NotExercised(_) => 2,
+                Status::ExpectedFailure { .. } => 3,
+                Status::FixedButListed { .. } => 4,
+            }] += 1;
+        }
+        counts
+    }
+
+    fn human(&self) -> String {
+        let mut text = String::new();
+        let mut scenario = None;
+        for (name, check, status) in &self.rows {
+            if scenario != Some(name) {
+                let _ = writeln!(text, "{name}");
+                scenario = Some(name);
+            }
+            let (word, why) = words(status);
+            let _ = write!(
+                text,
+                "  {word:<16} {:<6} {}",
+                check.level.as_str(),
+                check.id
+            );
+            if let Some(why) = why {
+                let _ = write!(text, ": {why}");
+            }
+            text.push('\n');
+        }
+        for entry in &self.unmatched {
+            let _ = writeln!(
+                text,
+                "expected failure {entry} names no check its scenario judged: remove it or correct it"
+            );
+        }
+        let [passed, failed, idle, expected, fixed] = self.counts();
+        let scenarios = {
+            let mut names: Vec<&String> = self.rows.iter().map(|(s, _, _)| s).collect();
+            names.dedup();
+            names.len()
+        };
+        let _ = write!(
+            text,
+            "kit: {passed} passed, {failed} failed, {idle} not exercised"
+        );
+        if expected > 0 {
+            let _ = write!(text, ", {expected} expected failures");
+        }
+        if fixed > 0 {
+            let _ = write!(
+                text,
+                ", {fixed} listed as expected failures now pass (remove them from the file)"
+            );
+        }
+        let _ = writeln!(
+            text,
+            " ({} checks in {scenarios} scenarios)",
+            self.rows.len()
+        );
+        text
+    }
+
+    fn json(&self) -> Value {
+        let mut scenarios: Vec<Value> = Vec::new();
+        for (name, check, status) in &self.rows {
+            if scenarios.last().and_then(|s| s["name"].as_str()) != Some(name) {
+                scenarios.push(json!({"name": name, "checks": []}));
+            }
+            let (word, why) = words(status);
+            let mut row = json!({
+                "check": check.id,
+                "level": check.level.as_str(),
+                "spec": format!("{SPEC}{}", check.page),
+                "verdict": word.replace(' ', "-"),
+            });
+            if let Some(why) = why {
+                row["why"] = json!(why);
+            }
+            if let Status::ExpectedFailure { reason, .. } | Status::FixedButListed { reason } =
+                status
+            {
+                row["reason"] = json!(reason);
+            }
+            if let Some(checks) = scenarios
+                .last_mut()
+                .and_then(|s| s["checks"].as_array_mut())
+            {
+                checks.push(row);
+            }
+        }
+        let [passed, failed, idle, expected, fixed] = self.counts();
+        json!({
+            "tool": "agui-lint",
+            "version": env!("CARGO_PKG_VERSION"),
+            "scenarios": scenarios,
+            "unmatchedExpectedFailures": self.unmatched,
+            "summary": {
+                "passed": passed,
+                "failed": failed,
+                "notExercised": idle,
+                "expectedFailures": expected,
+                "fixedButListed": fixed,
+            }
+        })
+    }
+
+    fn junit(&self) -> String {
+        let mut report = Report::new("agui-lint kit");
+        let mut suites: Vec<TestSuite> = Vec::new();
+        for (name, check, status) in &self.rows {
+            if suites.last().map(|s| s.name.as_str()) != Some(name.as_str()) {
+                suites.push(TestSuite::new(name.as_str()));
+            }
+            let (word, why) = words(status);
+            let mut case_status = match status {
+                Status::Passed => TestCaseStatus::success(),
+                Status::Failed(_) | Status::FixedButListed { .. } => {
+                    TestCaseStatus::non_success(NonSuccessKind::Failure)
+                }
+                Status::NotExercised(_) | Status::ExpectedFailure { .. } => {
+                    TestCaseStatus::skipped()
+                }
+            };
+            if let Some(why) = why {
+                case_status.set_message(format!("{word}: {why}"));
+            }
+            let mut case = TestCase::new(check.id, case_status);
+            case.set_classname(format!("{name} ({})", check.level.as_str()));
+            if let Some(suite) = suites.last_mut() {
+                suite.add_test_case(case);
+            }
+        }
+        report.add_test_suites(suites);
+        report.to_string().unwrap_or_default()
+    }
+}
+
+/// The word a status is shown as, and its reason.
+fn words(status: &Status) -> (&'static str, Option<String>) {
+    match status {
+        Status::Passed => ("passed", None),
+        Status::Failed(why) => ("failed", Some(why.clone())),
+        Status::NotExercised(why) => ("not exercised", Some(why.clone())),
+        Status::ExpectedFailure { why, reason } => (
+            "expected failure",
+            Some(format!("{why} (listed: {reason})")),
+        ),
+        Status::FixedButListed { reason } => (
+            "fixed but listed",
+            Some(format!(
+                "passes, but the expected failures list it ({reason}): remove the entry"
+            )),
+        ),
+    }
+}

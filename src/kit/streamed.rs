@@ -1,0 +1,430 @@
+//! What one run's response streamed, read as `@ag-ui/client` reads it to
+//! build the next request: the conversation (the request's messages with
+//! the streamed ones applied, or the last `MESSAGES_SNAPSHOT`), the state
+//! (the request's, with snapshots and deltas applied), the calls of
+//! offered tools left unanswered, the interrupts the run ended on, and the
+//! ids the run introduced.
+//!
+//! This is not the conformance check (the stream checker is): it reads
+//! leniently, skipping what it cannot use, because the conversation must
+//! go on even where the stream is wrong.
+
+use serde_json::{json, Map, Value};
+
+use crate::input::sse::SseReader;
+
+/// How a run's stream ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// `RUN_FINISHED` with no outcome or the success outcome.
+    Success,
+    /// `RUN_FINISHED` with the interrupt outcome.
+    Interrupt,
+    /// `RUN_FINISHED` with the cancelled outcome.
+    Cancelled,
+    /// `RUN_ERROR`, with its message.
+    Error(String),
+    /// Neither: the stream ended (or was cut) with the run open, or never
+    /// started one.
+    Open,
+}
+
+/// One tool call the run made.
+#[derive(Debug, Clone, Default)]
+pub struct Call {
+    /// `toolCallId`.
+    pub id: String,
+    /// `toolCallName`.
+    pub name: String,
+    /// The arguments, as streamed.
+    pub arguments: String,
+    /// Whether the run answered it itself (`TOOL_CALL_RESULT`).
+    pub answered: bool,
+}
+
+/// What a run streamed.
+#[derive(Debug, Clone)]
+pub struct Streamed {
+    /// Every event that parsed as a JSON object, in order.
+    pub events: Vec<Value>,
+    /// The conversation after the run, as the official client holds it.
+    pub messages: Vec<Value>,
+    /// The state after the run: the request's with every snapshot and
+    /// delta applied in order.
+    pub state: Value,
+    /// The first delta that did not apply, its event index (0-based) and
+    /// why; the state stays as it was before it.
+    pub state_error: Option<(usize, String)>,
+    /// Whether the run sent any state event.
+    pub state_events: bool,
+    /// The tool calls the run made, in order.
+    pub calls: Vec<Call>,
+    /// The interrupts of the run's `RUN_FINISHED`, when it ended on them.
+    pub interrupts: Vec<Value>,
+    /// How the run ended.
+    pub ending: Ending,
+    /// The ids of messages and tool calls the run opened (start events and
+    /// results), in order.
+    pub opened_ids: Vec<String>,
+    /// The first event's `type`.
+    pub first_type: Option<String>,
+}
+
+impl Streamed {
+    /// Reads `body`, the response to `request` (a parsed RunAgentInput).
+    /// SSE unless `json_lines`.
+    pub fn read(request: &Value, body: &[u8], json_lines: bool) -> Streamed {
+        let mut events = Vec::new();
+        if json_lines {
+            for line in body.split(|b| *b == b'\n') {
+                if let Ok(event @ Value::Object(_)) = serde_json::from_slice::<Value>(line) {
+                    events.push(event);
+                }
+            }
+        } else {
+            for event in SseReader::new(body) {
+                let Ok(event) = event else { break };
+                if let Ok(event @ Value::Object(_)) = serde_json::from_slice::<Value>(&event.data) {
+                    events.push(event);
+                }
+            }
+        }
+        let mut reader = Reader::new(request);
+        for (n, event) in events.iter().enumerate() {
+            reader.apply(n, event);
+        }
+        Streamed {
+            first_type: events
+                .first()
+                .and_then(|e| e.get("type"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            events,
+            messages: reader.messages,
+            state: reader.state,
+            state_error: reader.state_error,
+            state_events: reader.state_events,
+            calls: reader.calls,
+            interrupts: reader.interrupts,
+            ending: reader.ending,
+            opened_ids: reader.opened_ids,
+        }
+    }
+
+    /// The events of `type`.
+    pub fn of_type<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+        self.events
+            .iter()
+            .filter(move |e| e.get("type").and_then(Value::as_str) == Some(kind))
+    }
+
+    /// The calls of a tool `offered` that the run left unanswered.
+    pub fn pending_calls<'a>(&'a self, offered: &'a [String]) -> impl Iterator<Item = &'a Call> {
+        self.calls
+            .iter()
+            .filter(move |c| !c.answered && offered.contains(&c.name))
+    }
+}
+
+/// The state of reading one stream.
+struct Reader {
+    messages: Vec<Value>,
+    state: Value,
+    state_error: Option<(usize, String)>,
+    state_events: bool,
+    calls: Vec<Call>,
+    interrupts: Vec<Value>,
+    ending: Ending,
+    opened_ids: Vec<String>,
+    /// The open chunked text message and tool call (the chunk events name
+    /// their id only on the first chunk).
+    chunk_text: Option<String>,
+    chunk_call: Option<String>,
+}
+
+impl Reader {
+    fn new(request: &Value) -> Reader {
+        Reader {
+            messages: request
+                .get("messages")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            state: request.get("state").cloned().unwrap_or_else(|| json!({})),
+            state_error: None,
+            state_events: false,
+            calls: Vec::new(),
+            interrupts: Vec::new(),
+            ending: Ending::Open,
+            opened_ids: Vec::new(),
+            chunk_text: None,
+            chunk_call: None,
+        }
+    }
+
+    fn apply(&mut self, n: usize, event: &Value) {
+        let text = |key: &str| event.get(key).and_then(Value::as_str).map(str::to_owned);
+        match event.get("type").and_then(Value::as_str).unwrap_or("") {
+            "RUN_STARTED" => self.ending = Ending::Open,
+            "RUN_FINISHED" => {
+                let outcome = event.get("outcome");
+                self.ending = match outcome.and_then(|o| o.get("type")).and_then(Value::as_str) {
+                    Some("interrupt") => {
+                        self.interrupts = outcome
+                            .and_then(|o| o.get("interrupts"))
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
+                        Ending::Interrupt
+                    }
+                    Some("cancelled") => Ending::Cancelled,
+                    _ => Ending::Success,
+                };
+            }
+            "RUN_ERROR" => self.ending = Ending::Error(text("message").unwrap_or_default()),
+            kind @ ("TEXT_MESSAGE_START" | "TEXT_MESSAGE_CHUNK") => {
+                let Some(id) = text("messageId").or_else(|| self.chunk_text.clone()) else {
+                    return;
+                };
+                // A start opens its message, even under an id the history
+                // has (which is what `ids-unique-across-runs` looks for).
+                if kind == "TEXT_MESSAGE_START" || self.chunk_text.as_ref() != Some(&id) {
+                    self.opened_ids.push(id.clone());
+                }
+                let role = text("role").unwrap_or_else(|| "assistant".to_owned());
+                let at = self.message(&id, &role);
+                if let Some(delta) = text("delta") {
+                    append_content(&mut self.messages[at], &delta);
+                }
+                self.chunk_text = Some(id);
+            }
+            "TEXT_MESSAGE_CONTENT" => {
+                if let (Some(id), Some(delta)) = (text("messageId"), text("delta")) {
+                    let at = self.message(&id, "assistant");
+                    append_content(&mut self.messages[at], &delta);
+                }
+            }
+            "TEXT_MESSAGE_END" => self.chunk_text = None,
+            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => {
+                let Some(id) = text("toolCallId").or_else(|| self.chunk_call.clone()) else {
+                    return;
+                };
+                if !self.calls.iter().any(|c| c.id == id) {
+                    self.opened_ids.push(id.clone());
+                    self.calls.push(Call {
+                        id: id.clone(),
+                        ..Call::default()
+                    });
+                    // The call joins its parent message when that is the
+                    // last message, else a message of its own, as the
+                    // official client places it.
+                    let parent = text("parentMessageId");
+                    let at = match parent {
+                        Some(parent)
+                            if self.messages.last().and_then(|m| m.get("id"))
+                                == Some(&json!(parent)) =>
+                        {
+                            self.messages.len() - 1
+                        }
+                        Some(parent) => self.message(&parent, "assistant"),
+                        None => self.message(&id, "assistant"),
+                    };
+                    let entry = json!({"id": id, "type": "function",
+                        "function": {"name": "", "arguments": ""}});
+                    if let Some(message) = self.messages[at].as_object_mut() {
+                        match message.get_mut("toolCalls").and_then(Value::as_array_mut) {
+                            Some(list) => list.push(entry),
+                            None => {
+                                message.insert("toolCalls".into(), json!([entry]));
+                            }
+                        }
+                    }
+                }
+                if let Some(name) = text("toolCallName") {
+                    self.edit_call(&id, |call, function| {
+                        call.name.clone_from(&name);
+                        function.insert("name".into(), json!(name));
+                    });
+                }
+                if let Some(delta) = text("delta") {
+                    self.append_arguments(&id, &delta);
+                }
+                self.chunk_call = Some(id);
+            }
+            "TOOL_CALL_ARGS" => {
+                if let (Some(id), Some(delta)) = (text("toolCallId"), text("delta")) {
+                    self.append_arguments(&id, &delta);
+                }
+            }
+            "TOOL_CALL_END" => self.chunk_call = None,
+            "TOOL_CALL_RESULT" => {
+                let (Some(call), Some(id)) = (text("toolCallId"), text("messageId")) else {
+                    return;
+                };
+                if let Some(known) = self.calls.iter_mut().find(|c| c.id == call) {
+                    known.answered = true;
+                }
+                self.opened_ids.push(id.clone());
+                let content = event.get("content").cloned().unwrap_or(json!(""));
+                self.messages.push(
+                    json!({"id": id, "role": "tool", "toolCallId": call, "content": content}),
+                );
+            }
+            "MESSAGES_SNAPSHOT" => {
+                if let Some(messages) = event.get("messages").and_then(Value::as_array) {
+                    self.messages.clone_from(messages);
+                }
+            }
+            "STATE_SNAPSHOT" => {
+                self.state_events = true;
+                if let Some(snapshot) = event.get("snapshot") {
+                    self.state = snapshot.clone();
+                }
+            }
+            "STATE_DELTA" => {
+                self.state_events = true;
+                if self.state_error.is_some() {
+                    return;
+                }
+                let patch = event.get("delta").cloned().unwrap_or(Value::Null);
+                let applied = serde_json::from_value::<json_patch::Patch>(patch)
+                    .map_err(|e| format!("not a JSON Patch: {e}"))
+                    .and_then(|patch| {
+                        let mut state = self.state.clone();
+                        json_patch::patch(&mut state, &patch)
+                            .map(|()| state)
+                            .map_err(|e| e.to_string())
+                    });
+                match applied {
+                    Ok(state) => self.state = state,
+                    Err(why) => self.state_error = Some((n, why)),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The index of the message `id`, added with `role` if new.
+    fn message(&mut self, id: &str, role: &str) -> usize {
+        if let Some(at) = self
+            .messages
+            .iter()
+            .rposition(|m| m.get("id").and_then(Value::as_str) == Some(id))
+        {
+            return at;
+        }
+        self.messages.push(json!({"id": id, "role": role}));
+        self.messages.len() - 1
+    }
+
+    fn append_arguments(&mut self, id: &str, delta: &str) {
+        self.edit_call(id, |call, function| {
+            call.arguments.push_str(delta);
+            function.insert("arguments".into(), json!(call.arguments));
+        });
+    }
+
+    /// Edits the call `id` and its entry in the conversation.
+    fn edit_call(&mut self, id: &str, edit: impl FnOnce(&mut Call, &mut Map<String, Value>)) {
+        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else {
+            return;
+        };
+        let mut scratch = Map::new();
+        let function = self
+            .messages
+            .iter_mut()
+            .rev()
+            .filter_map(|m| m.get_mut("toolCalls").and_then(Value::as_array_mut))
+            .flat_map(|calls| calls.iter_mut())
+            .find(|c| c.get("id").and_then(Value::as_str) == Some(id))
+            .and_then(|c| c.get_mut("function"))
+            .and_then(Value::as_object_mut)
+            .unwrap_or(&mut scratch);
+        edit(call, function);
+    }
+}
+
+/// Appends `delta` to a message's text content.
+fn append_content(message: &mut Value, delta: &str) {
+    let Some(message) = message.as_object_mut() else {
+        return;
+    };
+    match message.get_mut("content") {
+        Some(Value::String(content)) => content.push_str(delta),
+        _ => {
+            message.insert("content".into(), json!(delta));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sse(events: &[Value]) -> Vec<u8> {
+        events
+            .iter()
+            .map(|e| format!("data: {e}\n\n"))
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_run_is_read_into_the_next_requests_conversation_and_state() {
+        let request = json!({"threadId": "t", "runId": "r", "state": {"n": 1},
+            "messages": [{"id": "u1", "role": "user", "content": "hi"}]});
+        let body = sse(&[
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "Checking."}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "a1"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "a1"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"city\":"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "\"Berlin\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+            json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/n", "value": 2}]}),
+            json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/missing"}]}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+        ]);
+        let streamed = Streamed::read(&request, &body, false);
+        assert_eq!(streamed.ending, Ending::Success);
+        assert_eq!(streamed.messages.len(), 2);
+        assert_eq!(streamed.messages[1]["content"], "Checking.");
+        assert_eq!(
+            streamed.messages[1]["toolCalls"][0]["function"]["arguments"],
+            "{\"city\":\"Berlin\"}"
+        );
+        assert_eq!(
+            streamed.messages[1]["toolCalls"][0]["function"]["name"],
+            "get_weather"
+        );
+        assert_eq!(streamed.state, json!({"n": 2}));
+        assert_eq!(streamed.state_error.as_ref().map(|e| e.0), Some(9));
+        assert_eq!(streamed.opened_ids, ["a1", "c1"]);
+        let offered = ["get_weather".to_owned()];
+        assert_eq!(streamed.pending_calls(&offered).count(), 1);
+        assert_eq!(streamed.first_type.as_deref(), Some("RUN_STARTED"));
+    }
+
+    #[test]
+    fn interrupts_errors_and_snapshots_are_read() {
+        let request = json!({"messages": []});
+        let body = sse(&[
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m", "role": "user", "content": "x"}]}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
+                "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]}}),
+        ]);
+        let streamed = Streamed::read(&request, &body, false);
+        assert_eq!(streamed.ending, Ending::Interrupt);
+        assert_eq!(streamed.interrupts[0]["id"], "i1");
+        assert_eq!(streamed.messages.len(), 1);
+        let failed = Streamed::read(
+            &request,
+            br#"{"type":"RUN_ERROR","message":"no key"}"#,
+            true,
+        );
+        assert_eq!(failed.ending, Ending::Error("no key".into()));
+        assert_eq!(Streamed::read(&request, b"", false).ending, Ending::Open);
+    }
+}

@@ -1,0 +1,637 @@
+//! `agui-lint probe URL --suite`, the conformance kit, end to end against
+//! a reference agent server on 127.0.0.1 that acts as every scenario
+//! needs (calls offered tools, changes state, interrupts when asked), and
+//! against variants of it that each break one requirement across
+//! requests: each fails exactly the check for it, and nothing the agent
+//! did not do is counted as passed.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Output;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{json, Value};
+
+/// What a server variant gets wrong; `None` for the reference server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fault {
+    /// Nothing.
+    None,
+    /// `RUN_STARTED` and `RUN_FINISHED` carry a runId of its own.
+    OwnRunId,
+    /// Every message it streams is `msg-1`, run after run.
+    ReusesIds,
+    /// Answers a request carrying an assistant's text with 400.
+    RejectsHistory,
+    /// A second turn restates the user's first message with other text in
+    /// a `MESSAGES_SNAPSHOT`.
+    RewritesHistory,
+    /// Computes its state deltas against the state it started the thread
+    /// with, not the state the request carries.
+    ForgetsState,
+    /// A resume gets the interrupts it answered raised again.
+    RaisesAnsweredInterrupt,
+    /// Once a client has closed a connection mid-run, answers 500.
+    DiesAfterCancel,
+    /// `RUN_STARTED` declares no version.
+    NoVersion,
+    /// Rejects a request declaring 1.2 with 400.
+    RejectsNewerMinor,
+    /// Answers a body that is not JSON with 500.
+    CrashesOnBadJson,
+    /// Never calls a tool, never interrupts, never touches state.
+    Passive,
+}
+
+/// What a server keeps across requests.
+#[derive(Default)]
+struct Memory {
+    /// Interrupt ids raised, by thread.
+    raised: BTreeMap<String, Vec<String>>,
+    /// Whether a client closed a connection mid-run.
+    cancelled: AtomicBool,
+    counter: AtomicUsize,
+}
+
+/// A server on a free port of 127.0.0.1 with `fault`.
+fn server(fault: Fault) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let address: SocketAddr = listener.local_addr().expect("address");
+    let memory = Arc::new(Mutex::new(Memory::default()));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let memory = memory.clone();
+            std::thread::spawn(move || serve(stream, fault, &memory));
+        }
+    });
+    format!("http://{address}/agent")
+}
+
+/// Answers the requests of one connection.
+fn serve(stream: TcpStream, fault: Fault, memory: &Mutex<Memory>) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut stream = stream;
+    loop {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let header = |wanted: &str| {
+            head.lines().find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case(wanted)
+                    .then(|| value.trim().to_string())
+            })
+        };
+        let length = header("content-length")
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0);
+        let content_type = header("content-type").unwrap_or_default();
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        if !answer(&mut stream, fault, memory, &content_type, &body) {
+            return;
+        }
+    }
+}
+
+fn whole(stream: &mut TcpStream, status: &str, content_type: &str, body: &str) -> bool {
+    let _ = stream.write_all(
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    let _ = stream.flush();
+    true
+}
+
+/// Writes the answer to one request; whether the connection may serve
+/// another.
+fn answer(
+    stream: &mut TcpStream,
+    fault: Fault,
+    memory: &Mutex<Memory>,
+    content_type: &str,
+    body: &[u8],
+) -> bool {
+    let error = |stream: &mut TcpStream, status: &str, why: &str| {
+        whole(
+            stream,
+            status,
+            "application/json",
+            &json!({"detail": why}).to_string(),
+        )
+    };
+    if fault == Fault::DiesAfterCancel
+        && memory
+            .lock()
+            .expect("memory")
+            .cancelled
+            .load(Ordering::SeqCst)
+    {
+        return error(stream, "500 Internal Server Error", "worker lost");
+    }
+    let Ok(input) = serde_json::from_slice::<Value>(body) else {
+        if fault == Fault::CrashesOnBadJson {
+            return whole(
+                stream,
+                "500 Internal Server Error",
+                "text/plain",
+                "Traceback ...",
+            );
+        }
+        return error(stream, "400 Bad Request", "the body is not JSON");
+    };
+    if !content_type.starts_with("application/json") {
+        return error(
+            stream,
+            "415 Unsupported Media Type",
+            "send application/json",
+        );
+    }
+    let (Some(thread), Some(run)) = (input["threadId"].as_str(), input["runId"].as_str()) else {
+        return error(
+            stream,
+            "422 Unprocessable Entity",
+            "threadId and runId are required",
+        );
+    };
+    let (thread, run) = (thread.to_string(), run.to_string());
+    let messages = input["messages"].as_array().cloned().unwrap_or_default();
+    if fault == Fault::RejectsHistory
+        && messages
+            .iter()
+            .any(|m| m["role"] == "assistant" && m["content"].is_string())
+    {
+        return error(
+            stream,
+            "400 Bad Request",
+            "assistant messages are not accepted",
+        );
+    }
+    let declared = input["protocolVersion"]
+        .as_str()
+        .unwrap_or("1.0")
+        .to_string();
+    if fault == Fault::RejectsNewerMinor && declared == "1.2" {
+        return error(stream, "400 Bad Request", "unsupported protocolVersion");
+    }
+    let fresh = |what: &str| {
+        let n = memory
+            .lock()
+            .expect("memory")
+            .counter
+            .fetch_add(1, Ordering::SeqCst);
+        if fault == Fault::ReusesIds {
+            "msg-1".to_string()
+        } else {
+            format!("{what}-{n}")
+        }
+    };
+    let run_id = if fault == Fault::OwnRunId {
+        "server-run".to_string()
+    } else {
+        run.clone()
+    };
+    let mut started = json!({"type": "RUN_STARTED", "threadId": thread, "runId": run_id});
+    if fault != Fault::NoVersion {
+        started["protocolVersion"] = json!(if declared == "1.0" { "1.0" } else { "1.1" });
+    }
+    let mut events = vec![started];
+    let mut finished = json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run_id});
+    let last_user = messages
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_string();
+    let answered_tools = messages.last().is_some_and(|m| m["role"] == "tool");
+    let tools: Vec<String> = input["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
+    let resume = input["resume"].as_array().cloned().unwrap_or_default();
+    let passive = fault == Fault::Passive;
+    let text = |events: &mut Vec<Value>, id: String, content: &str| {
+        events.push(json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}));
+        events.push(json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": content}));
+        events.push(json!({"type": "TEXT_MESSAGE_END", "messageId": id}));
+    };
+    let mut slow = false;
+    if !resume.is_empty() {
+        let mut memory = memory.lock().expect("memory");
+        let raised = memory.raised.entry(thread.clone()).or_default();
+        let known: Vec<String> = resume
+            .iter()
+            .filter_map(|r| r["interruptId"].as_str())
+            .filter(|id| raised.contains(&id.to_string()))
+            .map(str::to_string)
+            .collect();
+        drop(memory);
+        if fault == Fault::RaisesAnsweredInterrupt && !known.is_empty() {
+            finished["outcome"] = json!({"type": "interrupt",
+                "interrupts": known.iter().map(|id| json!({"id": id, "reason": "approval"})).collect::<Vec<_>>()});
+        } else {
+            text(&mut events, fresh("msg"), "Done, as approved.");
+        }
+    } else if last_user.contains("approval") && declared != "1.0" && !passive {
+        let id = fresh("interrupt");
+        memory
+            .lock()
+            .expect("memory")
+            .raised
+            .entry(thread.clone())
+            .or_default()
+            .push(id.clone());
+        finished["outcome"] = json!({"type": "interrupt", "interrupts": [{"id": id, "reason": "approval", "message": "Approve?"}]});
+    } else if !tools.is_empty() && !answered_tools && !passive {
+        for name in &tools {
+            let call = fresh("call");
+            events
+                .push(json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": name}));
+            events.push(json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": "{\"city\":\"Berlin\"}"}));
+            events.push(json!({"type": "TOOL_CALL_END", "toolCallId": call}));
+        }
+    } else if last_user.contains("shopping list") || last_user.contains("'plums'") {
+        if !passive {
+            let turn = if fault == Fault::ForgetsState {
+                1
+            } else {
+                input["state"]["turn"].as_u64().unwrap_or(1)
+            };
+            let item = if last_user.contains("plums") {
+                "plums"
+            } else {
+                "pears"
+            };
+            events.push(json!({"type": "STATE_DELTA", "delta": [
+                {"op": "test", "path": "/turn", "value": turn},
+                {"op": "replace", "path": "/turn", "value": turn + 1},
+                {"op": "add", "path": "/items/-", "value": item}]}));
+        }
+    } else if last_user.contains("Count from 1") {
+        slow = true;
+        let id = fresh("msg");
+        events.push(json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}));
+        for n in 1..=300 {
+            events.push(
+                json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": format!("{n}\n")}),
+            );
+        }
+        events.push(json!({"type": "TEXT_MESSAGE_END", "messageId": id}));
+    } else {
+        // A later turn restates the conversation it was given.
+        if messages.len() > 1 {
+            let mut restated = messages.clone();
+            if fault == Fault::RewritesHistory {
+                restated[0]["content"] = json!("something else");
+            }
+            events.push(json!({"type": "MESSAGES_SNAPSHOT", "messages": restated}));
+        }
+        text(&mut events, fresh("msg"), "I can answer questions.");
+    }
+    events.push(finished);
+    let _ = stream.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    for event in events {
+        let data = format!("data: {event}\n\n");
+        let sent = stream
+            .write_all(format!("{:x}\r\n{data}\r\n", data.len()).as_bytes())
+            .and_then(|()| stream.flush());
+        if sent.is_err() {
+            memory
+                .lock()
+                .expect("memory")
+                .cancelled
+                .store(true, Ordering::SeqCst);
+            return false;
+        }
+        if slow {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let _ = stream.write_all(b"0\r\n\r\n");
+    let _ = stream.flush();
+    true
+}
+
+fn kit(url: &str, args: &[&str]) -> Output {
+    cargo_bin_cmd!("agui-lint")
+        .args([
+            "probe",
+            url,
+            "--suite",
+            "--timeout",
+            "20s",
+            "--idle-timeout",
+            "5s",
+        ])
+        .args(args)
+        .output()
+        .expect("run agui-lint")
+}
+
+/// The JSON report of the kit against a server with `fault`: its exit
+/// code, and each (scenario, check) with its verdict.
+fn run_kit(fault: Fault, args: &[&str]) -> (Option<i32>, BTreeMap<(String, String), String>) {
+    let url = server(fault);
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let output = kit(&url, &all);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let mut verdicts = BTreeMap::new();
+    for scenario in report["scenarios"].as_array().expect("scenarios") {
+        for check in scenario["checks"].as_array().expect("checks") {
+            verdicts.insert(
+                (
+                    scenario["name"].as_str().expect("name").to_string(),
+                    check["check"].as_str().expect("check").to_string(),
+                ),
+                format!(
+                    "{}{}",
+                    check["verdict"].as_str().expect("verdict"),
+                    check["why"]
+                        .as_str()
+                        .map_or_else(String::new, |w| format!(": {w}"))
+                ),
+            );
+        }
+    }
+    (output.status.code(), verdicts)
+}
+
+/// The (scenario, check) pairs not passed.
+fn not_passed(verdicts: &BTreeMap<(String, String), String>) -> BTreeMap<String, String> {
+    verdicts
+        .iter()
+        .filter(|(_, v)| *v != "passed")
+        .map(|((s, c), v)| (format!("{s}/{c}"), v.clone()))
+        .collect()
+}
+
+#[test]
+fn the_reference_server_passes_every_check_of_every_scenario() {
+    let (code, verdicts) = run_kit(Fault::None, &[]);
+    assert_eq!(not_passed(&verdicts), BTreeMap::new());
+    assert_eq!(code, Some(0));
+    let scenarios: HashSet<&str> = verdicts.keys().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(scenarios.len(), 9, "{scenarios:?}");
+    assert!(verdicts.len() > 30, "{}", verdicts.len());
+}
+
+#[test]
+fn a_server_breaking_one_requirement_fails_exactly_its_check() {
+    // A server that dies after a cancelled run fails every later run:
+    // its case runs the cancellation scenario alone.
+    let cases: &[(Fault, &[&str])] = &[
+        (Fault::OwnRunId, &["ids-echoed"]),
+        (Fault::ReusesIds, &["ids-unique-across-runs"]),
+        (Fault::RejectsHistory, &["multi-turn/history-taken-back"]),
+        (
+            Fault::RewritesHistory,
+            &["multi-turn/snapshot-keeps-history"],
+        ),
+        (Fault::ForgetsState, &["state/state-continuity"]),
+        (
+            Fault::RaisesAnsweredInterrupt,
+            &["interrupt/resume-accepted"],
+        ),
+        (
+            Fault::DiesAfterCancel,
+            &["cancellation/served-after-cancel"],
+        ),
+        (Fault::NoVersion, &["version/version-declared"]),
+        (Fault::RejectsNewerMinor, &["version/newer-minor-served"]),
+        (
+            Fault::CrashesOnBadJson,
+            &["bad-requests/invalid-json-rejected"],
+        ),
+    ];
+    for (fault, checks) in cases {
+        let alone: &[&str] = if *fault == Fault::DiesAfterCancel {
+            &["--scenario", "cancellation"]
+        } else {
+            &[]
+        };
+        let (code, verdicts) = run_kit(*fault, alone);
+        let failed: Vec<String> = not_passed(&verdicts)
+            .into_iter()
+            .filter(|(_, v)| v.starts_with("failed"))
+            .map(|(k, _)| k)
+            .collect();
+        assert!(!failed.is_empty(), "{fault:?} failed nothing");
+        for key in &failed {
+            assert!(
+                checks
+                    .iter()
+                    .any(|c| key == c || key.ends_with(&format!("/{c}"))),
+                "{fault:?} failed {key}, not only {checks:?}: {:?}",
+                not_passed(&verdicts)
+            );
+        }
+        assert_eq!(code, Some(1), "{fault:?}");
+    }
+}
+
+#[test]
+fn what_the_agent_did_not_do_is_not_exercised_never_passed() {
+    let (code, verdicts) = run_kit(Fault::Passive, &[]);
+    let idle = not_passed(&verdicts);
+    for key in [
+        "tool/tool-result-taken-back",
+        "parallel-tools/parallel-calls-taken-back",
+        "state/state-deltas-apply",
+        "state/state-continuity",
+        "interrupt/resume-accepted",
+    ] {
+        let verdict = idle
+            .get(key)
+            .unwrap_or_else(|| panic!("{key} passed: {idle:?}"));
+        assert!(verdict.starts_with("not-exercised: "), "{key}: {verdict}");
+    }
+    assert!(idle["tool/tool-result-taken-back"].contains("did not call an offered tool"));
+    assert!(idle.values().all(|v| !v.starts_with("failed")), "{idle:?}");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn level_must_judges_only_the_musts() {
+    let (_, verdicts) = run_kit(Fault::None, &["--level", "must"]);
+    assert!(!verdicts.is_empty());
+    for (scenario, check) in verdicts.keys() {
+        assert!(
+            ![
+                "snapshot-keeps-history",
+                "snake-case-rejected",
+                "wrong-content-type-rejected"
+            ]
+            .contains(&check.as_str()),
+            "{scenario}/{check} is a SHOULD"
+        );
+    }
+    let (_, all) = run_kit(Fault::None, &[]);
+    assert!(all.len() > verdicts.len());
+}
+
+#[test]
+fn expected_failures_hold_on_a_listed_failure_and_fail_on_a_new_or_fixed_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("expected.toml");
+    let listed = |check: &str| {
+        format!("[[expected]]\nscenario = \"version\"\ncheck = \"{check}\"\nreason = \"we declare no version yet\"\n")
+    };
+    std::fs::write(&file, listed("version-declared")).expect("write");
+    let file_arg = file.to_str().expect("path");
+    let scenario = ["--scenario", "version", "--expected-failures", file_arg];
+    let (code, verdicts) = run_kit(Fault::NoVersion, &scenario);
+    assert_eq!(code, Some(0), "{verdicts:?}");
+    assert!(
+        verdicts[&("version".into(), "version-declared".into())].starts_with("expected-failure: ")
+    );
+    // The listed failure fixed: the entry must go.
+    let (code, verdicts) = run_kit(Fault::None, &scenario);
+    assert_eq!(code, Some(1));
+    assert!(
+        verdicts[&("version".into(), "version-declared".into())].starts_with("fixed-but-listed: ")
+    );
+    // A failure the file does not list.
+    let (code, _) = run_kit(Fault::RejectsNewerMinor, &scenario);
+    assert_eq!(code, Some(1));
+    // A file naming no check of the kit is refused.
+    std::fs::write(&file, listed("version-declard")).expect("write");
+    let output = kit(&server(Fault::None), &scenario);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("'version-declard' is not a check"));
+}
+
+#[test]
+fn the_human_and_junit_reports_have_a_line_and_a_case_per_check() {
+    let url = server(Fault::NoVersion);
+    let human = kit(&url, &["--scenario", "text,version"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert_eq!(human.status.code(), Some(1));
+    assert!(text.starts_with("text\n  passed"), "{text}");
+    assert!(
+        text.contains("  failed           MUST   version-declared: request 1 (a turn declaring 1.0): RUN_STARTED declares no protocolVersion"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kit: 6 passed, 1 failed, 0 not exercised (7 checks in 2 scenarios)"),
+        "{text}"
+    );
+    let junit = kit(&url, &["--scenario", "text,version", "--format", "junit"]);
+    let xml = String::from_utf8_lossy(&junit.stdout);
+    assert_eq!(xml.matches("<testcase ").count(), 7, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(xml.contains("<testsuite name=\"version\""), "{xml}");
+}
+
+#[test]
+fn each_scenario_is_saved_as_an_archive_that_check_reads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("session");
+    let url = server(Fault::None);
+    let output = kit(
+        &url,
+        &[
+            "--scenario",
+            "tool,bad-requests",
+            "--save",
+            save.to_str().expect("path"),
+        ],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    for name in ["tool", "bad-requests"] {
+        assert!(
+            Path::new(&save.join(format!("{name}.har"))).is_file(),
+            "{name}.har"
+        );
+    }
+    let check = cargo_bin_cmd!("agui-lint")
+        .args(["check", "--format", "json"])
+        .arg(save.join("tool.har"))
+        .output()
+        .expect("run agui-lint");
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let report: Value = serde_json::from_slice(&check.stdout).expect("JSON");
+    assert!(
+        report["summary"]["documents"].as_u64() > Some(4),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_user_scenario_file_drives_the_agent_and_reports_its_expectations() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("weather.json");
+    let request = |messages: Value| {
+        json!({"threadId": "{{threadId}}", "runId": "{{runId}}", "state": "{{state}}",
+            "messages": messages, "tools": [{"name": "lookup", "description": "Looks up",
+            "parameters": {"type": "object"}}], "context": [], "forwardedProps": {}})
+    };
+    let scenario = json!({"name": "lookup round trip", "steps": [
+        {"label": "ask", "request": request(json!([{"id": "{{id}}", "role": "user", "content": "Look it up"}])),
+         "needs": ["TOOL_CALL_START"], "expect": {"events": ["TOOL_CALL_START"], "outcome": "success"}},
+        {"label": "answer", "request": request(json!(["{{history}}",
+            {"id": "{{id}}", "role": "tool", "toolCallId": "{{toolCallId}}", "content": "42"}])),
+         "expect": {"events": ["TEXT_MESSAGE_START"]}}
+    ]});
+    std::fs::write(&file, scenario.to_string()).expect("write");
+    let file_arg = ["--scenario-file", file.to_str().expect("path")];
+    let (code, verdicts) = run_kit(Fault::None, &file_arg);
+    assert_eq!(not_passed(&verdicts), BTreeMap::new());
+    assert_eq!(code, Some(0));
+    assert!(verdicts.contains_key(&("lookup round trip".into(), "expectation-met".into())));
+    // An agent that does not call the tool: the scenario is not exercised.
+    let (_, verdicts) = run_kit(Fault::Passive, &file_arg);
+    assert!(
+        verdicts[&("lookup round trip".into(), "expectation-met".into())]
+            .starts_with("not-exercised: request 1 (ask): the agent streamed no TOOL_CALL_START")
+    );
+    // An expectation the server does not meet fails.
+    let strict = scenario.to_string().replace("\"success\"", "\"interrupt\"");
+    std::fs::write(&file, strict).expect("write");
+    let (code, verdicts) = run_kit(Fault::None, &file_arg);
+    assert_eq!(code, Some(1));
+    assert!(
+        verdicts[&("lookup round trip".into(), "expectation-met".into())]
+            .contains("ended as success, not interrupt")
+    );
+}
