@@ -4,8 +4,9 @@
 # pytest suite (the binding; FastAPI apps with the official ag-ui-protocol
 # model and encoder behind the guard, under the pytest plugin and the probe;
 # sse-starlette's EventSourceResponse; pydantic-ai's AGUIAdapter, a real
-# adapter, with a FunctionModel; the Dask recipe on a local cluster of two
-# workers). Run after `cargo test`, whose CLI
+# adapter, with a FunctionModel; ag-ui-langgraph over a scripted LangGraph
+# graph; the conformance kit against all three in process; the Dask recipe
+# on a local cluster of two workers). Run after `cargo test`, whose CLI
 # binary the suite compares the JSON document with. A run that collects no
 # test fails (pytest exits 5), and so does a skipped test (conftest.py).
 set -euo pipefail
@@ -19,7 +20,8 @@ rm -rf "$venv" "$wheels"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   "maturin>=1.9.4,<2" "ziglang>=0.13" "auditwheel>=6" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "uvicorn>=0.20" "ag-ui-protocol==1.0.0" \
-  "sse-starlette==3.7.1" "pydantic-ai-slim[ag-ui]==2.68.0" "dask[distributed]==2026.8.0"
+  "sse-starlette==3.7.1" "pydantic-ai-slim[ag-ui]==2.68.0" \
+  "ag-ui-langgraph==0.0.47" "langgraph==1.2.24" "langchain-core==1.8.3" "langchain==1.5.2" "dask[distributed]==2026.8.0"
 
 # The binding alone, in release: its own workspace and lock file, so the
 # root crate's builds never include PyO3. Linked through zig against

@@ -182,6 +182,44 @@ fn report_page(schema: &Value) -> String {
     }
     page
 }
+/// The conformance kit's page: every check with its level, page of the
+/// spec and requirement, and the checks of each built-in scenario.
+fn kit_page() -> String {
+    use agui_lint::unstable::kit::{BuiltIn, CHECKS};
+    let mut page = format!(
+        "# Conformance kit checks\n\n{GENERATED}\n\nWhat `agui-lint probe URL --suite` (and \
+         `agui_lint.kit` in Python) judges. A check's id is what an expected-failures file names; \
+         `--level must` judges only the MUSTs. Each level is the 1.1 prose's, on the page linked.\n\n\
+         | check | level | spec | requires |\n|---|---|---|---|\n"
+    );
+    for check in CHECKS {
+        page.push_str(&format!(
+            "| `{}` | {} | [{}](https://docs.ag-ui.com/spec/1.1/{}) | {} |\n",
+            check.id,
+            check.level.as_str(),
+            check.page,
+            check.page,
+            check.requires.replace('|', "\\|")
+        ));
+    }
+    page.push_str("\n## Scenarios\n\n| scenario | checks |\n|---|---|\n");
+    for scenario in BuiltIn::ALL {
+        let checks: Vec<String> = scenario
+            .checks()
+            .iter()
+            .map(|c| format!("`{}`", c.id))
+            .collect();
+        page.push_str(&format!(
+            "| `{}` | {} |\n",
+            scenario.name(),
+            checks.join(", ")
+        ));
+    }
+    page.push_str(
+        "| a scenario file | `expectation-met`, `stream-conforms`, `ids-echoed`, `ids-unique-across-runs` |\n",
+    );
+    page
+}
 
 /// Every generated file, by its path under `docs/src/reference/`.
 fn generated() -> BTreeMap<String, String> {
@@ -190,6 +228,7 @@ fn generated() -> BTreeMap<String, String> {
     let mut pages = BTreeMap::new();
     pages.insert("cli.md".to_string(), cli_page());
     pages.insert("rules.md".to_string(), rules_page());
+    pages.insert("kit.md".to_string(), kit_page());
     for rule in rules::all() {
         pages.insert(format!("rules/{}.md", rule.name), rule_page(rule));
     }
@@ -288,6 +327,13 @@ fn the_reference_pages_say_what_they_hold() {
     for rule in rules::all() {
         assert!(index.contains(&format!("(rules/{}.md)", rule.name)));
         assert!(pages[&format!("rules/{}.md", rule.name)].contains(rule.docs.trim_end()));
+    }
+    for check in agui_lint::unstable::kit::CHECKS {
+        assert!(pages["kit.md"].contains(&format!(
+            "| `{}` | {} |",
+            check.id,
+            check.level.as_str()
+        )));
     }
     // The SARIF log's help links lead to these pages.
     let url = rules::docs_url("missing-field");

@@ -2,7 +2,7 @@
 by ``agui_lint``."""
 
 from os import PathLike
-from typing import Dict, List, Literal, Mapping, Optional, Sequence, Union
+from typing import Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 #: The protocol versions agui-lint judges by, newest first.
@@ -220,3 +220,45 @@ def rules() -> List[Rule]:
 
 def kinds() -> List[str]:
     """The names of the kinds of document ``Validator.validate`` checks."""
+
+class Kit:
+    """One run of the conformance kit for agent servers, driven by the
+    caller (``agui_lint.kit`` drives it for ASGI apps and URLs).
+
+    ``next_request`` gives the next request to send, or ``None`` when every
+    scenario has ended; ``record`` hands back its response; ``report``,
+    ``fails`` and ``results`` judge.
+    """
+
+    def __init__(
+        self,
+        url: str = "http://testserver/",
+        scenarios: Optional[Sequence[str]] = None,
+        scenario_files: Optional[Sequence[str]] = None,
+        version: Optional[str] = "1.0",
+        level: Optional[Literal["must", "should"]] = None,
+        expected_failures: Optional[str] = None,
+    ) -> None: ...
+    def next_request(self) -> Optional[Dict[str, object]]:
+        """The next request: ``scenario``, ``label``, ``headers`` (a list of
+        ``(name, value)``), ``body`` (bytes), ``cancel_after_events`` (close
+        the connection after that many events, or ``None``) and
+        ``wait_before_ms``."""
+    def record(
+        self,
+        status: Optional[int],
+        headers: Sequence[Tuple[str, str]],
+        body: bytes,
+        complete: bool = True,
+    ) -> None:
+        """Records the response to the last request."""
+    def report(self, format: Literal["human", "json", "junit"] = "human") -> str:
+        """The report, one line (or test case) per scenario and check."""
+    def fails(self) -> bool:
+        """Whether a check failed that the expected failures do not list,
+        or one they list passed."""
+    def results(self) -> List[Tuple[str, str, str, str, Optional[str]]]:
+        """``(scenario, check, level, verdict, why)`` for every check judged."""
+
+def scenario_names() -> List[str]:
+    """The kit's built-in scenarios, in the order run."""

@@ -8,6 +8,7 @@
 
 mod findings;
 mod input;
+mod kit;
 mod registry;
 mod results;
 mod stream;
@@ -17,6 +18,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use findings::{PyDiagnostic, PyRelated};
+use kit::{scenario_names, PyKit};
 use registry::{kinds, list_rules, PyRule};
 use results::{CheckResult, StreamResult};
 use stream::PyStreamChecker;
@@ -37,6 +39,8 @@ fn _agui_lint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDiagnostic>()?;
     m.add_class::<PyRelated>()?;
     m.add_class::<PyRule>()?;
+    m.add_class::<PyKit>()?;
+    m.add_function(wrap_pyfunction!(scenario_names, m)?)?;
     m.add_function(wrap_pyfunction!(list_rules, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -403,6 +403,29 @@ pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
     ))
 }
 
+/// Whether the conversation a run left has calls of a tool its request
+/// offers that the run streamed no `TOOL_CALL_START` for (a snapshot
+/// carrying them alone).
+pub fn snapshot_calls(exchange: &Exchange, streamed: &Streamed) -> bool {
+    let offered = super::requests::offered(&exchange.input);
+    let known = history_ids(&exchange.input);
+    streamed
+        .messages
+        .iter()
+        .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
+        .flatten()
+        .any(|call| {
+            let id = call.get("id").and_then(Value::as_str).unwrap_or("");
+            let name = call
+                .pointer("/function/name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            offered.iter().any(|o| o == name)
+                && !known.iter().any(|k| k == id)
+                && !streamed.calls.iter().any(|c| c.id == id)
+        })
+}
+
 /// The event types a run streamed, for a reason: `RUN_STARTED, TEXT_MESSAGE_START, …`.
 pub fn event_types(streamed: &Streamed) -> String {
     const MOST: usize = 8;

@@ -382,6 +382,10 @@ impl BuiltIn {
         }
         let Some(second) = done.get(1) else {
             return Verdict::NotExercised(match self {
+                BuiltIn::Tool | BuiltIn::ParallelTools if judge::snapshot_calls(first, streamed) => format!(
+                    "the agent's calls of the offered tools came only in a MESSAGES_SNAPSHOT, not as TOOL_CALL_START events, on which a client runs its tools; the run streamed {}",
+                    judge::event_types(streamed)
+                ),
                 BuiltIn::Tool | BuiltIn::ParallelTools => format!(
                     "the agent did not call an offered tool ({}); the run streamed {}",
                     offered(&first.input).join(", "),
