@@ -483,3 +483,46 @@ pub fn guard_body(data: &[u8]) {
         }
     });
 }
+
+/// A server's answers as the conformance kit reads and judges them: the
+/// input is a request and its response split at the first NUL (a fixed
+/// request when there is none); every built-in scenario plans its next
+/// request from two such exchanges and judges them, within the budget.
+pub fn kit_exchange(data: &[u8]) {
+    use crate::kit::{self, BuiltIn, Exchange, Request};
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let (request, response) = match data.iter().position(|b| *b == 0) {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (
+            &br#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[],"tools":[{"name":"get_weather","description":"d","parameters":{"type":"object"}}]}"#[..],
+            data,
+        ),
+    };
+    let exchange = || {
+        let request = Request {
+            label: "a turn".into(),
+            headers: Vec::new(),
+            body: request.to_vec(),
+            cancel_after_events: None,
+            wait_before_ms: 0,
+        };
+        let sent = kit::sent("http://127.0.0.1:1/agent", &request, &[]);
+        let received = kit::received(
+            Some(200),
+            vec![("Content-Type".into(), "text/event-stream".into())],
+            response.to_vec(),
+            true,
+        );
+        Exchange::new(request, sent, received)
+    };
+    within_budget("a kit exchange", || {
+        let done = [exchange(), exchange()];
+        for scenario in BuiltIn::ALL {
+            let _ = scenario.plan("t", Some("1.0"), &done[..1]);
+            let _ = scenario.plan("t", Some("1.0"), &done);
+            let _ = scenario.judge(validator, &done);
+        }
+    });
+}

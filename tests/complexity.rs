@@ -984,3 +984,90 @@ fn har_archives() {
         },
     );
 }
+
+/// A conformance kit exchange: `n` messages in the request's history, and
+/// a response opening `n` messages and `n` tool calls (arguments in four
+/// pieces), then one call whose arguments come in `n` pieces, then a
+/// snapshot restating the history.
+fn kit_exchange(n: usize) -> Vec<u8> {
+    let mut body =
+        String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}\n\n");
+    for i in 0..n {
+        body.push_str(&format!(
+            "data: {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a{i}\",\"role\":\"assistant\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a{i}\",\"delta\":\"é{i}\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a{i}\"}}\n\n\
+             data: {{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c{i}\",\"toolCallName\":\"get_weather\",\"parentMessageId\":\"a{i}\"}}\n\n"
+        ));
+        for piece in ["{\\\"ci", "ty\\\":", "\\\"Ber", "lin\\\"}"] {
+            body.push_str(&format!(
+                "data: {{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c{i}\",\"delta\":\"{piece}\"}}\n\n"
+            ));
+        }
+        body.push_str(&format!(
+            "data: {{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c{i}\"}}\n\n"
+        ));
+    }
+    body.push_str("data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"long\",\"toolCallName\":\"get_weather\"}\n\n");
+    for _ in 0..n {
+        body.push_str(
+            "data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"long\",\"delta\":\"x\"}\n\n",
+        );
+    }
+    body.push_str("data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"long\"}\n\n");
+    let history: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"id":"u{i}","role":"user","content":"q{i}"}}"#))
+        .collect();
+    body.push_str(&format!(
+        "data: {{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{}]}}\n\n",
+        history.join(",")
+    ));
+    body.push_str("data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\"}\n\n");
+    let request = input(
+        &history.join(","),
+        r#"{"name":"get_weather","description":"d","parameters":{"type":"object"}}"#,
+        "",
+    );
+    // The request, a NUL, then the response.
+    let mut bytes = request;
+    bytes.push(0);
+    bytes.extend_from_slice(body.as_bytes());
+    bytes
+}
+
+#[test]
+fn kit_exchanges() {
+    use agui_lint::unstable::kit::{self, BuiltIn, Exchange, Request};
+    let _alone = alone();
+    let validator = validator();
+    family(
+        "a conformance kit exchange, read and judged across runs",
+        300,
+        Memory::Linear,
+        kit_exchange,
+        |bytes| {
+            let split = bytes.iter().position(|b| *b == 0).expect("a NUL");
+            let exchange = |body: &[u8], response: &[u8]| {
+                let request = Request {
+                    label: "a turn".into(),
+                    headers: Vec::new(),
+                    body: body.to_vec(),
+                    cancel_after_events: None,
+                    wait_before_ms: 0,
+                };
+                let sent = kit::sent("http://127.0.0.1:1/agent", &request, &[]);
+                let received = kit::received(
+                    Some(200),
+                    vec![("Content-Type".into(), "text/event-stream".into())],
+                    response.to_vec(),
+                    true,
+                );
+                Exchange::new(request, sent, received)
+            };
+            let first = exchange(&bytes[..split], &bytes[split + 1..]);
+            let second = exchange(&bytes[..split], &bytes[split + 1..]);
+            let judged = BuiltIn::MultiTurn.judge(&validator, &[first, second]);
+            assert!(!judged.is_empty());
+        },
+    );
+}

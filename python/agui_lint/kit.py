@@ -112,11 +112,37 @@ async def drive(kit: Kit, send: Callable[[Dict[str, Any]], Awaitable[Response]])
     return _report(kit)
 
 
-def _count_events(body: bytes) -> int:
-    """Server-Sent Events dispatched so far: blank lines ending a block
-    with data (LF, CRLF or CR line ends)."""
-    text = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    return sum(1 for block in text.split(b"\n\n")[:-1] if b"data:" in block)
+class _EventCounter:
+    """Counts the Server-Sent Events a body dispatches, fed its chunks as
+    they come; each byte is looked at once (LF, CRLF or CR line ends)."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self._partial = b""
+        self._data = False
+        self._after_cr = False
+
+    def feed(self, chunk: bytes) -> int:
+        if not chunk:
+            return self.events
+        if self._after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        self._after_cr = False
+        text = self._partial + chunk
+        end = max(text.rfind(b"\n"), text.rfind(b"\r"))
+        if end < 0:
+            self._partial = text
+            return self.events
+        self._after_cr = text[end : end + 1] == b"\r"
+        self._partial = text[end + 1 :]
+        for line in text[: end + 1].replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")[:-1]:
+            if not line:
+                if self._data:
+                    self.events += 1
+                self._data = False
+            elif line.startswith(b"data"):
+                self._data = True
+        return self.events
 
 
 async def _asgi_cancelled(app: Any, path: str, request: Dict[str, Any]) -> Response:
@@ -153,6 +179,8 @@ async def _asgi_cancelled(app: Any, path: str, request: Dict[str, Any]) -> Respo
         await disconnected.wait()
         return {"type": "http.disconnect"}
 
+    counter = _EventCounter()
+
     async def send(message: Dict[str, Any]) -> None:
         nonlocal status, headers, complete
         if disconnected.is_set():
@@ -161,10 +189,11 @@ async def _asgi_cancelled(app: Any, path: str, request: Dict[str, Any]) -> Respo
             status = message["status"]
             headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
         elif message["type"] == "http.response.body":
-            body.extend(message.get("body", b""))
+            chunk = message.get("body", b"")
+            body.extend(chunk)
             if not message.get("more_body", False):
                 complete = True
-            if _count_events(bytes(body)) >= request["cancel_after_events"]:
+            if counter.feed(chunk) >= request["cancel_after_events"]:
                 disconnected.set()
 
     task = asyncio.ensure_future(app(scope, receive, send))
@@ -245,9 +274,10 @@ def run(
                 async with client.stream("POST", url, content=request["body"], headers=sent) as response:
                     body = bytearray()
                     limit = request["cancel_after_events"]
+                    counter = _EventCounter()
                     async for chunk in response.aiter_raw():
                         body.extend(chunk)
-                        if limit is not None and _count_events(bytes(body)) >= limit:
+                        if limit is not None and counter.feed(chunk) >= limit:
                             return response.status_code, list(response.headers.items()), bytes(body), False
                     return response.status_code, list(response.headers.items()), bytes(body), True
 

@@ -8,8 +8,10 @@ one requirement across requests on purpose."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Dict, List, Union
+from typing import Any, AsyncIterator, Callable, Dict, List, Tuple, Union
 
 import pytest
 from ag_ui.core import (
@@ -34,7 +36,7 @@ from langgraph.types import interrupt
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from starlette.requests import Request
 
-from agui_lint.kit import SCENARIOS, KitReport, run_asgi, run_asgi_async
+from agui_lint.kit import SCENARIOS, KitReport, _EventCounter, run, run_asgi, run_asgi_async
 from test_probe import example_app
 
 
@@ -268,3 +270,47 @@ def test_the_async_runner_serves_async_tests() -> None:
 
     report = asyncio.run(in_a_test_of_its_own())
     assert report.ok, report.text
+
+
+def cli_verdicts(cli: Path, url: str, *args: str) -> Tuple[int, Dict[str, str]]:
+    """`agui-lint probe URL --suite ARGS`: its exit code and verdicts."""
+    done = subprocess.run(
+        [str(cli), "probe", url, "--suite", "--format", "json", "--quiet", *args],
+        capture_output=True,
+        timeout=300,
+    )
+    report = json.loads(done.stdout)
+    found = {f"{s['name']}/{c['check']}": c["verdict"] for s in report["scenarios"] for c in s["checks"]}
+    return done.returncode, found
+
+
+@pytest.mark.parametrize("served", [langgraph_app], indirect=True)
+def test_over_http_the_cli_and_the_python_runner_agree_with_the_in_process_kit(
+    served: str, agui_lint_cli: Path
+) -> None:
+    """ag-ui-langgraph served by uvicorn on 127.0.0.1: `agui-lint probe URL
+    --suite` and `agui_lint.kit.run(URL)` give the in-process verdicts, a
+    run the client stops reading after two events included."""
+    code, found = cli_verdicts(agui_lint_cli, served)
+    assert {k: v for k, v in found.items() if v != "passed"} == RECORDED["langgraph"], found
+    assert code == 1  # version-declared fails
+    report = run(served)
+    assert {k: v for k, v in verdicts(report).items() if v != "passed"} == RECORDED["langgraph"], report.text
+
+
+@pytest.mark.parametrize("served", [lambda: reply_app(slow=True)], indirect=True)
+def test_over_http_a_slow_run_is_cancelled_and_the_next_served(served: str, agui_lint_cli: Path) -> None:
+    code, found = cli_verdicts(agui_lint_cli, served, "--scenario", "cancellation")
+    assert found["cancellation/served-after-cancel"] == "passed", found
+    assert code == 0
+    report = run(served, scenarios=["cancellation"])
+    assert report.verdict("cancellation", "served-after-cancel") == "passed", report.text
+
+
+def test_events_are_counted_across_chunks_split_anywhere() -> None:
+    stream = b": hi\r\n\r\ndata: 1\r\n\r\ndata: 2\n\nevent: x\rdata: 3\r\r: no data\n\n"
+    for size in (1, 2, 3, 7, len(stream)):
+        counter = _EventCounter()
+        for at in range(0, len(stream), size):
+            counter.feed(stream[at : at + size])
+        assert counter.events == 3, size

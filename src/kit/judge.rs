@@ -2,6 +2,8 @@
 //! and gives one check's verdict, with the request and event that decided
 //! it.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 use super::checks::Verdict;
@@ -110,7 +112,11 @@ pub fn ids_unique(done: &[Exchange]) -> Verdict {
         };
         judged = true;
         let known = history_ids(&exchange.input);
-        if let Some(id) = streamed.opened_ids.iter().find(|id| known.contains(id)) {
+        if let Some(id) = streamed
+            .opened_ids
+            .iter()
+            .find(|id| known.contains(id.as_str()))
+        {
             return Verdict::Failed(format!(
                 "{}: the run opens '{id}', an id the thread's history already has",
                 exchange.name(n)
@@ -125,22 +131,22 @@ pub fn ids_unique(done: &[Exchange]) -> Verdict {
 }
 
 /// The ids of a request's messages and of their tool calls.
-fn history_ids(input: &Value) -> Vec<String> {
-    let mut ids = Vec::new();
+fn history_ids(input: &Value) -> HashSet<&str> {
+    let mut ids = HashSet::new();
     for message in input
         .get("messages")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        ids.extend(message.get("id").and_then(Value::as_str).map(str::to_owned));
+        ids.extend(message.get("id").and_then(Value::as_str));
         for call in message
             .get("toolCalls")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
         {
-            ids.extend(call.get("id").and_then(Value::as_str).map(str::to_owned));
+            ids.extend(call.get("id").and_then(Value::as_str));
         }
     }
     ids
@@ -154,22 +160,23 @@ pub fn snapshot_keeps_history(done: &[Exchange]) -> Verdict {
         let Some(streamed) = &exchange.streamed else {
             continue;
         };
-        let carried = exchange
+        let carried: &[Value] = exchange
             .input
             .get("messages")
             .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+            .map_or(&[], Vec::as_slice);
         for snapshot in streamed.of_type("MESSAGES_SNAPSHOT") {
             judged = true;
-            let restated = snapshot
+            let restated: HashMap<&str, &Value> = snapshot
                 .get("messages")
                 .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for message in &carried {
+                .into_iter()
+                .flatten()
+                .filter_map(|m| Some((m.get("id")?.as_str()?, m)))
+                .collect();
+            for message in carried {
                 let id = message.get("id");
-                let Some(again) = restated.iter().find(|m| m.get("id") == id) else {
+                let Some(again) = id.and_then(Value::as_str).and_then(|i| restated.get(i)) else {
                     continue;
                 };
                 for key in ["role", "content"] {
@@ -275,19 +282,19 @@ pub fn resume_accepted(done: &[Exchange]) -> Verdict {
         Ok(resumed) => resumed,
         Err(why) => return Verdict::Failed(format!("{}: {why}", resume.name(1))),
     };
-    let answered: Vec<&Value> = streamed
+    let answered: HashSet<&str> = streamed
         .interrupts
         .iter()
-        .filter_map(|i| i.get("id"))
+        .filter_map(|i| i.get("id")?.as_str())
         .collect();
     if let Some(again) = resumed
         .interrupts
         .iter()
-        .filter_map(|i| i.get("id"))
+        .filter_map(|i| i.get("id")?.as_str())
         .find(|id| answered.contains(id))
     {
         return Verdict::Failed(format!(
-            "{}: the run raises interrupt {again} again, which the resume answered",
+            "{}: the run raises interrupt '{again}' again, which the resume answered",
             resume.name(1)
         ));
     }
@@ -409,6 +416,7 @@ pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
 pub fn snapshot_calls(exchange: &Exchange, streamed: &Streamed) -> bool {
     let offered = super::requests::offered(&exchange.input);
     let known = history_ids(&exchange.input);
+    let streamed_calls: HashSet<&str> = streamed.calls.iter().map(|c| c.id.as_str()).collect();
     streamed
         .messages
         .iter()
@@ -420,19 +428,17 @@ pub fn snapshot_calls(exchange: &Exchange, streamed: &Streamed) -> bool {
                 .pointer("/function/name")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            offered.iter().any(|o| o == name)
-                && !known.iter().any(|k| k == id)
-                && !streamed.calls.iter().any(|c| c.id == id)
+            offered.iter().any(|o| o == name) && !known.contains(id) && !streamed_calls.contains(id)
         })
 }
 
 /// The event types a run streamed, for a reason: `RUN_STARTED, TEXT_MESSAGE_START, …`.
 pub fn event_types(streamed: &Streamed) -> String {
     const MOST: usize = 8;
-    let mut types: Vec<&str> = Vec::new();
+    let (mut types, mut seen): (Vec<&str>, HashSet<&str>) = (Vec::new(), HashSet::new());
     for event in &streamed.events {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("?");
-        if !types.contains(&kind) {
+        if seen.insert(kind) {
             types.push(kind);
         }
     }

@@ -9,7 +9,9 @@
 //! leniently, skipping what it cannot use, because the conversation must
 //! go on even where the stream is wrong.
 
-use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
 
 use crate::input::sse::SseReader;
 
@@ -93,6 +95,7 @@ impl Streamed {
         for (n, event) in events.iter().enumerate() {
             reader.apply(n, event);
         }
+        reader.write_calls();
         Streamed {
             first_type: events
                 .first()
@@ -140,16 +143,20 @@ struct Reader {
     /// their id only on the first chunk).
     chunk_text: Option<String>,
     chunk_call: Option<String>,
+    /// Where each message id last sits in `messages`, each call in `calls`,
+    /// and each call's entry in `messages` (message, index in its
+    /// `toolCalls`): a stream of many messages costs no scan per event.
+    message_at: HashMap<String, usize>,
+    call_at: HashMap<String, usize>,
+    entry_at: HashMap<String, (usize, usize)>,
+    /// How many calls were made before the last `MESSAGES_SNAPSHOT`.
+    calls_before_snapshot: usize,
 }
 
 impl Reader {
     fn new(request: &Value) -> Reader {
-        Reader {
-            messages: request
-                .get("messages")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default(),
+        let mut reader = Reader {
+            messages: Vec::new(),
             state: request.get("state").cloned().unwrap_or_else(|| json!({})),
             state_error: None,
             state_events: false,
@@ -159,7 +166,46 @@ impl Reader {
             opened_ids: Vec::new(),
             chunk_text: None,
             chunk_call: None,
+            message_at: HashMap::new(),
+            call_at: HashMap::new(),
+            entry_at: HashMap::new(),
+            calls_before_snapshot: 0,
+        };
+        reader.replace_messages(
+            request
+                .get("messages")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        reader
+    }
+
+    /// Takes `messages` as the conversation (the request's, or a
+    /// snapshot), indexing their ids and their tool calls' entries.
+    fn replace_messages(&mut self, messages: Vec<Value>) {
+        self.messages = messages;
+        self.message_at.clear();
+        self.entry_at.clear();
+        for (at, message) in self.messages.iter().enumerate() {
+            if let Some(id) = message.get("id").and_then(Value::as_str) {
+                self.message_at.insert(id.to_owned(), at);
+            }
+            let calls = message.get("toolCalls").and_then(Value::as_array);
+            for (k, call) in calls.into_iter().flatten().enumerate() {
+                if let Some(id) = call.get("id").and_then(Value::as_str) {
+                    self.entry_at.insert(id.to_owned(), (at, k));
+                }
+            }
         }
+    }
+
+    /// Adds `message` at the end of the conversation.
+    fn push_message(&mut self, id: &str, message: Value) -> usize {
+        self.messages.push(message);
+        let at = self.messages.len() - 1;
+        self.message_at.insert(id.to_owned(), at);
+        at
     }
 
     fn apply(&mut self, n: usize, event: &Value) {
@@ -209,8 +255,9 @@ impl Reader {
                 let Some(id) = text("toolCallId").or_else(|| self.chunk_call.clone()) else {
                     return;
                 };
-                if !self.calls.iter().any(|c| c.id == id) {
+                if !self.call_at.contains_key(&id) {
                     self.opened_ids.push(id.clone());
+                    self.call_at.insert(id.clone(), self.calls.len());
                     self.calls.push(Call {
                         id: id.clone(),
                         ..Call::default()
@@ -232,19 +279,21 @@ impl Reader {
                     let entry = json!({"id": id, "type": "function",
                         "function": {"name": "", "arguments": ""}});
                     if let Some(message) = self.messages[at].as_object_mut() {
-                        match message.get_mut("toolCalls").and_then(Value::as_array_mut) {
-                            Some(list) => list.push(entry),
+                        let k = match message.get_mut("toolCalls").and_then(Value::as_array_mut) {
+                            Some(list) => {
+                                list.push(entry);
+                                list.len() - 1
+                            }
                             None => {
                                 message.insert("toolCalls".into(), json!([entry]));
+                                0
                             }
-                        }
+                        };
+                        self.entry_at.insert(id.clone(), (at, k));
                     }
                 }
                 if let Some(name) = text("toolCallName") {
-                    self.edit_call(&id, |call, function| {
-                        call.name.clone_from(&name);
-                        function.insert("name".into(), json!(name));
-                    });
+                    self.edit_call(&id, |call| call.name = name);
                 }
                 if let Some(delta) = text("delta") {
                     self.append_arguments(&id, &delta);
@@ -261,18 +310,19 @@ impl Reader {
                 let (Some(call), Some(id)) = (text("toolCallId"), text("messageId")) else {
                     return;
                 };
-                if let Some(known) = self.calls.iter_mut().find(|c| c.id == call) {
-                    known.answered = true;
+                if let Some(&at) = self.call_at.get(&call) {
+                    self.calls[at].answered = true;
                 }
                 self.opened_ids.push(id.clone());
                 let content = event.get("content").cloned().unwrap_or(json!(""));
-                self.messages.push(
-                    json!({"id": id, "role": "tool", "toolCallId": call, "content": content}),
-                );
+                let message =
+                    json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
+                self.push_message(&id, message);
             }
             "MESSAGES_SNAPSHOT" => {
                 if let Some(messages) = event.get("messages").and_then(Value::as_array) {
-                    self.messages.clone_from(messages);
+                    self.replace_messages(messages.clone());
+                    self.calls_before_snapshot = self.calls.len();
                 }
             }
             "STATE_SNAPSHOT" => {
@@ -306,41 +356,42 @@ impl Reader {
 
     /// The index of the message `id`, added with `role` if new.
     fn message(&mut self, id: &str, role: &str) -> usize {
-        if let Some(at) = self
-            .messages
-            .iter()
-            .rposition(|m| m.get("id").and_then(Value::as_str) == Some(id))
-        {
-            return at;
+        match self.message_at.get(id) {
+            Some(&at) => at,
+            None => self.push_message(id, json!({"id": id, "role": role})),
         }
-        self.messages.push(json!({"id": id, "role": role}));
-        self.messages.len() - 1
     }
 
     fn append_arguments(&mut self, id: &str, delta: &str) {
-        self.edit_call(id, |call, function| {
-            call.arguments.push_str(delta);
-            function.insert("arguments".into(), json!(call.arguments));
-        });
+        self.edit_call(id, |call| call.arguments.push_str(delta));
     }
 
-    /// Edits the call `id` and its entry in the conversation.
-    fn edit_call(&mut self, id: &str, edit: impl FnOnce(&mut Call, &mut Map<String, Value>)) {
-        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else {
-            return;
-        };
-        let mut scratch = Map::new();
-        let function = self
-            .messages
-            .iter_mut()
-            .rev()
-            .filter_map(|m| m.get_mut("toolCalls").and_then(Value::as_array_mut))
-            .flat_map(|calls| calls.iter_mut())
-            .find(|c| c.get("id").and_then(Value::as_str) == Some(id))
-            .and_then(|c| c.get_mut("function"))
-            .and_then(Value::as_object_mut)
-            .unwrap_or(&mut scratch);
-        edit(call, function);
+    /// Edits the call `id`; its entry in the conversation is written at
+    /// the end ([`Self::write_calls`]), so that arguments streamed in many
+    /// pieces are not copied at each one.
+    fn edit_call(&mut self, id: &str, edit: impl FnOnce(&mut Call)) {
+        if let Some(&at) = self.call_at.get(id) {
+            edit(&mut self.calls[at]);
+        }
+    }
+
+    /// Writes each call the stream made since the last snapshot (which
+    /// restates the calls before it) into its entry in the conversation.
+    fn write_calls(&mut self) {
+        for call in &self.calls[self.calls_before_snapshot..] {
+            let Some(&(message, k)) = self.entry_at.get(&call.id) else {
+                continue;
+            };
+            let function = self
+                .messages
+                .get_mut(message)
+                .and_then(|m| m.get_mut("toolCalls")?.get_mut(k)?.get_mut("function"))
+                .and_then(Value::as_object_mut);
+            if let Some(function) = function {
+                function.insert("name".into(), json!(call.name));
+                function.insert("arguments".into(), json!(call.arguments));
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 pub use agui_lint::unstable::input::har_write::{Received, Sent};
 
 use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
-use agui_lint::unstable::input::sse::SseReader;
+use agui_lint::unstable::input::sse::SseFramer;
 use ureq::http::header::{HeaderName, HeaderValue};
 
 /// How long each part of an exchange may take.
@@ -154,6 +154,9 @@ impl Client {
         let mut chunk = vec![0; 64 * 1024];
         let (mut last, mut longest_gap) = (head_at, 0u64);
         let (mut first_byte_ms, mut first_event_ms) = (None, None);
+        // Counts the events of a run to cancel as they come, without
+        // reading the body again at each chunk.
+        let (mut framer, mut dispatched) = (SseFramer::new(1024), 0usize);
         let (end, limit_ms, detail) = loop {
             match reader.read(&mut chunk) {
                 Ok(0) => break (DeliveryEnd::Complete, None, None),
@@ -172,7 +175,11 @@ impl Client {
                         first_event_ms = Some(ms(now));
                     }
                     if let Some(events) = stop_after_events {
-                        if SseReader::new(body.as_slice()).count() >= events {
+                        framer.push(&chunk[..n], &mut |_| dispatched += 1);
+                        if dispatched >= events {
+                            // The client reads no further than the event it
+                            // stops at, however much the read brought.
+                            body.truncate(end_of_event(&body, events));
                             break (
                                 DeliveryEnd::ConnectionLost,
                                 None,
@@ -271,6 +278,23 @@ fn last_event_end(body: &[u8]) -> usize {
         })
 }
 
+/// Where the `n`-th Server-Sent Event of `body` ends: just after the
+/// line break of the blank line that dispatches it (the whole body when
+/// it holds fewer).
+fn end_of_event(body: &[u8], n: usize) -> usize {
+    let mut framer = SseFramer::new(1024);
+    let mut dispatched = 0;
+    for (at, byte) in body.iter().enumerate() {
+        framer.push(std::slice::from_ref(byte), &mut |_| dispatched += 1);
+        if dispatched >= n {
+            // A CR dispatches; its LF, when one follows, belongs to it.
+            let lf = *byte == b'\r' && body.get(at + 1) == Some(&b'\n');
+            return at + 1 + usize::from(lf);
+        }
+    }
+    body.len()
+}
+
 /// A duration in whole milliseconds.
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
@@ -279,6 +303,14 @@ fn millis(duration: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::last_event_end;
+
+    #[test]
+    fn a_cancelled_run_is_recorded_to_the_event_it_stopped_at() {
+        let body = b"data: 1\r\n\r\n: c\n\ndata: 2\n\ndata: 3\n\n";
+        assert_eq!(super::end_of_event(body, 1), 11);
+        assert_eq!(super::end_of_event(body, 2), 25);
+        assert_eq!(super::end_of_event(body, 9), body.len());
+    }
 
     #[test]
     fn a_cut_recording_ends_with_its_last_whole_event() {
