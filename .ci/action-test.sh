@@ -228,4 +228,42 @@ contains "$work/stderr" "release v9.9.3 does not exist (not published yet?); bui
 contains "$work/cargo.log" "install --locked --root $work/built-v9.9.3 --path $repo"
 "$work/built-v9.9.3/bin/agui-lint" | grep -q "agui-lint built" || fail "the source build is not in place"
 
-echo "action-test: action.yml's install and check steps pass on the fixtures"
+# The kit step: kit.sh starts the example server (built by `cargo test
+# --all-features`) as a server command, waits for it, runs the kit and
+# stops it.
+grep -qF 'run: bash "$GITHUB_ACTION_PATH/action/kit.sh"' action.yml || fail "action.yml does not run the kit with kit.sh"
+for input in kit-url kit-server kit-wait kit-scenarios kit-level kit-expected-failures kit-scenario-files kit-output; do
+  grep -q "^  $input:$" action.yml || fail "action.yml has no input '$input'"
+done
+example="${CARGO_TARGET_DIR:-$repo/target}/debug/examples/server"
+[ -x "$example" ] || fail "no example server at $example: run cargo test --all-features first"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+kit() {
+  local expected=$1
+  shift
+  local code=0
+  rm -f "$work/output"
+  env "$@" GITHUB_OUTPUT="$work/output" bash "$repo/action/kit.sh" >"$work/stdout" 2>"$work/stderr" || code=$?
+  [ "$code" = "$expected" ] || fail "kit.sh $* exited $code, not $expected"
+  grep -qx "exit-code=$expected" "$work/output" || fail "kit.sh $*: no exit-code=$expected output"
+}
+kit 0 AGUI_LINT_KIT_URL="http://127.0.0.1:$port/agent" AGUI_LINT_KIT_SERVER="'$example' $port" \
+  AGUI_LINT_KIT_SCENARIOS="text, multi-turn" AGUI_LINT_FORMAT=junit AGUI_LINT_KIT_OUTPUT="$work/kit.xml"
+contains "$work/stderr" "starting the server"
+contains "$work/kit.xml" '<testsuite name="multi-turn"'
+[ "$(grep -c '<testcase ' "$work/kit.xml")" -ge 6 ] || fail "the kit's JUnit report: $(cat "$work/kit.xml")"
+# The server was stopped: its port is free again.
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then fail "kit.sh left the server running"; fi
+# A listed failure that passes fails the run.
+printf '[[expected]]\nscenario = "text"\ncheck = "run-served"\nreason = "r"\n' >"$work/kit-expected.toml"
+kit 1 AGUI_LINT_KIT_URL="http://127.0.0.1:$port/agent" AGUI_LINT_KIT_SERVER="'$example' $port" \
+  AGUI_LINT_KIT_SCENARIOS=text AGUI_LINT_KIT_EXPECTED="$work/kit-expected.toml"
+contains "$work/stdout" "fixed but listed"
+# A server command that fails, and a port nobody opens: exit 2, said why.
+kit 2 AGUI_LINT_KIT_URL="http://127.0.0.1:$port/agent" AGUI_LINT_KIT_SERVER="echo no such app >&2; exit 3"
+contains "$work/stderr" "the server command ended before 127.0.0.1:$port accepted a connection"
+contains "$work/stderr" "no such app"
+kit 2 AGUI_LINT_KIT_URL="http://127.0.0.1:$port/agent" AGUI_LINT_KIT_WAIT=1
+contains "$work/stderr" "accepted no connection within 1 s"
+
+echo "action-test: action.yml's install, check and kit steps pass on the fixtures and the example server"

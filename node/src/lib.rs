@@ -10,6 +10,8 @@
 //! check over a large body runs as napi async work, off the JavaScript
 //! thread (`checkAsync`); `index.js` picks it above a threshold.
 
+mod kit;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
@@ -31,8 +33,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 static COMPILED: LazyLock<std::result::Result<agui_lint::Validator, String>> =
     LazyLock::new(|| agui_lint::Validator::new().map_err(|e| e.to_string()));
 
+/// The compiled schemas, shared.
+pub(crate) fn compiled() -> Result<agui_lint::Validator> {
+    COMPILED.clone().map_err(invalid)
+}
+
 /// A setting or argument that is not valid, as a JavaScript `Error`.
-fn invalid(error: impl std::fmt::Display) -> Error {
+pub(crate) fn invalid(error: impl std::fmt::Display) -> Error {
     Error::from_reason(error.to_string())
 }
 
