@@ -489,7 +489,7 @@ pub fn guard_body(data: &[u8]) {
 /// request when there is none); every built-in scenario plans its next
 /// request from two such exchanges and judges them, within the budget.
 pub fn kit_exchange(data: &[u8]) {
-    use crate::kit::{self, BuiltIn, Exchange, Request};
+    use crate::kit::{BuiltIn, Exchange, Request};
     let Some(validator) = VALIDATOR.as_ref() else {
         return;
     };
@@ -501,21 +501,14 @@ pub fn kit_exchange(data: &[u8]) {
         ),
     };
     let exchange = || {
-        let request = Request {
-            label: "a turn".into(),
-            headers: Vec::new(),
-            body: request.to_vec(),
-            cancel_after_events: None,
-            wait_before_ms: 0,
-        };
-        let sent = kit::sent("http://127.0.0.1:1/agent", &request, &[]);
-        let received = kit::received(
-            Some(200),
-            vec![("Content-Type".into(), "text/event-stream".into())],
-            response.to_vec(),
-            true,
-        );
-        Exchange::new(request, sent, received)
+        let request = Request::new("a turn", request.to_vec());
+        Exchange::answered(
+            "http://127.0.0.1:1/agent",
+            request,
+            200,
+            "text/event-stream",
+            response,
+        )
     };
     within_budget("a kit exchange", || {
         let done = [exchange(), exchange()];

@@ -1037,7 +1037,7 @@ fn kit_exchange(n: usize) -> Vec<u8> {
 
 #[test]
 fn kit_exchanges() {
-    use agui_lint::unstable::kit::{self, BuiltIn, Exchange, Request};
+    use agui_lint::unstable::kit::{BuiltIn, Exchange, Request};
     let _alone = alone();
     let validator = validator();
     family(
@@ -1048,21 +1048,14 @@ fn kit_exchanges() {
         |bytes| {
             let split = bytes.iter().position(|b| *b == 0).expect("a NUL");
             let exchange = |body: &[u8], response: &[u8]| {
-                let request = Request {
-                    label: "a turn".into(),
-                    headers: Vec::new(),
-                    body: body.to_vec(),
-                    cancel_after_events: None,
-                    wait_before_ms: 0,
-                };
-                let sent = kit::sent("http://127.0.0.1:1/agent", &request, &[]);
-                let received = kit::received(
-                    Some(200),
-                    vec![("Content-Type".into(), "text/event-stream".into())],
-                    response.to_vec(),
-                    true,
-                );
-                Exchange::new(request, sent, received)
+                let request = Request::new("a turn", body.to_vec());
+                Exchange::answered(
+                    "http://127.0.0.1:1/agent",
+                    request,
+                    200,
+                    "text/event-stream",
+                    response,
+                )
             };
             let first = exchange(&bytes[..split], &bytes[split + 1..]);
             let second = exchange(&bytes[..split], &bytes[split + 1..]);

@@ -6,7 +6,7 @@
 //! did not do is counted as passed.
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::Output;
@@ -16,6 +16,10 @@ use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{json, Value};
+
+#[path = "common/http_requests.rs"]
+mod http_requests;
+use http_requests::each_request;
 
 /// What a server variant gets wrong; `None` for the reference server.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,39 +79,10 @@ fn server(fault: Fault) -> String {
 
 /// Answers the requests of one connection.
 fn serve(stream: TcpStream, fault: Fault, memory: &Mutex<Memory>) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut stream = stream;
-    loop {
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line);
-        }
-        let header = |wanted: &str| {
-            head.lines().find_map(|l| {
-                let (name, value) = l.split_once(':')?;
-                name.eq_ignore_ascii_case(wanted)
-                    .then(|| value.trim().to_string())
-            })
-        };
-        let length = header("content-length")
-            .and_then(|v| v.parse::<usize>().ok())
-            .unwrap_or(0);
-        let content_type = header("content-type").unwrap_or_default();
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        if !answer(&mut stream, fault, memory, &content_type, &body) {
-            return;
-        }
-    }
+    each_request(stream, |stream, incoming| {
+        let content_type = incoming.header("content-type").unwrap_or_default();
+        answer(stream, fault, memory, &content_type, &incoming.body)
+    });
 }
 
 fn whole(stream: &mut TcpStream, status: &str, content_type: &str, body: &str) -> bool {

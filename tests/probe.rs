@@ -4,7 +4,7 @@
 //! stream that stalls, CRLF framing). The session saved with `--save`
 //! checks the same with `check`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::Output;
@@ -13,6 +13,10 @@ use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{json, Value};
+
+#[path = "common/http_requests.rs"]
+mod http_requests;
+use http_requests::each_request;
 
 /// How a test server answers a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,41 +81,14 @@ fn server(behaviour: Behaviour) -> (String, Arc<Mutex<Vec<Seen>>>) {
 
 /// Answers the requests of one connection.
 fn serve(stream: TcpStream, behaviour: Behaviour, log: &Mutex<Vec<Seen>>) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut stream = stream;
-    loop {
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line);
-        }
-        let length = head
-            .lines()
-            .find_map(|l| {
-                let (name, value) = l.split_once(':')?;
-                name.eq_ignore_ascii_case("content-length")
-                    .then(|| value.trim().parse::<usize>().ok())?
-            })
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    each_request(stream, |stream, incoming| {
+        let body: Value = serde_json::from_slice(&incoming.body).unwrap_or(Value::Null);
         log.lock().expect("log").push(Seen {
-            head,
+            head: incoming.head,
             body: body.clone(),
         });
-        if !answer(&mut stream, behaviour, &body) {
-            return;
-        }
-    }
+        answer(stream, behaviour, &body)
+    });
 }
 
 /// The `RUN_STARTED` answering `body`, declaring the version it declared.

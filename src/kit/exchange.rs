@@ -26,6 +26,43 @@ pub struct Request {
     pub wait_before_ms: u64,
 }
 
+impl Request {
+    /// A request labelled `label` sending `body`, with the default headers,
+    /// read to its end, sent at once.
+    pub fn new(label: impl Into<String>, body: Vec<u8>) -> Request {
+        Request {
+            label: label.into(),
+            headers: Vec::new(),
+            body,
+            cancel_after_events: None,
+            wait_before_ms: 0,
+        }
+    }
+
+    /// A request labelled `label` sending `input` as JSON.
+    pub fn json(label: impl Into<String>, input: &Value) -> Request {
+        Request::new(label, serde_json::to_vec(input).unwrap_or_default())
+    }
+
+    /// The request, sent with the header `name: value` too.
+    pub fn with_header(mut self, name: &str, value: &str) -> Request {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The request, its connection closed after `events` events.
+    pub fn cancelled_after(mut self, events: usize) -> Request {
+        self.cancel_after_events = Some(events);
+        self
+    }
+
+    /// The request, sent `ms` milliseconds after the last response.
+    pub fn waiting(mut self, ms: u64) -> Request {
+        self.wait_before_ms = ms;
+        self
+    }
+}
+
 /// One exchange of a scenario.
 #[derive(Debug, Clone)]
 pub struct Exchange {
@@ -42,6 +79,22 @@ pub struct Exchange {
 }
 
 impl Exchange {
+    /// The exchange of `request` sent to `url`, answered with `status`,
+    /// `content_type` and `body` read whole: an exchange a driver that
+    /// measured nothing hands over.
+    pub fn answered(
+        url: &str,
+        request: Request,
+        status: u16,
+        content_type: &str,
+        body: &[u8],
+    ) -> Exchange {
+        let sent = super::sent(url, &request, &[]);
+        let headers = vec![("Content-Type".to_owned(), content_type.to_owned())];
+        let received = super::received(Some(status), headers, body.to_vec(), true);
+        Exchange::new(request, sent, received)
+    }
+
     /// Reads `received`, the answer to `request`.
     pub fn new(request: Request, sent: Sent, received: Received) -> Exchange {
         let input = serde_json::from_slice(&request.body).unwrap_or(Value::Null);

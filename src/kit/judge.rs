@@ -307,7 +307,7 @@ pub fn unknown_resume_handled(done: &[Exchange]) -> Verdict {
     let Some((n, exchange)) = done
         .iter()
         .enumerate()
-        .find(|(_, e)| e.request.label.contains("never raised"))
+        .find(|(_, e)| e.request.label == super::scenarios::UNKNOWN_RESUME)
     else {
         return Verdict::NotExercised("the resume naming an unknown interrupt was not sent".into());
     };

@@ -98,11 +98,6 @@ pub fn next(previous: &Value, messages: &[Value], state: &Value, more: Vec<Value
     Value::Object(next)
 }
 
-/// The JSON text of `value`.
-pub fn body(value: &Value) -> Vec<u8> {
-    serde_json::to_vec(value).unwrap_or_default()
-}
-
 /// The request `@ag-ui/client` sends after `input`'s run streamed
 /// `streamed`, once the client-side tools it called have run: the same
 /// thread, the conversation so far and a result for each call of an

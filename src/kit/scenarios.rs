@@ -108,21 +108,19 @@ impl BuiltIn {
     /// The next request, after `done`; `None` when the scenario has ended.
     /// `version` is what first requests declare.
     pub fn plan(self, thread: &str, version: Option<&str>, done: &[Exchange]) -> Option<Request> {
-        let step = done.len();
-        let text = |label: &str, text: &str| Request {
-            label: label.into(),
-            headers: Vec::new(),
-            body: requests::body(&requests::first_request(
-                thread,
-                text,
-                vec![],
-                json!({}),
-                version,
-            )),
-            cancel_after_events: None,
-            wait_before_ms: 0,
+        // A first request of the thread: `text` from the user, `tools`
+        // offered, `state` sent.
+        let first = |label: &str, text: &str, tools: Vec<Value>, state: Value| {
+            let input = requests::first_request(thread, text, tools, state, version);
+            Request::json(label, &input)
         };
-        match (self, step) {
+        let text = |label: &str, text: &str| first(label, text, vec![], json!({}));
+        let declaring = |label: &str, thread: &str, version: &str| {
+            let text = "Reply with one short sentence.";
+            let input = requests::first_request(thread, text, vec![], json!({}), Some(version));
+            Request::json(label, &input)
+        };
+        match (self, done.len()) {
             (BuiltIn::Text, 0) => Some(text(
                 "a text turn",
                 "Reply with one short sentence: what can you do?",
@@ -138,74 +136,45 @@ impl BuiltIn {
                     "Which word did I ask you to remember? Reply with the word only.",
                 )],
             ),
-            (BuiltIn::Tool, 0) => Some(Request {
-                label: "a turn offering a client-side tool".into(),
-                headers: Vec::new(),
-                body: requests::body(&requests::first_request(
-                    thread,
-                    "What is the weather in Berlin right now? Use the get_weather tool.",
-                    vec![requests::tool(WEATHER_TOOL)],
-                    json!({}),
-                    version,
-                )),
-                cancel_after_events: None,
-                wait_before_ms: 0,
-            }),
-            (BuiltIn::ParallelTools, 0) => Some(Request {
-                label: "a turn offering two client-side tools".into(),
-                headers: Vec::new(),
-                body: requests::body(&requests::first_request(
-                    thread,
-                    "Call get_weather and get_time for Berlin, both at once, in parallel.",
-                    vec![requests::tool(WEATHER_TOOL), requests::tool(TIME_TOOL)],
-                    json!({}),
-                    version,
-                )),
-                cancel_after_events: None,
-                wait_before_ms: 0,
-            }),
+            (BuiltIn::Tool, 0) => Some(first(
+                "a turn offering a client-side tool",
+                "What is the weather in Berlin right now? Use the get_weather tool.",
+                vec![requests::tool(WEATHER_TOOL)],
+                json!({}),
+            )),
+            (BuiltIn::ParallelTools, 0) => Some(first(
+                "a turn offering two client-side tools",
+                "Call get_weather and get_time for Berlin, both at once, in parallel.",
+                vec![requests::tool(WEATHER_TOOL), requests::tool(TIME_TOOL)],
+                json!({}),
+            )),
             (BuiltIn::Tool | BuiltIn::ParallelTools, 1) => {
                 let streamed = done[0].served().ok()?;
                 let next = requests::with_tool_results(&done[0].input, streamed)?;
-                Some(Request {
-                    label: "the follow-up carrying the tools' results".into(),
-                    headers: Vec::new(),
-                    body: requests::body(&next),
-                    cancel_after_events: None,
-                    wait_before_ms: 0,
-                })
+                Some(Request::json(
+                    "the follow-up carrying the tools' results",
+                    &next,
+                ))
             }
-            (BuiltIn::State, 0) => Some(Request {
-                label: "a turn sending state".into(),
-                headers: Vec::new(),
-                body: requests::body(&requests::first_request(
-                    thread,
-                    "Add 'pears' to the shopping list in the shared state (state.items).",
-                    vec![],
-                    json!({"items": ["apples"], "turn": 1}),
-                    version,
-                )),
-                cancel_after_events: None,
-                wait_before_ms: 0,
-            }),
+            (BuiltIn::State, 0) => Some(first(
+                "a turn sending state",
+                "Add 'pears' to the shopping list in the shared state (state.items).",
+                vec![],
+                json!({"items": ["apples"], "turn": 1}),
+            )),
             (BuiltIn::State, 1) => follow(
                 &done[0],
                 "the next turn, carrying the state the first left",
                 vec![requests::user("Add 'plums' too.")],
             ),
-            (BuiltIn::Interrupt, 0) => Some(Request {
-                label: "a turn asking for an interrupt (1.1)".into(),
-                headers: Vec::new(),
-                body: requests::body(&requests::first_request(
-                    thread,
-                    "Before you do anything, ask me for approval: interrupt the run and wait for my answer.",
-                    vec![],
-                    json!({}),
-                    Some("1.1"),
-                )),
-                cancel_after_events: None,
-                wait_before_ms: 0,
-            }),
+            (BuiltIn::Interrupt, 0) => {
+                let text = "Before you do anything, ask me for approval: interrupt the run and wait for my answer.";
+                let input = requests::first_request(thread, text, vec![], json!({}), Some("1.1"));
+                Some(Request::json(
+                    "a turn asking for an interrupt (1.1)",
+                    &input,
+                ))
+            }
             (BuiltIn::Interrupt, 1) => {
                 let streamed = done[0].served().ok()?;
                 if streamed.ending != Ending::Interrupt {
@@ -217,77 +186,47 @@ impl BuiltIn {
                     .filter_map(|i| i.get("id"))
                     .map(|id| json!({"interruptId": id, "status": "resolved", "payload": {"approved": true}}))
                     .collect();
-                let mut request = follow(&done[0], "the resume answering every interrupt", vec![])?;
-                let mut input: Value = serde_json::from_slice(&request.body).ok()?;
-                input["resume"] = Value::Array(resume);
-                request.body = requests::body(&input);
-                Some(request)
+                let mut next = next_input(&done[0], vec![])?;
+                next["resume"] = Value::Array(resume);
+                Some(Request::json(RESUME, &next))
             }
-            (BuiltIn::Interrupt, 2) if is_resume(&done[1]) => unknown_resume(&done[1]),
-            (BuiltIn::Cancellation, 0) => Some(Request {
-                label: "a long turn the client cancels after its second event".into(),
-                cancel_after_events: Some(2),
-                ..text("", "Count from 1 to 300, one number per line.")
-            }),
+            (BuiltIn::Interrupt, 2) if done[1].request.label == RESUME => unknown_resume(&done[1]),
+            (BuiltIn::Cancellation, 0) => Some(
+                text(
+                    "a long turn the client cancels after its second event",
+                    "Count from 1 to 300, one number per line.",
+                )
+                .cancelled_after(2),
+            ),
             (BuiltIn::Cancellation, 1) => {
                 let first = &done[0].input;
                 let mut messages = first.get("messages")?.as_array()?.clone();
                 messages.push(requests::user("Reply with one short sentence."));
                 let next = requests::next(first, &[], &json!({}), messages);
-                Some(Request {
-                    label: "the next run of the thread".into(),
-                    headers: Vec::new(),
-                    body: requests::body(&next),
-                    cancel_after_events: None,
-                    wait_before_ms: 1000,
-                })
+                Some(Request::json("the next run of the thread", &next).waiting(1000))
             }
-            (BuiltIn::Version, 0) => {
-                let input = requests::first_request(thread, "Reply with one short sentence.", vec![], json!({}), Some("1.0"));
-                Some(Request {
-                    label: "a turn declaring 1.0".into(),
-                    headers: Vec::new(),
-                    body: requests::body(&input),
-                    cancel_after_events: None,
-                    wait_before_ms: 0,
-                })
-            }
-            (BuiltIn::Version, 1) => {
-                let input = requests::first_request(&fresh_id("thread"), "Reply with one short sentence.", vec![], json!({}), Some("1.2"));
-                Some(Request {
-                    label: "a turn declaring 1.2".into(),
-                    headers: Vec::new(),
-                    body: requests::body(&input),
-                    cancel_after_events: None,
-                    wait_before_ms: 0,
-                })
-            }
-            (BuiltIn::BadRequests, 0) => Some(Request {
-                label: "a body that is not JSON".into(),
-                headers: Vec::new(),
-                body: br#"{"threadId": "t", "runId": "r", "messages": ["#.to_vec(),
-                cancel_after_events: None,
-                wait_before_ms: 0,
-            }),
-            (BuiltIn::BadRequests, 1) => {
-                let input = json!({
+            (BuiltIn::Version, 0) => Some(declaring("a turn declaring 1.0", thread, "1.0")),
+            (BuiltIn::Version, 1) => Some(declaring(
+                "a turn declaring 1.2",
+                &fresh_id("thread"),
+                "1.2",
+            )),
+            (BuiltIn::BadRequests, 0) => Some(Request::new(
+                "a body that is not JSON",
+                br#"{"threadId": "t", "runId": "r", "messages": ["#.to_vec(),
+            )),
+            (BuiltIn::BadRequests, 1) => Some(Request::json(
+                "snake_case keys",
+                &json!({
                     "thread_id": thread, "run_id": fresh_id("run"), "state": {},
                     "messages": [requests::user("Reply with one short sentence.")],
                     "tools": [], "context": [], "forwarded_props": {}
-                });
-                Some(Request {
-                    label: "snake_case keys".into(),
-                    headers: Vec::new(),
-                    body: requests::body(&input),
-                    cancel_after_events: None,
-                    wait_before_ms: 0,
-                })
-            }
-            (BuiltIn::BadRequests, 2) => Some(Request {
-                label: "Content-Type: text/plain".into(),
-                headers: vec![("Content-Type".into(), "text/plain".into())],
-                ..text("", "Reply with one short sentence.")
-            }),
+                }),
+            )),
+            (BuiltIn::BadRequests, 2) => Some(
+                text("Content-Type: text/plain", "Reply with one short sentence.")
+                    .with_header("Content-Type", "text/plain"),
+            ),
             _ => None,
         }
     }
@@ -401,54 +340,41 @@ impl BuiltIn {
     }
 }
 
-/// The next request of `previous`'s thread with the conversation and
-/// state its run left, and `more` messages; `None` when it was not served.
-fn follow(previous: &Exchange, label: &str, more: Vec<Value>) -> Option<Request> {
+/// The label of the request resuming every interrupt of the first run.
+const RESUME: &str = "the resume answering every interrupt";
+
+/// The label of the request whose resume names an interrupt never raised
+/// (what `judge::unknown_resume_handled` looks for).
+pub(super) const UNKNOWN_RESUME: &str = "a resume naming an interrupt never raised";
+
+/// The next input of `previous`'s thread with the conversation and state
+/// its run left, and `more` messages; `None` when it was not served.
+fn next_input(previous: &Exchange, more: Vec<Value>) -> Option<Value> {
     let streamed = previous.served().ok()?;
-    let next = requests::next(&previous.input, &streamed.messages, &streamed.state, more);
-    Some(Request {
-        label: label.into(),
-        headers: Vec::new(),
-        body: requests::body(&next),
-        cancel_after_events: None,
-        wait_before_ms: 0,
-    })
+    Some(requests::next(
+        &previous.input,
+        &streamed.messages,
+        &streamed.state,
+        more,
+    ))
 }
 
-/// A request continuing `previous`'s thread whose resume names an
-/// interrupt nobody raised.
+/// [`next_input`] as a request labelled `label`.
+fn follow(previous: &Exchange, label: &str, more: Vec<Value>) -> Option<Request> {
+    Some(Request::json(label, &next_input(previous, more)?))
+}
+
+/// A request continuing `previous`'s thread (with the conversation it
+/// left, or, not served, the one it sent) whose resume names an interrupt
+/// nobody raised.
 fn unknown_resume(previous: &Exchange) -> Option<Request> {
-    let mut request = follow(
-        previous,
-        "a resume naming an interrupt never raised",
-        vec![],
-    )
-    .or_else(|| {
-        let next = requests::next(
-            &previous.input,
-            &[],
-            &json!({}),
-            previous.input.get("messages")?.as_array()?.clone(),
-        );
-        Some(Request {
-            label: "a resume naming an interrupt never raised".into(),
-            headers: Vec::new(),
-            body: requests::body(&next),
-            cancel_after_events: None,
-            wait_before_ms: 0,
-        })
+    let mut next = next_input(previous, vec![]).or_else(|| {
+        let messages = previous.input.get("messages")?.as_array()?.clone();
+        Some(requests::next(&previous.input, &[], &json!({}), messages))
     })?;
-    let mut input: Value = serde_json::from_slice(&request.body).ok()?;
-    input["protocolVersion"] = json!("1.1");
-    input["resume"] = json!([{"interruptId": fresh_id("unknown-interrupt"), "status": "resolved", "payload": {"approved": true}}]);
-    request.body = requests::body(&input);
-    request.label = "a resume naming an interrupt never raised".into();
-    Some(request)
-}
-
-/// Whether `exchange` carried a resume answering raised interrupts.
-fn is_resume(exchange: &Exchange) -> bool {
-    exchange.request.label.starts_with("the resume")
+    next["protocolVersion"] = json!("1.1");
+    next["resume"] = json!([{"interruptId": fresh_id("unknown-interrupt"), "status": "resolved", "payload": {"approved": true}}]);
+    Some(Request::json(UNKNOWN_RESUME, &next))
 }
 
 #[cfg(test)]

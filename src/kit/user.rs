@@ -37,7 +37,7 @@ use serde_json::{json, Map, Value};
 use super::checks::{self, Judged, Verdict};
 use super::exchange::{Exchange, Request};
 use super::judge;
-use super::requests::{self, fresh_id};
+use super::requests::fresh_id;
 use super::streamed::Ending;
 use crate::Validator;
 
@@ -126,26 +126,19 @@ impl UserScenario {
         if let Some(previous) = done.last() {
             self.needs_met(done.len() - 1, previous).ok()?;
         }
-        let body = fill(&step.request, thread, done.last()).ok()?;
-        Some(Request {
-            label: step
-                .label
-                .clone()
-                .unwrap_or_else(|| format!("step {}", done.len() + 1)),
-            headers: step
-                .headers
-                .iter()
-                .map(|(name, value)| {
-                    let value = value
-                        .as_str()
-                        .map_or_else(|| value.to_string(), str::to_owned);
-                    (name.clone(), value)
-                })
-                .collect(),
-            body: requests::body(&body),
-            cancel_after_events: None,
-            wait_before_ms: 0,
-        })
+        let input = fill(&step.request, thread, done.last()).ok()?;
+        let label = step
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("step {}", done.len() + 1));
+        let mut request = Request::json(label, &input);
+        for (name, value) in &step.headers {
+            let value = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_owned);
+            request = request.with_header(name, &value);
+        }
+        Some(request)
     }
 
     /// Whether the `n`-th step's run streamed what it `needs`.
