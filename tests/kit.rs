@@ -473,6 +473,33 @@ fn level_must_judges_only_the_musts() {
     }
     let (_, all) = run_kit(Fault::None, &[]);
     assert!(all.len() > verdicts.len());
+    // An expected failure of a SHOULD check is not stale in a MUST run.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("expected.toml");
+    std::fs::write(
+        &file,
+        "[[expected]]\nscenario = \"bad-requests\"\ncheck = \"snake-case-rejected\"\nreason = \"served\"\n",
+    )
+    .expect("write");
+    let listed = [
+        "--level",
+        "must",
+        "--scenario",
+        "bad-requests",
+        "--expected-failures",
+    ];
+    let mut args = listed.to_vec();
+    args.push(file.to_str().expect("path"));
+    let (code, verdicts) = run_kit(Fault::None, &args);
+    assert_eq!(code, Some(0), "{verdicts:?}");
+    // A check the scenario does not have is stale whatever the level.
+    std::fs::write(
+        &file,
+        "[[expected]]\nscenario = \"bad-requests\"\ncheck = \"ids-echoed\"\nreason = \"r\"\n",
+    )
+    .expect("write");
+    let (code, _) = run_kit(Fault::None, &args);
+    assert_eq!(code, Some(1));
 }
 
 #[test]

@@ -125,16 +125,16 @@ impl Expected {
         }
     }
 
-    /// The entries naming a scenario that ran but a check it did not
-    /// judge: typos, or checks since renamed.
+    /// The entries naming a scenario that ran but a check it does not
+    /// have: a check of another scenario, or one since renamed.
     pub fn unmatched(&self, results: &[ScenarioResult]) -> Vec<String> {
         self.entries
             .iter()
             .filter(|e| {
                 results.iter().any(|r| r.scenario == e.scenario)
-                    && !results.iter().any(|r| {
-                        r.scenario == e.scenario && r.judged.iter().any(|j| j.check.id == e.check)
-                    })
+                    && !results
+                        .iter()
+                        .any(|r| r.scenario == e.scenario && r.checks.contains(&e.check.as_str()))
             })
             .map(|e| format!("{} / {}", e.scenario, e.check))
             .collect()

@@ -166,12 +166,14 @@ impl Suite {
                     Script::BuiltIn(scenario) => scenario.judge(&self.validator, &run.exchanges),
                     Script::User(scenario) => scenario.judge(&self.validator, &run.exchanges),
                 };
+                let checks = judged.iter().map(|j| j.check.id).collect();
                 ScenarioResult {
                     scenario: run.name().to_owned(),
                     judged: judged
                         .into_iter()
                         .filter(|j| j.check.level <= self.level)
                         .collect(),
+                    checks,
                 }
             })
             .collect()
@@ -185,6 +187,9 @@ pub struct ScenarioResult {
     pub scenario: String,
     /// Each check it judged, in report order.
     pub judged: Vec<Judged>,
+    /// Every check the scenario has, whatever the level asked (an
+    /// expected failure a `--level must` run leaves out is not stale).
+    pub checks: Vec<&'static str>,
 }
 
 /// A response as a driver that measured nothing of its timing hands it
