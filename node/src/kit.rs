@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use agui_lint::unstable::input::har_write::Sent;
 use agui_lint::unstable::kit::{self, BuiltIn, Expected, Level, Outcome, Suite, UserScenario};
 use napi::bindgen_prelude::Buffer;
 use napi::{Error, Result};
@@ -51,8 +52,12 @@ pub struct KitRequest {
 pub struct NativeKit {
     suite: Suite,
     expected: Expected,
-    pending: Option<kit::Request>,
+    /// The request handed out and not yet recorded, as sent.
+    pending: Option<(kit::Request, Sent)>,
     url: String,
+    /// The verdicts once judged, until the next response is recorded: a
+    /// report in three formats judges once.
+    outcome: Option<Outcome>,
 }
 
 #[napi]
@@ -122,6 +127,7 @@ impl NativeKit {
             url: options
                 .url
                 .unwrap_or_else(|| "http://localhost/".to_owned()),
+            outcome: None,
         })
     }
 
@@ -138,14 +144,18 @@ impl NativeKit {
         let planned = KitRequest {
             scenario: self.suite.current_scenario().unwrap_or("").to_owned(),
             label: request.label.clone(),
-            headers: sent.headers.into_iter().map(|(n, v)| vec![n, v]).collect(),
+            headers: sent
+                .headers
+                .iter()
+                .map(|(n, v)| vec![n.clone(), v.clone()])
+                .collect(),
             body: request.body.clone().into(),
             cancel_after_events: request
                 .cancel_after_events
                 .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
             wait_before_ms: u32::try_from(request.wait_before_ms).unwrap_or(u32::MAX),
         };
-        self.pending = Some(request);
+        self.pending = Some((request, sent));
         Ok(Some(planned))
     }
 
@@ -160,7 +170,7 @@ impl NativeKit {
         body: Buffer,
         complete: bool,
     ) -> Result<()> {
-        let request = self
+        let (request, sent) = self
             .pending
             .take()
             .ok_or_else(|| Error::from_reason("no request is waiting for its response"))?;
@@ -171,17 +181,17 @@ impl NativeKit {
                 Some((pair.next()?, pair.next()?))
             })
             .collect();
-        let sent = kit::sent(&self.url, &request, &[]);
         let status = status.and_then(|s| u16::try_from(s).ok());
         let received = kit::received(status, headers, body.to_vec(), complete);
         self.suite.record(request, sent, received);
+        self.outcome = None;
         Ok(())
     }
 
     /// The report: `"human"`, `"json"` or `"junit"`, with whether the run
     /// fails, as JSON text `{"fails": bool, "text": string}`.
     #[napi]
-    pub fn report(&self, format: String) -> Result<String> {
+    pub fn report(&mut self, format: String) -> Result<String> {
         let format = match format.as_str() {
             "human" => kit::Format::Human,
             "json" => kit::Format::Json,
@@ -192,7 +202,10 @@ impl NativeKit {
                 )))
             }
         };
-        let outcome = Outcome::new(&self.suite.results(), &self.expected);
+        let (suite, expected) = (&self.suite, &self.expected);
+        let outcome = self
+            .outcome
+            .get_or_insert_with(|| Outcome::new(&suite.results(), expected));
         Ok(
             serde_json::json!({"fails": outcome.fails(), "text": outcome.render(format)})
                 .to_string(),

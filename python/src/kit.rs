@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use agui_lint::unstable::input::har_write::Sent;
 use agui_lint::unstable::kit::{self, BuiltIn, Expected, Level, Outcome, Suite, UserScenario};
 use agui_lint::Validator;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -24,9 +25,12 @@ use crate::value_error;
 pub(crate) struct PyKit {
     suite: Suite,
     expected: Expected,
-    /// The request handed out and not yet recorded.
-    pending: Option<kit::Request>,
+    /// The request handed out and not yet recorded, as sent.
+    pending: Option<(kit::Request, Sent)>,
     url: String,
+    /// The verdicts once judged, until the next response is recorded: a
+    /// report in three formats and its verdict judge once.
+    outcome: Option<Outcome>,
 }
 
 #[pymethods]
@@ -84,6 +88,7 @@ impl PyKit {
             expected,
             pending: None,
             url: url.to_owned(),
+            outcome: None,
         })
     }
 
@@ -104,11 +109,11 @@ impl PyKit {
         let dict = PyDict::new(py);
         dict.set_item("scenario", self.suite.current_scenario().unwrap_or(""))?;
         dict.set_item("label", &request.label)?;
-        dict.set_item("headers", sent.headers)?;
+        dict.set_item("headers", sent.headers.clone())?;
         dict.set_item("body", PyBytes::new(py, &request.body))?;
         dict.set_item("cancel_after_events", request.cancel_after_events)?;
         dict.set_item("wait_before_ms", request.wait_before_ms)?;
-        self.pending = Some(request);
+        self.pending = Some((request, sent));
         Ok(Some(dict))
     }
 
@@ -123,19 +128,19 @@ impl PyKit {
         body: Vec<u8>,
         complete: bool,
     ) -> PyResult<()> {
-        let request = self
+        let (request, sent) = self
             .pending
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("no request is waiting for its response"))?;
-        let sent = kit::sent(&self.url, &request, &[]);
         let received = kit::received(status, headers, body, complete);
         self.suite.record(request, sent, received);
+        self.outcome = None;
         Ok(())
     }
 
     /// The report: `"human"` (default), `"json"` or `"junit"`.
     #[pyo3(signature = (format = "human"))]
-    fn report(&self, format: &str) -> PyResult<String> {
+    fn report(&mut self, format: &str) -> PyResult<String> {
         let format = match format {
             "human" => kit::Format::Human,
             "json" => kit::Format::Json,
@@ -151,14 +156,14 @@ impl PyKit {
 
     /// Whether the run fails: a check failed that the expected failures do
     /// not list, or one they list passed.
-    fn fails(&self) -> bool {
+    fn fails(&mut self) -> bool {
         self.outcome().fails()
     }
 
     /// Every check judged: `(scenario, check, level, verdict, why)`, the
     /// verdict one of `passed`, `failed`, `not-exercised`,
     /// `expected-failure`, `fixed-but-listed`.
-    fn results(&self) -> Vec<(String, String, String, String, Option<String>)> {
+    fn results(&mut self) -> Vec<(String, String, String, String, Option<String>)> {
         use kit::Status;
         self.outcome()
             .rows()
@@ -183,8 +188,11 @@ impl PyKit {
 }
 
 impl PyKit {
-    fn outcome(&self) -> Outcome {
-        Outcome::new(&self.suite.results(), &self.expected)
+    /// The verdicts, judged once per set of exchanges.
+    fn outcome(&mut self) -> &Outcome {
+        let (suite, expected) = (&self.suite, &self.expected);
+        self.outcome
+            .get_or_insert_with(|| Outcome::new(&suite.results(), expected))
     }
 }
 

@@ -3,14 +3,76 @@
 //! time, with the probe's client, and saves each scenario's exchanges as
 //! an HTTP Archive that `check` reads.
 
-use std::io::Write as _;
+use std::io::Write;
 use std::path::Path;
+use std::process::ExitCode;
 
-use agui_lint::unstable::kit::{self, Suite};
+use agui_lint::unstable::kit::{self, Expected, Level, Outcome, Suite, UserScenario};
+use agui_lint::Validator;
 
 use super::{headers, http, summarize, Plan};
+use crate::cli::{self, ProbeArgs};
+use crate::settings_args;
 
-/// Runs `options`' scenarios against the plan's endpoint.
+/// `probe --suite`: the kit of `args` against the plan's endpoint,
+/// reported per scenario and check; the exit code, as `check`'s.
+pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
+    if !plan.requests.is_empty() || !plan.replays.is_empty() {
+        return Err("--suite runs the kit's scenarios; --request and --replay send requests of their own (use one or the other)".into());
+    }
+    let format = match args.report.format {
+        cli::Format::Human => kit::Format::Human,
+        cli::Format::Json => kit::Format::Json,
+        cli::Format::Junit => kit::Format::Junit,
+        other => {
+            return Err(format!(
+                "--suite reports in human, json or junit, not {}",
+                clap::ValueEnum::to_possible_value(&other)
+                    .map_or_else(String::new, |v| v.get_name().to_owned())
+            ))
+        }
+    };
+    let expected = match &args.expected_failures {
+        Some(path) => Expected::read(path).map_err(|e| e.to_string())?,
+        None => Expected::default(),
+    };
+    let user = args
+        .scenario_file
+        .iter()
+        .map(|path| UserScenario::read(path).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = kit::Options {
+        scenarios: args.scenario.iter().map(|s| s.0).collect(),
+        user,
+        version: plan.version.map(str::to_owned),
+        level: args.level.map(|level| match level {
+            cli::LevelArg::Must => Level::Must,
+            cli::LevelArg::Should => Level::Should,
+        }),
+    };
+    let settings = settings_args::settings(&args.report).map_err(|e| e.to_string())?;
+    let validator = Validator::new()
+        .map_err(|e| e.to_string())?
+        .with_settings(settings);
+    let mut suite = kit::Suite::new(&validator, options);
+    run(plan, &mut suite)?;
+    let outcome = Outcome::new(&suite.results(), &expected);
+    let text = outcome.render(format);
+    let mut out = match &args.report.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ) as Box<dyn Write>,
+        None => Box::new(std::io::stdout().lock()),
+    };
+    out.write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write the report: {e}"))?;
+    Ok(ExitCode::from(u8::from(
+        outcome.fails() && !args.report.exit_zero,
+    )))
+}
+
+/// Runs `suite`'s scenarios against the plan's endpoint.
 pub fn run(plan: &Plan, suite: &mut Suite) -> Result<(), String> {
     let (headers, secrets) = headers(plan)?;
     let client = http::Client::new(plan.timeouts, plan.max_response_bytes);
