@@ -102,7 +102,7 @@ pub struct CheckArgs {
     #[arg(required_unless_present = "show_settings")]
     pub paths: Vec<PathBuf>,
     /// While walking directories, check only files matching this glob
-    /// (repeatable; default: *.json, *.jsonl, *.ndjson, *.sse, *.har).
+    /// (repeatable; default: *.json, *.jsonl, *.ndjson, *.sse, *.har, *.aguipb).
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
     /// While walking directories, skip files and folders matching this glob
@@ -110,7 +110,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
     /// The name standard input is shown under; its extension also tells
-    /// how it is read (JSON, JSON Lines, SSE or HAR).
+    /// how it is read (JSON, JSON Lines, SSE, HAR or binary frames, `.aguipb`).
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
     /// Kind of every document, or `auto` to tell each from its shape.

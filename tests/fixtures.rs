@@ -4,7 +4,7 @@
 //! `<version>` (`0`, `1.0`, `1.1`) is what a document that declares no
 //! version is judged as. The folder `auto/` is checked with the kind
 //! detected from each document; `streams/` holds captures (JSON Lines, SSE,
-//! HAR) checked as files, every record of one file counting together. A
+//! HAR, binary frames) checked as files, every record of one file counting together. A
 //! fixture named `client-<rule>-<profile>` is seen through that official
 //! client (`--client <profile>`).
 //! (`conformance/` holds streams in upstream's conformance format, checked
@@ -251,34 +251,38 @@ fn capture_fixture_snapshots() {
     let validators: Vec<Validator> = Protocol::ALL.into_iter().map(validator_for).collect();
     let for_version =
         |p: Protocol| &validators[Protocol::ALL.iter().position(|v| *v == p).expect("known")];
-    insta::glob!("../fixtures", "*/streams/**/*.{jsonl,sse,har}", |path| {
-        let documents = check_capture(&seen_by(for_version(version_of(path)), path), path);
-        assert!(!documents.is_empty(), "{}: no document", path.display());
-        let diagnostics: Vec<&Diagnostic> = documents
-            .iter()
-            .flat_map(|d| d.report.diagnostics())
-            .collect();
-        if classify(path).1 {
-            let noisy: Vec<_> = diagnostics
+    insta::glob!(
+        "../fixtures",
+        "*/streams/**/*.{jsonl,sse,har,aguipb}",
+        |path| {
+            let documents = check_capture(&seen_by(for_version(version_of(path)), path), path);
+            assert!(!documents.is_empty(), "{}: no document", path.display());
+            let diagnostics: Vec<&Diagnostic> = documents
                 .iter()
-                .filter(|d| d.severity >= Severity::Warning)
+                .flat_map(|d| d.report.diagnostics())
                 .collect();
-            assert!(
-                noisy.is_empty(),
-                "{}: valid capture reports {noisy:#?}",
-                path.display()
-            );
-        } else {
-            let rule = expected_rule(path);
-            assert!(
-                diagnostics.iter().any(|d| d.rule == rule),
-                "{}: expected rule {rule}, got\n{}",
-                path.display(),
-                describe_capture(&documents, version_of(path))
-            );
+            if classify(path).1 {
+                let noisy: Vec<_> = diagnostics
+                    .iter()
+                    .filter(|d| d.severity >= Severity::Warning)
+                    .collect();
+                assert!(
+                    noisy.is_empty(),
+                    "{}: valid capture reports {noisy:#?}",
+                    path.display()
+                );
+            } else {
+                let rule = expected_rule(path);
+                assert!(
+                    diagnostics.iter().any(|d| d.rule == rule),
+                    "{}: expected rule {rule}, got\n{}",
+                    path.display(),
+                    describe_capture(&documents, version_of(path))
+                );
+            }
+            insta::assert_snapshot!(describe_capture(&documents, version_of(path)));
         }
-        insta::assert_snapshot!(describe_capture(&documents, version_of(path)));
-    });
+    );
 }
 
 /// Rules no fixture can trigger through the published schemas, with why.
@@ -299,6 +303,10 @@ const WITHOUT_FIXTURE: &[(&str, &str)] = &[
         "check-timed-out",
         "only a server guard has a time budget; tests/server.rs meets it with a zero budget",
     ),
+    (
+        "proto-frame-too-large",
+        "a frame over the client's 10 MiB is too large to commit; tests/proto.rs makes one",
+    ),
 ];
 
 /// Every document and capture fixture under `fixtures/<version>/<kind>/`
@@ -311,7 +319,7 @@ fn fixture_files() -> Vec<std::path::PathBuf> {
         .filter(|path| {
             path.extension()
                 .and_then(|e| e.to_str())
-                .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e))
+                .is_some_and(|e| ["json", "jsonl", "sse", "har", "aguipb"].contains(&e))
         })
         .filter(|path| classify_if_fixture(path))
         .collect()
@@ -405,6 +413,10 @@ const WITHOUT_1_1_FIXTURE: &[(&str, &str)] = &[
         "check-timed-out",
         "only a server guard has a time budget; tests/server.rs meets it",
     ),
+    (
+        "proto-frame-too-large",
+        "a frame over the client's 10 MiB is too large to commit; tests/proto.rs makes one",
+    ),
 ];
 
 /// Every existing rule keeps working on 1.1 documents: each rule whose
@@ -430,7 +442,7 @@ fn every_rule_judging_1_1_has_a_1_1_invalid_fixture() {
         let is_fixture = path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| ["json", "jsonl", "sse", "har"].contains(&e));
+            .is_some_and(|e| ["json", "jsonl", "sse", "har", "aguipb"].contains(&e));
         if is_fixture && classify_if_fixture(path) && !classify(path).1 {
             fired.insert(expected_rule(path));
         }

@@ -12,29 +12,33 @@ use super::{check_reader, Outcome};
 use crate::input::Layout;
 use crate::{Framing, Kind, StreamChecker, Validator};
 
-/// The layout a binding's `format` names: `sse`, `jsonl`, `har`, or `auto`
+/// The layout a binding's `format` names: `sse`, `jsonl`, `har`, `proto`,
+/// or `auto`
 /// (told from `bytes`, as the CLI tells a file's).
 pub fn capture_layout(format: &str, bytes: &[u8]) -> Result<Layout, String> {
     match format {
         "sse" => Ok(Layout::Sse),
         "jsonl" => Ok(Layout::JsonLines),
         "har" => Ok(Layout::Har),
+        "proto" => Ok(Layout::Proto),
         "auto" => Ok(Layout::sniff(bytes)),
         other => Err(format!(
-            "unknown stream format '{other}' (expected sse, jsonl, har or auto)"
+            "unknown stream format '{other}' (expected sse, jsonl, har, proto or auto)"
         )),
     }
 }
 
-/// The framing a live stream's `format` names: `sse`, `jsonl`, or `auto`
+/// The framing a live stream's `format` names: `sse`, `jsonl`, `proto`, or
+/// `auto`
 /// (told from its first bytes).
 pub fn stream_framing(format: &str) -> Result<Framing, String> {
     match format {
         "sse" => Ok(Framing::Sse),
         "jsonl" => Ok(Framing::JsonLines),
+        "proto" => Ok(Framing::Proto),
         "auto" => Ok(Framing::Auto),
         other => Err(format!(
-            "unknown stream format '{other}' (expected sse, jsonl or auto)"
+            "unknown stream format '{other}' (expected sse, jsonl, proto or auto)"
         )),
     }
 }
@@ -73,6 +77,7 @@ pub fn check_capture(
     let framing = match layout {
         Layout::Sse => Framing::Sse,
         Layout::JsonLines => Framing::JsonLines,
+        Layout::Proto => Framing::Proto,
         Layout::Json | Layout::Har => {
             check_reader(validator, path, layout, bytes, kind, &mut |c| {
                 outcome.push(c)
@@ -102,7 +107,7 @@ mod tests {
         }
         assert!(capture_layout("xml", b"")
             .unwrap_err()
-            .contains("expected sse, jsonl, har or auto"));
+            .contains("expected sse, jsonl, har, proto or auto"));
         assert_eq!(stream_framing("auto"), Ok(Framing::Auto));
         assert!(stream_framing("har").is_err());
     }

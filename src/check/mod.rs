@@ -25,8 +25,9 @@ pub use capture::{capture_layout, check_capture, stream_checker, stream_framing}
 pub use ordered::check_sources_in_order;
 
 pub(crate) use crate::checked::Sink;
+use crate::input::proto::ProtoFramer;
 use crate::input::sse::SseReader;
-use crate::input::{JsonLines, Layout, Source};
+use crate::input::{Framed, JsonLines, Layout, Source};
 use crate::stream::record::{document_line, fill_source_lines, File, Record};
 use crate::{Kind, Validator};
 
@@ -168,6 +169,7 @@ pub(super) fn read_into(
         }
         Layout::JsonLines => file.json_lines(reader, sink),
         Layout::Sse => file.sse(reader, sink),
+        Layout::Proto => file.proto(reader, sink),
     }
 }
 
@@ -212,6 +214,15 @@ impl FileCheck<'_> {
         let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
         let records = lines.map(|line| line.map(Record::line));
         self.stream(records, self.kind, sink)
+    }
+
+    /// A binary capture: each frame a record of one stream, its event
+    /// checked as the official decoder reads it, placed by frame and byte.
+    fn proto(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
+        let limit = self.validator.limits().max_document_bytes;
+        let records =
+            Framed::over(reader, ProtoFramer::new(limit)).map(|frame| frame.map(Record::frame));
+        self.stream(records, self.kind.or(Some(Kind::Event)), sink)
     }
 
     /// An SSE capture: each event a record of one stream, located in the

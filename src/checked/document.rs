@@ -28,6 +28,10 @@ pub enum Context {
     HarBase64Event(Arc<str>, usize),
     /// A HAR entry's response as a whole (one that was not recorded).
     HarResponse(Arc<str>),
+    /// The `n`-th frame of a binary (protobuf) capture, and where it
+    /// starts in bytes when the document has findings (a clean one may
+    /// stand for a run of frames, whose offsets are not kept).
+    Frame(usize, Option<u64>),
 }
 
 impl Context {
@@ -38,6 +42,7 @@ impl Context {
             Context::Event(n) => Context::Event(n + k),
             Context::HarEvent(label, n) => Context::HarEvent(label.clone(), n + k),
             Context::HarBase64Event(label, n) => Context::HarBase64Event(label.clone(), n + k),
+            Context::Frame(n, _) => Context::Frame(n + k, None),
             other => other.clone(),
         }
     }
@@ -55,6 +60,8 @@ impl fmt::Display for Context {
                 "{label}, response event {n} (the response is base64: placed at its start)"
             ),
             Context::HarResponse(label) => write!(f, "{label}, response"),
+            Context::Frame(n, Some(offset)) => write!(f, "frame {n} (byte {offset})"),
+            Context::Frame(n, None) => write!(f, "frame {n}"),
         }
     }
 }

@@ -6,6 +6,7 @@
 mod framed;
 pub mod har;
 pub mod har_write;
+pub mod proto;
 mod records;
 pub mod sse;
 mod walk;

@@ -18,17 +18,21 @@ pub enum Layout {
     Sse,
     /// An HTTP Archive of browser or proxy traffic (`.har`).
     Har,
+    /// AG-UI's binary transport: length-prefixed protobuf frames
+    /// (`.aguipb`, see [`crate::input::proto::EXTENSION`]).
+    Proto,
 }
 
 impl Layout {
     /// Every extension agui-lint reads, with the layout it announces: what a
     /// directory walk keeps unless `--include` says otherwise.
-    pub const EXTENSIONS: [(&'static str, Layout); 5] = [
+    pub const EXTENSIONS: [(&'static str, Layout); 6] = [
         ("json", Layout::Json),
         ("jsonl", Layout::JsonLines),
         ("ndjson", Layout::JsonLines),
         ("sse", Layout::Sse),
         ("har", Layout::Har),
+        (super::proto::EXTENSION, Layout::Proto),
     ];
 
     /// The layout a file name's extension announces, if any.
@@ -45,8 +49,13 @@ impl Layout {
     /// JSON Lines when the first non-blank line is a complete JSON value by
     /// itself and more follows; one JSON document otherwise, so that a
     /// pretty-printed document (whose first line is `{`) stays whole. (A
-    /// HAR export is JSON; it is recognised once parsed.)
+    /// HAR export is JSON; it is recognised once parsed.) Bytes that start
+    /// with a zero byte are binary frames: no text starts so, and a frame's
+    /// length starts so below 16 MiB.
     pub fn sniff(bytes: &[u8]) -> Layout {
+        if bytes.first() == Some(&0) {
+            return Layout::Proto;
+        }
         if looks_like_sse(bytes) {
             return Layout::Sse;
         }

@@ -6,6 +6,7 @@
 //! its checks.
 
 pub(crate) mod arguments;
+pub(crate) mod binary;
 mod capabilities;
 pub(crate) mod client;
 pub(crate) mod content;
@@ -149,6 +150,7 @@ static REGISTRY: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         interop::RULES,
         sequence::RULES,
         transport::RULES,
+        binary::RULES,
         client::RULES,
     ]
     .concat()

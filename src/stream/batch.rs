@@ -46,11 +46,29 @@ pub(crate) fn check_batch(
             .iter()
             .zip(protocols)
             .map(|(record, protocol)| {
-                if record.is_oversized() {
+                let (mut report, event) = if record.is_oversized() {
                     (file.validator.oversized(record.length), None)
+                } else if record.holds_no_event() {
+                    (
+                        file.validator.report_of(Vec::new()).with_protocol(protocol),
+                        None,
+                    )
                 } else {
                     file.validator.check_record(kind, &record.bytes, protocol)
+                };
+                if let Some(notes) = record.frame.as_ref().filter(|n| !n.findings.is_empty()) {
+                    let mut findings = notes.findings.clone();
+                    // Each as serious as the judging version makes it (an
+                    // unknown event is dropped in 1.x, refused before).
+                    for finding in &mut findings {
+                        if let Some(rule) = crate::rules::rule(&finding.rule) {
+                            finding.severity = rule.severity_in(protocol);
+                        }
+                    }
+                    let found = file.validator.report_of(findings);
+                    report.extend(found.into_diagnostics());
                 }
+                (report, event)
             })
             .collect()
     })

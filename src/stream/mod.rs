@@ -8,6 +8,7 @@
 //! [`StreamChecker`] runs all three on the caller's thread over each chunk.
 
 pub(crate) mod batch;
+mod frame;
 pub(crate) mod record;
 pub(crate) mod sequenced;
 
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::checked::{Checked, Sink};
+use crate::input::proto::ProtoFramer;
 use crate::input::sse::{looks_like_sse, SseFramer};
 use crate::input::LineFramer;
 use crate::{Kind, Validator};
@@ -31,8 +33,13 @@ pub enum Framing {
     Sse,
     /// One JSON document a line (`application/jsonl`, captures and logs).
     JsonLines,
-    /// Told from the stream's first bytes: SSE when its first non-blank
-    /// line is an SSE field or comment, JSON Lines otherwise.
+    /// AG-UI's binary transport (`application/vnd.ag-ui.event+proto`):
+    /// length-prefixed protobuf frames, each event decoded as the official
+    /// decoder decodes it and placed by its frame.
+    Proto,
+    /// Told from the stream's first bytes: binary frames when the first
+    /// byte is zero, SSE when its first non-blank line is an SSE field or
+    /// comment, JSON Lines otherwise.
     Auto,
 }
 
@@ -53,6 +60,7 @@ const UNDECIDED_BYTES: usize = 64 * 1024;
 enum Framer {
     Sse(SseFramer),
     Lines(LineFramer),
+    Proto(ProtoFramer),
     /// [`Framing::Auto`] before enough bytes came to tell: what came.
     Undecided(Vec<u8>),
 }
@@ -108,6 +116,7 @@ impl StreamChecker {
         let framer = match framing {
             Framing::Sse => Framer::Sse(SseFramer::new(limit)),
             Framing::JsonLines => Framer::Lines(LineFramer::new(limit)),
+            Framing::Proto => Framer::Proto(ProtoFramer::new(limit)),
             Framing::Auto => Framer::Undecided(Vec::new()),
         };
         StreamChecker {
@@ -222,6 +231,7 @@ impl StreamChecker {
         match framer {
             Framer::Sse(framer) => framer.push(chunk, &mut |event| take(Record::sse(event))),
             Framer::Lines(framer) => framer.push(chunk, &mut |line| take(Record::line(line))),
+            Framer::Proto(framer) => framer.push(chunk, &mut |frame| take(Record::frame(frame))),
             Framer::Undecided(_) => {}
         }
         check_pending(file, pending, pending_bytes, sequenced, sink);
@@ -240,6 +250,9 @@ impl StreamChecker {
         match &mut self.framer {
             Framer::Sse(framer) => framer.finish(&mut |event| records.push(Record::sse(event))),
             Framer::Lines(framer) => framer.finish(&mut |line| records.push(Record::line(line))),
+            Framer::Proto(framer) => {
+                framer.finish(&mut |frame| records.push(Record::frame(frame)));
+            }
             Framer::Undecided(_) => {}
         }
         self.pending.extend(records);
@@ -290,7 +303,7 @@ fn check_pending(
         .iter()
         .map(|record| stream.protocol_for(&record.bytes, default))
         .collect();
-    let kind = match &records.first().map(|r| r.origins.is_some()) {
+    let kind = match &records.first().map(|r| r.origins.is_some() || r.is_frame()) {
         Some(true) => file.kind.or(Some(Kind::Event)),
         _ => file.kind,
     };
@@ -304,6 +317,9 @@ fn check_pending(
 fn decide(held: &[u8], ended: bool, validator: &Validator) -> Option<Framer> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let limit = validator.limits().max_document_bytes;
+    if held.first() == Some(&0) {
+        return Some(Framer::Proto(ProtoFramer::new(limit)));
+    }
     let rest = match held.strip_prefix(BOM) {
         Some(rest) => rest,
         None if !ended && BOM.starts_with(held) => return None,

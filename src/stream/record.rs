@@ -26,6 +26,17 @@ pub(crate) struct Record {
     pub(crate) origins: Option<Vec<LineOrigin>>,
     /// Where the record starts in its source, in bytes.
     pub(crate) offset: u64,
+    /// A binary frame's findings, and whether it holds an event (`bytes`,
+    /// its JSON): a frame's place is its index and offset, not a line.
+    pub(crate) frame: Option<Box<FrameNotes>>,
+}
+
+/// What the binary transport found in one frame.
+pub(crate) struct FrameNotes {
+    /// The findings of its framing and decoding.
+    pub(crate) findings: Vec<Diagnostic>,
+    /// Whether it holds an event, whose JSON is the record's bytes.
+    pub(crate) event: bool,
 }
 
 impl Record {
@@ -36,6 +47,7 @@ impl Record {
             length: line.length,
             origins: None,
             offset: line.offset,
+            frame: None,
         }
     }
 
@@ -46,11 +58,25 @@ impl Record {
             length: event.length,
             origins: Some(event.lines),
             offset: event.offset,
+            frame: None,
         }
     }
 
     pub(crate) fn is_oversized(&self) -> bool {
         self.length > self.bytes.len()
+    }
+
+    /// Whether the record is a binary frame that holds no event to check
+    /// (one cut short, or one that does not decode).
+    pub(crate) fn holds_no_event(&self) -> bool {
+        self.frame.as_ref().is_some_and(|notes| !notes.event)
+    }
+
+    /// Whether its findings are placed by record and offset alone, their
+    /// line and column positions (in a frame's JSON, which no file holds)
+    /// forgotten.
+    pub(crate) fn is_frame(&self) -> bool {
+        self.frame.is_some()
     }
 
     /// Where the document's value starts: in its line for a JSON Lines
@@ -96,7 +122,13 @@ impl File<'_> {
     pub(crate) fn checked_record(&self, record: Record, report: Report) -> (Checked, Text) {
         let n = record.number;
         let offset = record.offset;
+        let is_frame = record.is_frame();
         let (mut checked, text) = match record.origins {
+            None if is_frame => {
+                let mut checked = self.checked(Some(n), None, report);
+                checked.report.forget_locations();
+                (checked, Text::Fixed(0, None))
+            }
             None => {
                 let mut checked = self.checked(Some(n), None, report);
                 checked.line_offset = n - 1;
@@ -120,6 +152,9 @@ impl File<'_> {
         // Only a record with findings is placed: a clean one may stand for
         // a run of them, whose offsets are not kept.
         checked.offset = (!checked.is_clean()).then_some(offset);
+        if is_frame {
+            checked.context = Some(Context::Frame(n, checked.offset));
+        }
         fill_source_lines(&mut checked, |l, column| text.line(l, column));
         (checked, text)
     }

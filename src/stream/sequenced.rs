@@ -109,9 +109,22 @@ impl Sequenced {
             } else {
                 self.end_run(sink);
                 let offset = record.offset;
+                let is_frame = record.is_frame();
                 let (mut last, text) = file.checked_record(record, report);
                 // The end's findings make it a record with findings.
                 last.offset = Some(offset);
+                let mut ending = ending;
+                if is_frame {
+                    // Placed by the frame, as its other findings are.
+                    let n = last.record.unwrap_or(0);
+                    last.context = Some(crate::checked::Context::Frame(n, Some(offset)));
+                    for finding in &mut ending {
+                        finding.location = None;
+                        for related in &mut finding.related {
+                            related.location = None;
+                        }
+                    }
+                }
                 end_stream(last, &text, ending, sink, self.in_file_positions);
             }
         }

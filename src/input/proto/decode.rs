@@ -1,0 +1,56 @@
+//! One frame's message decoded: prost reads it, the walk of [`super::unknown`]
+//! finds what prost passes over, and [`super::json`] writes the event as the
+//! official decoder builds it.
+
+use prost::Message as _;
+
+use super::json::{self, Invalid, Written};
+use super::known::EVENT;
+use super::unknown::{scan, UnknownField};
+use super::wire;
+
+/// What a frame's message holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoded {
+    /// An event, as JSON, and the fields of the frame AG-UI does not define.
+    Event {
+        /// The event.
+        written: Written,
+        /// Unknown fields, the first few.
+        unknown: Vec<UnknownField>,
+        /// Unknown fields beyond those listed.
+        more_unknown: usize,
+    },
+    /// Only members of `Event` this version does not define: an event of a
+    /// later version, which 1.x receivers drop.
+    Later {
+        /// Their numbers.
+        members: Vec<u32>,
+    },
+}
+
+/// Decodes one frame's message, or says why the official decoder refuses it.
+pub fn decode(bytes: &[u8]) -> Result<Decoded, Invalid> {
+    let event = wire::Event::decode(bytes)
+        .map_err(|e| Invalid(format!("the bytes are not an AG-UI event message: {e}")))?;
+    let found = scan(bytes, EVENT);
+    if let Some(path) = found.conflicting {
+        return Err(Invalid(format!(
+            "the frame gives {path} two different members of one oneof"
+        )));
+    }
+    let Some(arm) = event.event else {
+        if found.arms.is_empty() && !found.unknown_arms.is_empty() {
+            return Ok(Decoded::Later {
+                members: found.unknown_arms,
+            });
+        }
+        return Err(Invalid("the frame holds no event".into()));
+    };
+    let written = json::event(&arm)?;
+    Ok(Decoded::Event {
+        written,
+        unknown: found.unknown,
+        more_unknown: found.more_unknown,
+    })
+}

@@ -1,0 +1,877 @@
+//! A decoded frame written as the JSON event the official decoder
+//! (`decode` of `@ag-ui/proto` 1.0.0) builds of it, so that the shape rules,
+//! the sequence rules and the pairing with the request judge it unchanged:
+//!
+//! - a proto3 string without presence is always there (`""` when the
+//!   frame left it out), an `optional` one only when the frame holds it;
+//! - a repeated field is an array, empty or not, except where the decoder
+//!   drops an empty one (a message's `toolCalls`, a run's `usage`);
+//! - `google.protobuf.Value` slots hold any JSON (a `Value` of no kind is
+//!   absent), `Struct` slots an object, members in wire order;
+//! - `type` comes from the event's member of the `Event` oneof, and a
+//!   patch's `op` from its enum (lower-cased; an unknown number as text);
+//! - a run's and a subagent's `outcome` string and the lists beside it
+//!   become the outcome object; a message's `contentParts` or
+//!   `activityContent` become its `content` as its role says.
+//!
+//! What the decoder refuses (a base event of another type, an `int64`
+//! beyond JavaScript's safe integers, content in two forms) is an
+//! [`Invalid`] with the reason.
+
+use super::wire::{
+    self, event::Event as Arm, input_content::Part, input_content_source::Source, value::Kind,
+    EventType, JsonPatchOperationType,
+};
+
+/// Why the official decoder refuses a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid(pub String);
+
+/// A frame's event as JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The event's JSON text, one line.
+    pub json: Vec<u8>,
+    /// Some string was not UTF-8: the decoder replaced its broken bytes
+    /// with U+FFFD, and so did this text.
+    pub replaced_utf8: bool,
+    /// Content parts of no known kind, which the decoder drops.
+    pub dropped_parts: usize,
+}
+
+/// The event `arm` holds, as JSON.
+pub(crate) fn event(arm: &Arm) -> Result<Written, Invalid> {
+    let (base, expected) = base_of(arm);
+    let Some(base) = base else {
+        return Err(Invalid("the event holds no base_event".into()));
+    };
+    if base.r#type != expected as i32 {
+        let declared = EventType::try_from(base.r#type)
+            .map_or_else(|_| base.r#type.to_string(), |t| t.as_str_name().to_string());
+        return Err(Invalid(format!(
+            "the frame holds a {} event but its base_event declares {declared}",
+            expected.as_str_name()
+        )));
+    }
+    let mut json = Json::default();
+    let mut o = Object::open(&mut json);
+    o.key("type").literal_string(expected.as_str_name());
+    fields(&mut o, arm)?;
+    if let Some(timestamp) = base.timestamp {
+        o.key("timestamp").integer(timestamp)?;
+    }
+    o.value("rawEvent", base.raw_event.as_ref());
+    if let Some(metadata) = &base.metadata {
+        o.key("metadata").object(metadata);
+    }
+    o.close();
+    Ok(Written {
+        json: json.out,
+        replaced_utf8: json.replaced_utf8,
+        dropped_parts: json.dropped_parts,
+    })
+}
+
+/// The event's base and the type its `Event` member stands for.
+fn base_of(arm: &Arm) -> (Option<&wire::BaseEvent>, EventType) {
+    macro_rules! arms {
+        ($($member:ident),* $(,)?) => {
+            match arm {
+                $(Arm::$member(e) => (e.base_event.as_ref(), EventType::$member),)*
+            }
+        };
+    }
+    arms!(
+        TextMessageStart,
+        TextMessageContent,
+        TextMessageEnd,
+        TextMessageChunk,
+        ToolCallStart,
+        ToolCallArgs,
+        ToolCallEnd,
+        ToolCallChunk,
+        ToolCallResult,
+        StateSnapshot,
+        StateDelta,
+        MessagesSnapshot,
+        ActivitySnapshot,
+        ActivityDelta,
+        Raw,
+        Custom,
+        RunStarted,
+        RunFinished,
+        RunError,
+        StepStarted,
+        StepFinished,
+        ReasoningStart,
+        ReasoningMessageStart,
+        ReasoningMessageContent,
+        ReasoningMessageEnd,
+        ReasoningMessageChunk,
+        ReasoningEnd,
+        ReasoningEncryptedValue,
+        SubagentStarted,
+        SubagentFinished,
+        SubagentError,
+    )
+}
+
+/// The event's own fields, in their wire order.
+fn fields(o: &mut Object<'_>, arm: &Arm) -> Result<(), Invalid> {
+    match arm {
+        Arm::TextMessageStart(e) => {
+            o.string("messageId", &e.message_id);
+            o.optional("role", &e.role);
+            o.optional("name", &e.name);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::TextMessageContent(e) => {
+            o.string("messageId", &e.message_id);
+            o.string("delta", &e.delta);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::TextMessageEnd(e) => {
+            o.string("messageId", &e.message_id);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::TextMessageChunk(e) => {
+            o.optional("messageId", &e.message_id);
+            o.optional("role", &e.role);
+            o.optional("delta", &e.delta);
+            o.optional("name", &e.name);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ToolCallStart(e) => {
+            o.string("toolCallId", &e.tool_call_id);
+            o.string("toolCallName", &e.tool_call_name);
+            o.optional("parentMessageId", &e.parent_message_id);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ToolCallArgs(e) => {
+            o.string("toolCallId", &e.tool_call_id);
+            o.string("delta", &e.delta);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ToolCallEnd(e) => {
+            o.string("toolCallId", &e.tool_call_id);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ToolCallChunk(e) => {
+            o.optional("toolCallId", &e.tool_call_id);
+            o.optional("toolCallName", &e.tool_call_name);
+            o.optional("parentMessageId", &e.parent_message_id);
+            o.optional("delta", &e.delta);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ToolCallResult(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+            o.string("toolCallId", &e.tool_call_id);
+            match &e.content {
+                Some(_) if !e.content_parts.is_empty() => {
+                    return Err(Invalid(
+                        "the tool result carries both string content and content parts".into(),
+                    ))
+                }
+                Some(content) => o.string("content", content),
+                None => o.key("content").parts(&e.content_parts)?,
+            }
+            o.optional("role", &e.role);
+        }
+        Arm::StateSnapshot(e) => {
+            o.value("snapshot", e.snapshot.as_ref());
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::StateDelta(e) => {
+            o.key("delta").patch(&e.delta);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::MessagesSnapshot(e) => {
+            o.key("messages").messages(&e.messages)?;
+        }
+        Arm::ActivitySnapshot(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+            o.string("activityType", &e.activity_type);
+            if let Some(content) = &e.content {
+                o.key("content").object(content);
+            }
+            if let Some(replace) = e.replace {
+                o.key("replace")
+                    .literal(if replace { "true" } else { "false" });
+            }
+        }
+        Arm::ActivityDelta(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+            o.string("activityType", &e.activity_type);
+            o.key("patch").patch(&e.patch);
+        }
+        Arm::Raw(e) => {
+            o.value("event", e.event.as_ref());
+            o.optional("source", &e.source);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::Custom(e) => {
+            o.string("name", &e.name);
+            o.value("value", e.value.as_ref());
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::RunStarted(e) => {
+            o.string("threadId", &e.thread_id);
+            o.string("runId", &e.run_id);
+            o.optional("parentRunId", &e.parent_run_id);
+            if let Some(input) = &e.input {
+                o.key("input").run_agent_input(input)?;
+            }
+            o.optional("protocolVersion", &e.protocol_version);
+        }
+        Arm::RunFinished(e) => {
+            o.string("threadId", &e.thread_id);
+            o.string("runId", &e.run_id);
+            o.value("result", e.result.as_ref());
+            if !e.usage.is_empty() {
+                o.key("usage").usage(&e.usage)?;
+            }
+            let pending = &e.pending_tool_call_ids;
+            let interrupts = &e.interrupts;
+            if e.outcome.is_empty() {
+                if !pending.is_empty() {
+                    o.key("pendingToolCallIds").strings(pending);
+                }
+                if !interrupts.is_empty() {
+                    o.key("interrupts").interrupts(interrupts);
+                }
+            } else {
+                let mut outcome = Object::open(o.key("outcome"));
+                outcome.string("type", &e.outcome);
+                // An interrupt outcome always lists its interrupts.
+                if e.outcome == b"interrupt" {
+                    outcome.key("interrupts").interrupts(interrupts);
+                    if !pending.is_empty() {
+                        outcome.key("pendingToolCallIds").strings(pending);
+                    }
+                } else {
+                    if !pending.is_empty() {
+                        outcome.key("pendingToolCallIds").strings(pending);
+                    }
+                    if !interrupts.is_empty() {
+                        outcome.key("interrupts").interrupts(interrupts);
+                    }
+                }
+                outcome.close();
+            }
+        }
+        Arm::RunError(e) => {
+            o.optional("code", &e.code);
+            o.string("message", &e.message);
+            if !e.usage.is_empty() {
+                o.key("usage").usage(&e.usage)?;
+            }
+        }
+        Arm::StepStarted(e) => {
+            o.string("stepName", &e.step_name);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::StepFinished(e) => {
+            o.string("stepName", &e.step_name);
+            o.optional("subagentRunId", &e.subagent_run_id);
+        }
+        Arm::ReasoningStart(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+        }
+        Arm::ReasoningMessageStart(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+            o.string("role", &e.role);
+        }
+        Arm::ReasoningMessageContent(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+            o.string("delta", &e.delta);
+        }
+        Arm::ReasoningMessageEnd(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+        }
+        Arm::ReasoningMessageChunk(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.optional("messageId", &e.message_id);
+            o.optional("delta", &e.delta);
+        }
+        Arm::ReasoningEnd(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("messageId", &e.message_id);
+        }
+        Arm::ReasoningEncryptedValue(e) => {
+            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string("subtype", &e.subtype);
+            o.string("entityId", &e.entity_id);
+            o.string("encryptedValue", &e.encrypted_value);
+            o.optional("encryptedValueType", &e.encrypted_value_type);
+        }
+        Arm::SubagentStarted(e) => {
+            o.string("subagentRunId", &e.subagent_run_id);
+            o.string("name", &e.name);
+            o.optional("description", &e.description);
+            o.optional("parentSubagentRunId", &e.parent_subagent_run_id);
+            o.optional("parentToolCallId", &e.parent_tool_call_id);
+            o.optional("parentMessageId", &e.parent_message_id);
+        }
+        Arm::SubagentFinished(e) => {
+            o.string("subagentRunId", &e.subagent_run_id);
+            o.value("result", e.result.as_ref());
+            if e.outcome.is_empty() {
+                if !e.interrupt_ids.is_empty() {
+                    o.key("interruptIds").strings(&e.interrupt_ids);
+                }
+            } else {
+                let mut outcome = Object::open(o.key("outcome"));
+                outcome.string("type", &e.outcome);
+                if !e.interrupt_ids.is_empty() {
+                    outcome.key("interruptIds").strings(&e.interrupt_ids);
+                }
+                outcome.close();
+            }
+        }
+        Arm::SubagentError(e) => {
+            o.string("subagentRunId", &e.subagent_run_id);
+            o.string("message", &e.message);
+            o.optional("code", &e.code);
+        }
+    }
+    Ok(())
+}
+
+/// The roles a message of the wire may have, for telling an unknown role
+/// from a known one misused.
+const KNOWN_ROLES: [&[u8]; 7] = [
+    b"developer",
+    b"system",
+    b"assistant",
+    b"user",
+    b"tool",
+    b"activity",
+    b"reasoning",
+];
+
+/// JavaScript's `Number.MAX_SAFE_INTEGER`: the decoder refuses an `int64`
+/// beyond it.
+const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// JSON text being written.
+#[derive(Default)]
+struct Json {
+    out: Vec<u8>,
+    replaced_utf8: bool,
+    dropped_parts: usize,
+}
+
+/// An object being written: its members' keys and commas.
+struct Object<'a> {
+    json: &'a mut Json,
+    first: bool,
+}
+
+impl<'a> Object<'a> {
+    fn open(json: &'a mut Json) -> Self {
+        json.out.push(b'{');
+        Object { json, first: true }
+    }
+
+    fn close(self) {
+        self.json.out.push(b'}');
+    }
+
+    /// Begins the member `key`: what is written next is its value.
+    fn key(&mut self, key: &str) -> &mut Json {
+        if !self.first {
+            self.json.out.push(b',');
+        }
+        self.first = false;
+        self.json.out.push(b'"');
+        self.json.out.extend_from_slice(key.as_bytes());
+        self.json.out.extend_from_slice(b"\":");
+        self.json
+    }
+
+    /// A string member, always there.
+    fn string(&mut self, key: &str, value: &[u8]) {
+        self.key(key).string(value);
+    }
+
+    /// A string member there when the frame holds it.
+    fn optional(&mut self, key: &str, value: &Option<Vec<u8>>) {
+        if let Some(value) = value {
+            self.string(key, value);
+        }
+    }
+
+    /// A `Value` member, there when it has a kind.
+    fn value(&mut self, key: &str, value: Option<&wire::Value>) {
+        if let Some(value) = value.filter(|v| v.kind.is_some()) {
+            self.key(key).value(value);
+        }
+    }
+}
+
+impl Json {
+    fn literal(&mut self, text: &str) {
+        self.out.extend_from_slice(text.as_bytes());
+    }
+
+    fn literal_string(&mut self, text: &str) {
+        self.out.push(b'"');
+        self.out.extend_from_slice(text.as_bytes());
+        self.out.push(b'"');
+    }
+
+    /// A string, its broken UTF-8 replaced as the decoder replaces it.
+    fn string(&mut self, bytes: &[u8]) {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => escape(text, &mut self.out),
+            Err(_) => {
+                self.replaced_utf8 = true;
+                escape(&String::from_utf8_lossy(bytes), &mut self.out);
+            }
+        }
+    }
+
+    fn strings(&mut self, list: &[Vec<u8>]) {
+        self.out.push(b'[');
+        for (i, item) in list.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            self.string(item);
+        }
+        self.out.push(b']');
+    }
+
+    /// An `int64` as JavaScript reads it, refused beyond its safe range.
+    fn integer(&mut self, value: i64) -> Result<(), Invalid> {
+        if !(-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&value) {
+            return Err(Invalid(format!(
+                "the integer {value} is beyond JavaScript's safe integers"
+            )));
+        }
+        self.out
+            .extend_from_slice(itoa_buffer(value, &mut [0; 20]).as_bytes());
+        Ok(())
+    }
+
+    /// A double as JSON: integral values as integers (as JavaScript writes
+    /// them), what JSON cannot hold (NaN, infinities) as `null`.
+    fn number(&mut self, value: f64) {
+        if !value.is_finite() {
+            self.literal("null");
+        } else if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
+            // Exact: the value is a whole number within i64's range.
+            let whole = value as i64;
+            self.out
+                .extend_from_slice(itoa_buffer(whole, &mut [0; 20]).as_bytes());
+        } else {
+            let _ = serde_json::to_writer(&mut self.out, &value);
+        }
+    }
+
+    /// A `Value` of some kind.
+    fn value(&mut self, value: &wire::Value) {
+        match &value.kind {
+            None | Some(Kind::NullValue(_)) => self.literal("null"),
+            Some(Kind::NumberValue(n)) => self.number(*n),
+            Some(Kind::StringValue(s)) => self.string(s),
+            Some(Kind::BoolValue(b)) => self.literal(if *b { "true" } else { "false" }),
+            Some(Kind::StructValue(s)) => self.object(s),
+            Some(Kind::ListValue(list)) => {
+                self.out.push(b'[');
+                for (i, item) in list.values.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    self.value(item);
+                }
+                self.out.push(b']');
+            }
+        }
+    }
+
+    /// A `Struct` as an object: members in wire order, a key given twice
+    /// keeping its first place and its last value (as a JavaScript object
+    /// assigned in turn), members of no value left out.
+    fn object(&mut self, object: &wire::Struct) {
+        let entries: Vec<(&[u8], &wire::Value)> = object
+            .fields
+            .iter()
+            .filter_map(|e| Some((&e.key[..], e.value.as_ref().filter(|v| v.kind.is_some())?)))
+            .collect();
+        // Each key's last value, found in one pass (a frame may hold an
+        // object of a million members).
+        let mut last: foldhash::HashMap<&[u8], &wire::Value> = foldhash::HashMap::default();
+        for &(key, value) in &entries {
+            last.insert(key, value);
+        }
+        let repeated = last.len() < entries.len();
+        let mut o = Object::open(self);
+        for &(key, value) in &entries {
+            let value = if repeated {
+                // Written once, at its first place, with its last value.
+                match last.remove(key) {
+                    Some(value) => value,
+                    None => continue,
+                }
+            } else {
+                value
+            };
+            if !o.first {
+                o.json.out.push(b',');
+            }
+            o.first = false;
+            o.json.string(key);
+            o.json.out.push(b':');
+            o.json.value(value);
+        }
+        o.close();
+    }
+
+    fn patch(&mut self, operations: &[wire::JsonPatchOperation]) {
+        self.out.push(b'[');
+        for (i, operation) in operations.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let mut o = Object::open(self);
+            match JsonPatchOperationType::try_from(operation.op) {
+                Ok(op) => o
+                    .key("op")
+                    .literal_string(&op.as_str_name().to_ascii_lowercase()),
+                Err(_) => o.key("op").literal_string(&operation.op.to_string()),
+            }
+            o.string("path", &operation.path);
+            o.optional("from", &operation.from);
+            o.value("value", operation.value.as_ref());
+            o.close();
+        }
+        self.out.push(b']');
+    }
+
+    fn usage(&mut self, usage: &[wire::Usage]) -> Result<(), Invalid> {
+        self.out.push(b'[');
+        for (i, entry) in usage.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let mut o = Object::open(self);
+            o.optional("provider", &entry.provider);
+            o.optional("model", &entry.model);
+            for (key, count) in [
+                ("inputTokens", entry.input_tokens),
+                ("outputTokens", entry.output_tokens),
+                ("totalTokens", entry.total_tokens),
+                ("reasoningTokens", entry.reasoning_tokens),
+                ("cachedInputTokens", entry.cached_input_tokens),
+                ("cacheWriteInputTokens", entry.cache_write_input_tokens),
+            ] {
+                if let Some(count) = count {
+                    o.key(key).integer(count)?;
+                }
+            }
+            o.close();
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+
+    fn interrupts(&mut self, interrupts: &[wire::Interrupt]) {
+        self.out.push(b'[');
+        for (i, interrupt) in interrupts.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let mut o = Object::open(self);
+            o.string("id", &interrupt.id);
+            o.string("reason", &interrupt.reason);
+            o.optional("message", &interrupt.message);
+            o.optional("toolCallId", &interrupt.tool_call_id);
+            o.value("responseSchema", interrupt.response_schema.as_ref());
+            o.optional("expiresAt", &interrupt.expires_at);
+            o.value("metadata", interrupt.metadata.as_ref());
+            o.optional("subagentRunId", &interrupt.subagent_run_id);
+            o.close();
+        }
+        self.out.push(b']');
+    }
+
+    /// Content parts as a `content` array, those of no known kind dropped.
+    fn parts(&mut self, parts: &[wire::InputContent]) -> Result<(), Invalid> {
+        self.out.push(b'[');
+        let mut first = true;
+        for part in parts {
+            let Some(part) = &part.part else {
+                self.dropped_parts += 1;
+                continue;
+            };
+            let (kind, id, source, metadata) = match part {
+                Part::Text(text) => {
+                    if !first {
+                        self.out.push(b',');
+                    }
+                    first = false;
+                    let mut o = Object::open(self);
+                    o.key("type").literal_string("text");
+                    o.optional("id", &text.id);
+                    o.string("text", &text.text);
+                    o.value("metadata", text.metadata.as_ref());
+                    o.close();
+                    continue;
+                }
+                Part::Image(p) => ("image", &p.id, &p.source, &p.metadata),
+                Part::Audio(p) => ("audio", &p.id, &p.source, &p.metadata),
+                Part::Video(p) => ("video", &p.id, &p.source, &p.metadata),
+                Part::Document(p) => ("document", &p.id, &p.source, &p.metadata),
+            };
+            // A source of no known kind drops its part.
+            if source.as_ref().is_some_and(|s| s.source.is_none()) {
+                self.dropped_parts += 1;
+                continue;
+            }
+            if !first {
+                self.out.push(b',');
+            }
+            first = false;
+            let mut o = Object::open(self);
+            o.key("type").literal_string(kind);
+            o.optional("id", id);
+            if let Some(source) = source.as_ref().and_then(|s| s.source.as_ref()) {
+                let mut s = Object::open(o.key("source"));
+                match source {
+                    Source::Data(data) => {
+                        s.key("type").literal_string("data");
+                        s.string("value", &data.value);
+                        s.string("mimeType", &data.mime_type);
+                    }
+                    Source::Url(url) => {
+                        s.key("type").literal_string("url");
+                        s.string("value", &url.value);
+                        s.optional("mimeType", &url.mime_type);
+                    }
+                    Source::File(file) => {
+                        s.key("type").literal_string("file");
+                        s.string("value", &file.value);
+                        s.optional("provider", &file.provider);
+                        s.optional("mimeType", &file.mime_type);
+                    }
+                }
+                s.close();
+            }
+            o.value("metadata", metadata.as_ref());
+            o.close();
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+
+    fn messages(&mut self, messages: &[wire::Message]) -> Result<(), Invalid> {
+        self.out.push(b'[');
+        for (i, message) in messages.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            self.message(message)?;
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+
+    /// A message of the wire's one `Message`, whose content field its role
+    /// chooses (the decoder's `fromWireMessage`).
+    fn message(&mut self, m: &wire::Message) -> Result<(), Invalid> {
+        let known = KNOWN_ROLES.contains(&&m.role[..]);
+        let has_parts = !m.content_parts.is_empty();
+        let uses_parts = if known {
+            m.role == b"user" || m.role == b"tool"
+        } else {
+            has_parts
+        };
+        let uses_map = if known {
+            m.role == b"activity"
+        } else {
+            !uses_parts && m.activity_content.is_some()
+        };
+        let forms = usize::from(m.content.is_some())
+            + usize::from(has_parts)
+            + usize::from(m.activity_content.is_some());
+        let refused = if !known && forms > 1 {
+            Some("a message carries more than one content form")
+        } else if known && !uses_parts && has_parts {
+            Some("a message carries content parts for a role that has none")
+        } else if known && m.activity_content.is_some() && !uses_map {
+            Some("a message carries activity content for a non-activity role")
+        } else if known && uses_map && m.content.is_some() {
+            Some("activity content cannot ride with other content forms")
+        } else if known && uses_parts && m.content.is_some() && has_parts {
+            Some("a message carries both string content and content parts")
+        } else {
+            None
+        };
+        if let Some(reason) = refused {
+            return Err(Invalid(reason.into()));
+        }
+        let mut o = Object::open(self);
+        o.string("id", &m.id);
+        o.string("role", &m.role);
+        match (&m.content, &m.activity_content) {
+            (Some(content), _) => o.string("content", content),
+            (None, _) if uses_parts => o.key("content").parts(&m.content_parts)?,
+            (None, Some(activity)) if uses_map => o.key("content").object(activity),
+            (None, _) => {}
+        }
+        o.optional("name", &m.name);
+        if !m.tool_calls.is_empty() {
+            let json = o.key("toolCalls");
+            json.out.push(b'[');
+            for (i, call) in m.tool_calls.iter().enumerate() {
+                if i > 0 {
+                    json.out.push(b',');
+                }
+                let mut c = Object::open(json);
+                c.string("id", &call.id);
+                c.string("type", &call.r#type);
+                if let Some(function) = &call.function {
+                    let mut f = Object::open(c.key("function"));
+                    f.string("name", &function.name);
+                    f.string("arguments", &function.arguments);
+                    f.close();
+                }
+                if let Some(metadata) = &call.metadata {
+                    c.key("metadata").object(metadata);
+                }
+                c.optional("encryptedValue", &call.encrypted_value);
+                c.optional("encryptedValueType", &call.encrypted_value_type);
+                c.close();
+            }
+            json.out.push(b']');
+        }
+        o.optional("toolCallId", &m.tool_call_id);
+        o.optional("error", &m.error);
+        if let Some(metadata) = &m.metadata {
+            o.key("metadata").object(metadata);
+        }
+        o.optional("subagentRunId", &m.subagent_run_id);
+        o.optional("encryptedValue", &m.encrypted_value);
+        o.optional("activityType", &m.activity_type);
+        o.optional("encryptedValueType", &m.encrypted_value_type);
+        o.close();
+        Ok(())
+    }
+
+    /// A run's input (the decoder's `fromWireRunAgentInput`).
+    fn run_agent_input(&mut self, input: &wire::RunAgentInput) -> Result<(), Invalid> {
+        let mut o = Object::open(self);
+        o.string("threadId", &input.thread_id);
+        o.string("runId", &input.run_id);
+        o.optional("protocolVersion", &input.protocol_version);
+        o.optional("parentRunId", &input.parent_run_id);
+        o.value("state", input.state.as_ref());
+        o.key("messages").messages(&input.messages)?;
+        let json = o.key("tools");
+        json.out.push(b'[');
+        for (i, tool) in input.tools.iter().enumerate() {
+            if i > 0 {
+                json.out.push(b',');
+            }
+            let mut t = Object::open(json);
+            t.string("name", &tool.name);
+            t.string("description", &tool.description);
+            t.value("parameters", tool.parameters.as_ref());
+            if let Some(metadata) = &tool.metadata {
+                t.key("metadata").object(metadata);
+            }
+            t.close();
+        }
+        json.out.push(b']');
+        let json = o.key("context");
+        json.out.push(b'[');
+        for (i, context) in input.context.iter().enumerate() {
+            if i > 0 {
+                json.out.push(b',');
+            }
+            let mut c = Object::open(json);
+            c.string("description", &context.description);
+            c.string("value", &context.value);
+            c.close();
+        }
+        json.out.push(b']');
+        o.value("forwardedProps", input.forwarded_props.as_ref());
+        let json = o.key("resume");
+        json.out.push(b'[');
+        for (i, entry) in input.resume.iter().enumerate() {
+            if i > 0 {
+                json.out.push(b',');
+            }
+            let mut r = Object::open(json);
+            r.string("interruptId", &entry.interrupt_id);
+            r.string("status", &entry.status);
+            r.value("payload", entry.payload.as_ref());
+            if let Some(metadata) = &entry.metadata {
+                r.key("metadata").object(metadata);
+            }
+            r.close();
+        }
+        json.out.push(b']');
+        o.close();
+        Ok(())
+    }
+}
+
+/// `value` in decimal, written into `buffer`.
+fn itoa_buffer(value: i64, buffer: &mut [u8; 20]) -> &str {
+    let mut at = buffer.len();
+    let negative = value < 0;
+    let mut rest = value.unsigned_abs();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if negative {
+        at -= 1;
+        buffer[at] = b'-';
+    }
+    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
+}
+
+/// `text` as a JSON string: quotes, backslashes and control characters
+/// escaped, the rest copied.
+fn escape(text: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let escaped: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x00..=0x1F => {
+                out.extend_from_slice(&bytes[start..i]);
+                out.extend_from_slice(format!("\\u{byte:04x}").as_bytes());
+                start = i + 1;
+                continue;
+            }
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        out.extend_from_slice(escaped);
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}

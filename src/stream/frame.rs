@@ -1,0 +1,149 @@
+//! A frame of the binary transport made a record: the event it holds as
+//! JSON (what every other rule judges), and the findings of its framing and
+//! decoding, each naming the frame and where it starts.
+
+use super::record::{FrameNotes, Record};
+use crate::input::proto::{decode, Decoded, Frame, FrameBody, UnknownField};
+use crate::rules::binary::{
+    CLIENT_FRAME_LIMIT, PROTO_FRAME_TOO_LARGE, PROTO_FRAME_TRUNCATED, PROTO_INVALID_UTF8,
+    PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
+};
+use crate::text::count;
+use crate::Diagnostic;
+
+impl Record {
+    /// The record of a binary stream's `frame`.
+    pub(crate) fn frame(frame: Frame) -> Record {
+        let Frame {
+            index,
+            offset,
+            body,
+        } = frame;
+        let mut findings = Vec::new();
+        let mut bytes = Vec::new();
+        let mut length = 0;
+        let mut event = false;
+        match body {
+            FrameBody::Message(message) => {
+                if message.len() > CLIENT_FRAME_LIMIT {
+                    findings.push(too_large(message.len()));
+                }
+                match decode(&message) {
+                    Ok(Decoded::Event {
+                        written,
+                        unknown,
+                        more_unknown,
+                    }) => {
+                        event = true;
+                        bytes = written.json;
+                        length = bytes.len();
+                        if written.replaced_utf8 {
+                            findings.push(PROTO_INVALID_UTF8.diagnostic(
+                                "",
+                                "a string is not UTF-8; receivers read its broken bytes as U+FFFD, and so is the event checked",
+                            ));
+                        }
+                        if written.dropped_parts > 0 {
+                            findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
+                                "",
+                                format!(
+                                    "{} content part(s) of no kind AG-UI defines, which receivers drop",
+                                    written.dropped_parts
+                                ),
+                            ));
+                        }
+                        findings.extend(unknown.iter().map(unknown_field));
+                        if more_unknown > 0 {
+                            findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
+                                "",
+                                format!("{} more unknown field(s)", count(more_unknown)),
+                            ));
+                        }
+                    }
+                    Ok(Decoded::Later { members }) => {
+                        let numbers: Vec<String> = members.iter().map(u32::to_string).collect();
+                        findings.push(
+                            PROTO_UNKNOWN_EVENT
+                                .diagnostic(
+                                    "",
+                                    format!(
+                                        "the frame holds member {} of Event, an event type this version does not define; receivers drop it",
+                                        numbers.join(", ")
+                                    ),
+                                )
+                                .with_help("an event of a later AG-UI version, or of a server's own definitions"),
+                        );
+                    }
+                    Err(invalid) => findings.push(
+                        PROTO_MESSAGE_INVALID
+                            .diagnostic("", format!("the frame does not decode: {}", invalid.0))
+                            .with_help("@ag-ui/client fails the run at a frame it cannot decode"),
+                    ),
+                }
+            }
+            FrameBody::Oversized { length: declared } => {
+                // Measured, not held: the size limit's finding is made
+                // where every oversized record's is.
+                length = declared;
+                if declared > CLIENT_FRAME_LIMIT {
+                    findings.push(too_large(declared));
+                }
+            }
+            FrameBody::Truncated {
+                length: declared,
+                held,
+            } => findings.push(
+                PROTO_FRAME_TRUNCATED
+                    .diagnostic(
+                        "",
+                        format!(
+                            "the frame declares {} bytes, but the stream ends after {}",
+                            count(declared),
+                            count(held)
+                        ),
+                    )
+                    .with_help("the stream was cut short, or a frame's length is wrong"),
+            ),
+            FrameBody::TrailingBytes { held } => findings.push(PROTO_TRAILING_BYTES.diagnostic(
+                "",
+                format!("{held} byte(s) after the last frame, too few for a frame's length"),
+            )),
+        }
+        Record {
+            number: index,
+            bytes,
+            length,
+            origins: None,
+            offset,
+            frame: Some(Box::new(FrameNotes { findings, event })),
+        }
+    }
+}
+
+fn too_large(length: usize) -> Diagnostic {
+    PROTO_FRAME_TOO_LARGE
+        .diagnostic(
+            "",
+            format!(
+                "the frame is {} bytes, over the {} bytes @ag-ui/client reads",
+                count(length),
+                count(CLIENT_FRAME_LIMIT)
+            ),
+        )
+        .with_help("the client fails the run at this frame; send the event in smaller pieces (deltas, chunks)")
+}
+
+fn unknown_field(field: &UnknownField) -> Diagnostic {
+    let place = if field.path.is_empty() {
+        String::new()
+    } else {
+        format!(" (in {})", field.path)
+    };
+    PROTO_UNKNOWN_FIELD.diagnostic(
+        "",
+        format!(
+            "field {} of {}{place} is not defined by AG-UI; receivers drop it",
+            field.number, field.message
+        ),
+    )
+}
