@@ -125,8 +125,8 @@ export declare class StreamResult {
 
 /** Options of a stream check. */
 export interface StreamOptions {
-  /** `sse`, `jsonl`, or `auto` (told from the first bytes; `checkStream` also takes `har`). */
-  format?: 'sse' | 'jsonl' | 'har' | 'auto'
+  /** `sse`, `jsonl`, `proto` (AG-UI's binary transport), or `auto` (told from the first bytes; `checkStream` also takes `har`). */
+  format?: 'sse' | 'jsonl' | 'har' | 'proto' | 'auto'
   /** The records' kind (`auto`: events). */
   kind?: KindName
   /** The name the stream is reported under. */

@@ -324,6 +324,8 @@ class StreamChecker {
     let bytes
     if (typeof chunk === 'string' || chunk instanceof Uint8Array || chunk instanceof ArrayBuffer) {
       bytes = toBuffer(chunk)
+    } else if (this._format === 'proto') {
+      throw new TypeError('a binary (proto) stream is fed bytes, not event objects')
     } else {
       const json = JSON.stringify(chunk)
       bytes = Buffer.from(this._format === 'sse' ? `data: ${json}\n\n` : `${json}\n`, 'utf8')

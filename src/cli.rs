@@ -53,10 +53,27 @@ pub enum Command {
     /// `check`; 2 also when the endpoint cannot be reached.
     #[command(after_help = PROBE_EXAMPLES)]
     Probe(Box<ProbeArgs>),
+    /// Print a binary capture (AG-UI's protobuf transport, length-prefixed
+    /// frames) as JSON Lines, one event a line, as the official decoder
+    /// reads each frame.
+    ///
+    /// The output is what `check` judges of the capture: read it, diff it,
+    /// or check it as JSON Lines. A frame that is cut short, does not
+    /// decode or holds an event of a later version is named on standard
+    /// error (frame and byte) and not printed. Exit code 0 when every frame
+    /// was printed, 1 when one was not, 2 when the input cannot be read.
+    #[command(after_help = DECODE_EXAMPLES)]
+    Decode(DecodeArgs),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
 }
+
+const DECODE_EXAMPLES: &str = "\
+Examples:
+  agui-lint decode capture.aguipb
+  agui-lint decode capture.aguipb > capture.jsonl && agui-lint check capture.jsonl
+  curl -s -H 'Accept: application/vnd.ag-ui.event+proto' -d @run.json $URL | agui-lint decode -";
 
 const PROBE_EXAMPLES: &str = "\
 Examples:
@@ -445,6 +462,13 @@ pub enum ColorWhen {
     Always,
     /// Never.
     Never,
+}
+
+/// Arguments of `decode`.
+#[derive(Debug, clap::Args)]
+pub struct DecodeArgs {
+    /// The binary capture; `-` reads standard input.
+    pub path: PathBuf,
 }
 
 /// Arguments of `completions`.

@@ -3,6 +3,7 @@
 //! failure).
 
 mod cli;
+mod decode;
 mod probe;
 mod progress;
 mod reporting;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => write_schemas(args),
         Command::Rule(args) => show_rules(args),
         Command::Probe(args) => probe(*args),
+        Command::Decode(args) => decode::decode(&args.path),
         Command::Completions(args) => completions(args),
     };
     match outcome {

@@ -222,6 +222,9 @@ impl Documents {
                 Some(Context::HarBase64Event(self.label(&label), n))
             }
             Some(Context::HarResponse(label)) => Some(Context::HarResponse(self.label(&label))),
+            Some(Context::HarFrame(label, n, offset)) => {
+                Some(Context::HarFrame(self.label(&label), n, offset))
+            }
             other => other,
         };
         document

@@ -182,7 +182,7 @@ class Validator:
     def check_stream(
         self,
         body: Body,
-        format: Literal["sse", "jsonl", "har", "auto"] = "sse",
+        format: Literal["sse", "jsonl", "har", "proto", "auto"] = "sse",
         kind: str = "auto",
         path: str = "-",
         request: Optional[Body] = None,
@@ -201,7 +201,7 @@ class StreamChecker:
     def __init__(
         self,
         validator: Validator,
-        format: Literal["sse", "jsonl", "auto"] = "sse",
+        format: Literal["sse", "jsonl", "proto", "auto"] = "sse",
         kind: str = "auto",
         path: str = "-",
         request: Optional[Body] = None,

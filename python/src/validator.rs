@@ -187,7 +187,7 @@ impl PyValidator {
     /// Checks a captured event stream: every record (an SSE event, a JSON
     /// Lines line) as one document, and the events together as one stream
     /// (a run's events against each other). `format` is `"sse"`, `"jsonl"`,
-    /// `"har"` or `"auto"`; `kind` the records' kind (`"auto"`: events, or
+    /// `"har"`, `"proto"` (AG-UI's binary transport) or `"auto"`; `kind` the records' kind (`"auto"`: events, or
     /// as each record's shape tells). `path` names the capture in
     /// `to_json()`. `request`, the JSON of the `RunAgentInput` an SSE or
     /// JSON Lines stream answers, pairs the two (its tool calls, declared

@@ -69,8 +69,13 @@ pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
             );
         }
     }
-    // An undecoded body is not text: its bytes say nothing of line endings.
-    let text_body = entry.undecoded_encoding().is_none();
+    // An undecoded body is not text, nor is a binary (protobuf) stream:
+    // their bytes say nothing of line endings.
+    let binary = entry
+        .response_mime_type
+        .as_deref()
+        .is_some_and(|m| essence(m) == PROTO_EVENT_STREAM);
+    let text_body = entry.undecoded_encoding().is_none() && !binary;
     if let Some(body) = entry
         .response_body
         .as_ref()

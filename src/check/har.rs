@@ -13,11 +13,12 @@ use serde_json::Value;
 
 use super::{Context, FileCheck, Sink};
 use crate::input::har::{self, HarBody, HarEntry};
+use crate::input::proto::ProtoFramer;
 use crate::input::sse::SseReader;
 use crate::lines::Lines;
 use crate::rules::Interrupted;
 use crate::stream::record::{
-    fill_source_lines, line_text, relocate, root_location, to_file_positions, Pending, Text,
+    fill_source_lines, line_text, relocate, root_location, to_file_positions, Pending, Record, Text,
 };
 use crate::{EventStream, Kind, Location};
 
@@ -346,6 +347,11 @@ impl FileCheck<'_> {
             self.response_not_captured(archive, entry, &label, &why, sink);
             return true;
         }
+        let mime = response.mime_type.as_deref().unwrap_or("");
+        if crate::rules::transport::essence(mime) == crate::rules::transport::PROTO_EVENT_STREAM {
+            self.proto_response(archive, entry, &label, &input, previous, sink);
+            return true;
+        }
         if let Some(why) = NotCaptured::of(response) {
             self.response_not_captured(archive, entry, &label, &why, sink);
             return true;
@@ -408,6 +414,80 @@ impl FileCheck<'_> {
     }
 }
 
+impl FileCheck<'_> {
+    /// A run's response in the binary transport: its frames checked as one
+    /// stream answering the request, each placed by its entry, frame and
+    /// byte in the body (a binary body has no place in the HAR's text).
+    fn proto_response(
+        &self,
+        archive: &Archive<'_>,
+        entry: &HarEntry,
+        label: &Arc<str>,
+        input: &Value,
+        previous: &mut Option<Interrupted>,
+        sink: &mut dyn Sink,
+    ) {
+        let Some(response) = &entry.response_body else {
+            return;
+        };
+        let record = Some(entry.index);
+        let mut stream = EventStream::new();
+        stream.answer(input);
+        let mut pending = Pending::default();
+        let mut frames = Vec::new();
+        let mut framer = ProtoFramer::new(self.validator.limits().max_document_bytes);
+        framer.push(&response.bytes, &mut |frame| frames.push(frame));
+        framer.finish(&mut |frame| frames.push(frame));
+        if frames.is_empty() {
+            self.response_not_captured(archive, entry, label, &NotCaptured::NoFrames, sink);
+            return;
+        }
+        for frame in frames {
+            let (index, offset) = (frame.index, frame.offset);
+            let frame = Record::frame(frame);
+            let mut report = if frame.is_oversized() {
+                self.validator.oversized(frame.length)
+            } else if frame.holds_no_event() {
+                self.validator.report_of(Vec::new())
+            } else {
+                self.validator.validate_in_stream(
+                    &mut stream,
+                    Some(Kind::Event),
+                    &frame.bytes,
+                    record,
+                    None,
+                )
+            };
+            if let Some(notes) = &frame.frame {
+                let found = self
+                    .validator
+                    .report_of(notes.findings_in(report.protocol()));
+                report.extend(found.into_diagnostics());
+            }
+            report.forget_locations();
+            let context = Context::HarFrame(label.clone(), index, Some(offset));
+            let checked = self.checked(record, Some(context), report);
+            pending.push(checked, Text::Fixed(0, None), sink);
+        }
+        let cut = entry
+            .delivery
+            .as_ref()
+            .is_some_and(|delivery| delivery.dropped_bytes.is_some());
+        let mut end = if cut {
+            Vec::new()
+        } else {
+            self.validator.finish_stream(&mut stream)
+        };
+        for finding in &mut end {
+            finding.location = None;
+        }
+        pending.finish(end, sink, true);
+        if let Some(interrupted) = stream.interrupted() {
+            *previous = Some(interrupted.clone());
+        }
+    }
+}
+
 /// Why a run's response has no events to check.
 enum NotCaptured {
     /// No `content.text`.
@@ -422,6 +502,8 @@ enum NotCaptured {
     /// Text without a single Server-Sent Event (an error page, a JSON
     /// error body).
     NoEvents,
+    /// A binary (protobuf) body without a single frame.
+    NoFrames,
 }
 
 impl NotCaptured {
@@ -437,6 +519,7 @@ impl NotCaptured {
                 "was recorded still encoded (Content-Encoding: {encoding}), which agui-lint does not decode"
             ),
             NotCaptured::NoEvents => "holds no Server-Sent Event (no data: line)".into(),
+            NotCaptured::NoFrames => "holds no frame of the binary transport".into(),
         }
     }
 
@@ -447,12 +530,12 @@ impl NotCaptured {
                 "export the HAR with content (devtools: Save all as HAR with content) after the stream has ended, or capture the stream with a proxy"
             }
             NotCaptured::MediaType(_) => {
-                "agui-lint reads a HAR response as Server-Sent Events (text/event-stream)"
+                "agui-lint reads a HAR response as Server-Sent Events (text/event-stream) or as AG-UI's binary transport (application/vnd.ag-ui.event+proto)"
             }
             NotCaptured::Encoded(_) => {
                 "record the decoded body (browsers' HAR exports do), or ask the server for an unencoded stream (Accept-Encoding: identity): an event stream is rarely worth compressing"
             }
-            NotCaptured::NoEvents => {
+            NotCaptured::NoEvents | NotCaptured::NoFrames => {
                 "the server answered the run without an event stream (an error page or body?); its status and body say why"
             }
         }

@@ -32,6 +32,9 @@ pub enum Context {
     /// starts in bytes when the document has findings (a clean one may
     /// stand for a run of frames, whose offsets are not kept).
     Frame(usize, Option<u64>),
+    /// The `n`-th frame of a HAR entry's binary response, and where it
+    /// starts in the body in bytes (as [`Context::Frame`]).
+    HarFrame(Arc<str>, usize, Option<u64>),
 }
 
 impl Context {
@@ -43,6 +46,7 @@ impl Context {
             Context::HarEvent(label, n) => Context::HarEvent(label.clone(), n + k),
             Context::HarBase64Event(label, n) => Context::HarBase64Event(label.clone(), n + k),
             Context::Frame(n, _) => Context::Frame(n + k, None),
+            Context::HarFrame(label, n, _) => Context::HarFrame(label.clone(), n + k, None),
             other => other.clone(),
         }
     }
@@ -62,6 +66,10 @@ impl fmt::Display for Context {
             Context::HarResponse(label) => write!(f, "{label}, response"),
             Context::Frame(n, Some(offset)) => write!(f, "frame {n} (byte {offset})"),
             Context::Frame(n, None) => write!(f, "frame {n}"),
+            Context::HarFrame(label, n, Some(offset)) => {
+                write!(f, "{label}, response frame {n} (byte {offset} of the body)")
+            }
+            Context::HarFrame(label, n, None) => write!(f, "{label}, response frame {n}"),
         }
     }
 }

@@ -195,7 +195,9 @@ fn record_after(first: &Checked, k: usize) -> Option<usize> {
     match &first.context {
         // The events of one HAR response share their entry's record.
         Some(
-            super::document::Context::HarEvent(..) | super::document::Context::HarBase64Event(..),
+            super::document::Context::HarEvent(..)
+            | super::document::Context::HarBase64Event(..)
+            | super::document::Context::HarFrame(..),
         ) => first.record,
         _ => first.record.map(|r| r + k),
     }

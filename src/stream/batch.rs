@@ -57,15 +57,7 @@ pub(crate) fn check_batch(
                     file.validator.check_record(kind, &record.bytes, protocol)
                 };
                 if let Some(notes) = record.frame.as_ref().filter(|n| !n.findings.is_empty()) {
-                    let mut findings = notes.findings.clone();
-                    // Each as serious as the judging version makes it (an
-                    // unknown event is dropped in 1.x, refused before).
-                    for finding in &mut findings {
-                        if let Some(rule) = crate::rules::rule(&finding.rule) {
-                            finding.severity = rule.severity_in(protocol);
-                        }
-                    }
-                    let found = file.validator.report_of(findings);
+                    let found = file.validator.report_of(notes.findings_in(protocol));
                     report.extend(found.into_diagnostics());
                 }
                 (report, event)

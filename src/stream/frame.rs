@@ -9,7 +9,7 @@ use crate::rules::binary::{
     PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
 };
 use crate::text::count;
-use crate::Diagnostic;
+use crate::{Diagnostic, Protocol};
 
 impl Record {
     /// The record of a binary stream's `frame`.
@@ -117,6 +117,21 @@ impl Record {
             offset,
             frame: Some(Box::new(FrameNotes { findings, event })),
         }
+    }
+}
+
+impl FrameNotes {
+    /// The frame's findings, each as serious as `protocol`, the version
+    /// judging the frame, makes its rule (an unknown event is dropped in
+    /// 1.x and refused before).
+    pub(crate) fn findings_in(&self, protocol: Protocol) -> Vec<Diagnostic> {
+        let mut findings = self.findings.clone();
+        for finding in &mut findings {
+            if let Some(rule) = crate::rules::rule(&finding.rule) {
+                finding.severity = rule.severity_in(protocol);
+            }
+        }
+        findings
     }
 }
 

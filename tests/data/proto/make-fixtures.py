@@ -78,3 +78,51 @@ for name, data in fixtures.items():
     # The correct form of each: the run as the official encoder wrote it.
     (valid / f"{name}.aguipb").write_bytes(CLEAN)
 print(f"{len(fixtures)} fixtures")
+
+
+def har(body, run):
+    """A HAR of one run whose response is `body` in the binary transport,
+    as a browser's devtools export a binary body: base64."""
+    import base64
+    import json
+
+    thread, run_id = run
+    request = json.dumps(
+        {"threadId": thread, "runId": run_id, "state": {}, "messages": [], "tools": [], "context": [], "forwardedProps": {}}
+    )
+    media = "application/vnd.ag-ui.event+proto"
+    entry = {
+        "startedDateTime": "2026-12-05T10:00:00.000Z",
+        "time": 12,
+        "request": {
+            "method": "POST",
+            "url": "http://127.0.0.1:8000/agent",
+            "httpVersion": "HTTP/1.1",
+            "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Accept", "value": media}],
+            "queryString": [],
+            "cookies": [],
+            "headersSize": -1,
+            "bodySize": len(request),
+            "postData": {"mimeType": "application/json", "text": request},
+        },
+        "response": {
+            "status": 200,
+            "statusText": "OK",
+            "httpVersion": "HTTP/1.1",
+            "headers": [{"name": "Content-Type", "value": media}],
+            "cookies": [],
+            "content": {"size": len(body), "mimeType": media, "text": base64.b64encode(body).decode(), "encoding": "base64"},
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": len(body),
+        },
+        "cache": {},
+        "timings": {"send": 0, "wait": 10, "receive": 2},
+    }
+    archive = {"log": {"version": "1.2", "creator": {"name": "make-fixtures.py", "version": "1"}, "entries": [entry]}}
+    return (json.dumps(archive, indent=2) + "\n").encode()
+
+
+RUN = ("t-1", "run-1")
+(valid / "proto-response.har").write_bytes(har(CLEAN, RUN))
+(invalid / "proto-frame-truncated-har-response.har").write_bytes(har(fixtures["proto-frame-truncated"], RUN))
