@@ -122,7 +122,9 @@ fn generated_messages() -> String {
     for file in &mut set.file {
         file.message_type.iter_mut().for_each(strings_as_bytes);
     }
+    // `Bytes`, so that a decoded string is a slice of its frame, not a copy.
     prost_build::Config::new()
+        .bytes(["."])
         .out_dir(&out)
         .compile_fds(set)
         .expect("prost-build");

@@ -444,7 +444,8 @@ impl FileCheck<'_> {
         }
         for frame in frames {
             let (index, offset) = (frame.index, frame.offset);
-            let frame = Record::frame(frame);
+            let mut frame = Record::frame(frame);
+            frame.decode_frame();
             let mut report = if frame.is_oversized() {
                 self.validator.oversized(frame.length)
             } else if frame.holds_no_event() {

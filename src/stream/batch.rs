@@ -30,17 +30,21 @@ pub(crate) fn protocols(
     let default = file.validator.settings().default_protocol();
     records
         .iter()
-        .map(|record| versions.protocol_for(&record.bytes, default))
+        .map(|record| versions.protocol_for(record.version_text(), default))
         .collect()
 }
 
 /// A batch's records checked, each event judged by `protocols`.
 pub(crate) fn check_batch(
     file: &File<'_>,
-    batch: Vec<Record>,
+    mut batch: Vec<Record>,
     protocols: Vec<Protocol>,
     kind: Option<Kind>,
 ) -> CheckedBatch {
+    // A binary stream's frames are decoded here, on the checker's thread.
+    for record in &mut batch {
+        record.decode_frame();
+    }
     CheckedBatch::new(batch, |records| {
         records
             .iter()

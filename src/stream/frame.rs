@@ -3,7 +3,7 @@
 //! decoding, each naming the frame and where it starts.
 
 use super::record::{FrameNotes, Record};
-use crate::input::proto::{decode, Decoded, Frame, FrameBody, UnknownField};
+use crate::input::proto::{decode_owned, Decoded, Frame, FrameBody, UnknownField};
 use crate::rules::binary::{
     CLIENT_FRAME_LIMIT, PROTO_FRAME_TOO_LARGE, PROTO_FRAME_TRUNCATED, PROTO_INVALID_UTF8,
     PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
@@ -11,8 +11,17 @@ use crate::rules::binary::{
 use crate::text::count;
 use crate::{Diagnostic, Protocol};
 
+/// The first byte of a frame holding `RUN_STARTED` (member 12 of `Event`,
+/// length-delimited): the one event whose version the stream's order needs
+/// before its batch is checked.
+const RUN_STARTED_TAG: u8 = 12 << 3 | 2;
+
 impl Record {
-    /// The record of a binary stream's `frame`.
+    /// The record of a binary stream's `frame`. A frame holding a message
+    /// keeps its bytes, decoded where its batch is checked
+    /// ([`Record::decode_frame`], on a checker's thread), except a
+    /// `RUN_STARTED`, decoded now: the version it declares judges the
+    /// events after it, which is told in stream order.
     pub(crate) fn frame(frame: Frame) -> Record {
         let Frame {
             index,
@@ -20,71 +29,28 @@ impl Record {
             body,
         } = frame;
         let mut findings = Vec::new();
-        let mut bytes = Vec::new();
-        let mut length = 0;
-        let mut event = false;
+        let mut record = Record {
+            number: index,
+            bytes: Vec::new(),
+            length: 0,
+            origins: None,
+            offset,
+            frame: None,
+        };
+        let mut undecoded = false;
         match body {
             FrameBody::Message(message) => {
                 if message.len() > CLIENT_FRAME_LIMIT {
                     findings.push(too_large(message.len()));
                 }
-                match decode(&message) {
-                    Ok(Decoded::Event {
-                        written,
-                        unknown,
-                        more_unknown,
-                    }) => {
-                        event = true;
-                        bytes = written.json;
-                        length = bytes.len();
-                        if written.replaced_utf8 {
-                            findings.push(PROTO_INVALID_UTF8.diagnostic(
-                                "",
-                                "a string is not UTF-8; receivers read its broken bytes as U+FFFD, and so is the event checked",
-                            ));
-                        }
-                        if written.dropped_parts > 0 {
-                            findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
-                                "",
-                                format!(
-                                    "{} content part(s) of no kind AG-UI defines, which receivers drop",
-                                    written.dropped_parts
-                                ),
-                            ));
-                        }
-                        findings.extend(unknown.iter().map(unknown_field));
-                        if more_unknown > 0 {
-                            findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
-                                "",
-                                format!("{} more unknown field(s)", count(more_unknown)),
-                            ));
-                        }
-                    }
-                    Ok(Decoded::Later { members }) => {
-                        let numbers: Vec<String> = members.iter().map(u32::to_string).collect();
-                        findings.push(
-                            PROTO_UNKNOWN_EVENT
-                                .diagnostic(
-                                    "",
-                                    format!(
-                                        "the frame holds member {} of Event, an event type this version does not define; receivers drop it",
-                                        numbers.join(", ")
-                                    ),
-                                )
-                                .with_help("an event of a later AG-UI version, or of a server's own definitions"),
-                        );
-                    }
-                    Err(invalid) => findings.push(
-                        PROTO_MESSAGE_INVALID
-                            .diagnostic("", format!("the frame does not decode: {}", invalid.0))
-                            .with_help("@ag-ui/client fails the run at a frame it cannot decode"),
-                    ),
-                }
+                record.length = message.len();
+                record.bytes = message;
+                undecoded = true;
             }
             FrameBody::Oversized { length: declared } => {
                 // Measured, not held: the size limit's finding is made
                 // where every oversized record's is.
-                length = declared;
+                record.length = declared;
                 if declared > CLIENT_FRAME_LIMIT {
                     findings.push(too_large(declared));
                 }
@@ -109,13 +75,90 @@ impl Record {
                 format!("{held} byte(s) after the last frame, too few for a frame's length"),
             )),
         }
-        Record {
-            number: index,
-            bytes,
-            length,
-            origins: None,
-            offset,
-            frame: Some(Box::new(FrameNotes { findings, event })),
+        let starts_a_run = record.bytes.first() == Some(&RUN_STARTED_TAG);
+        record.frame = Some(Box::new(FrameNotes {
+            findings,
+            event: false,
+            undecoded,
+        }));
+        if starts_a_run {
+            record.decode_frame();
+        }
+        record
+    }
+
+    /// Decodes the frame's message, if not yet: its bytes become the JSON
+    /// event the official decoder builds, and what decoding found joins the
+    /// frame's findings.
+    pub(crate) fn decode_frame(&mut self) {
+        let Some(notes) = self.frame.as_mut().filter(|notes| notes.undecoded) else {
+            return;
+        };
+        notes.undecoded = false;
+        let message = std::mem::take(&mut self.bytes);
+        self.length = 0;
+        let findings = &mut notes.findings;
+        match decode_owned(message.into()) {
+            Ok(Decoded::Event {
+                written,
+                unknown,
+                more_unknown,
+            }) => {
+                notes.event = true;
+                self.bytes = written.json;
+                self.length = self.bytes.len();
+                if written.replaced_utf8 {
+                    findings.push(PROTO_INVALID_UTF8.diagnostic(
+                        "",
+                        "a string is not UTF-8; receivers read its broken bytes as U+FFFD, and so is the event checked",
+                    ));
+                }
+                if written.dropped_parts > 0 {
+                    findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
+                        "",
+                        format!(
+                            "{} content part(s) of no kind AG-UI defines, which receivers drop",
+                            written.dropped_parts
+                        ),
+                    ));
+                }
+                findings.extend(unknown.iter().map(unknown_field));
+                if more_unknown > 0 {
+                    findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
+                        "",
+                        format!("{} more unknown field(s)", count(more_unknown)),
+                    ));
+                }
+            }
+            Ok(Decoded::Later { members }) => {
+                let numbers: Vec<String> = members.iter().map(u32::to_string).collect();
+                findings.push(
+                    PROTO_UNKNOWN_EVENT
+                        .diagnostic(
+                            "",
+                            format!(
+                                "the frame holds member {} of Event, an event type this version does not define; receivers drop it",
+                                numbers.join(", ")
+                            ),
+                        )
+                        .with_help("an event of a later AG-UI version, or of a server's own definitions"),
+                );
+            }
+            Err(invalid) => findings.push(
+                PROTO_MESSAGE_INVALID
+                    .diagnostic("", format!("the frame does not decode: {}", invalid.0))
+                    .with_help("@ag-ui/client fails the run at a frame it cannot decode"),
+            ),
+        }
+    }
+
+    /// The text the stream's version is told from: nothing for a frame not
+    /// decoded yet (only a `RUN_STARTED` declares one, and it is decoded
+    /// when read).
+    pub(crate) fn version_text(&self) -> &[u8] {
+        match &self.frame {
+            Some(notes) if notes.undecoded => &[],
+            _ => &self.bytes,
         }
     }
 }

@@ -301,7 +301,7 @@ fn check_pending(
     let stream = sequenced.stream_mut();
     let protocols = records
         .iter()
-        .map(|record| stream.protocol_for(&record.bytes, default))
+        .map(|record| stream.protocol_for(record.version_text(), default))
         .collect();
     let kind = match &records.first().map(|r| r.origins.is_some() || r.is_frame()) {
         Some(true) => file.kind.or(Some(Kind::Event)),

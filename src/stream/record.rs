@@ -37,6 +37,9 @@ pub(crate) struct FrameNotes {
     pub(crate) findings: Vec<Diagnostic>,
     /// Whether it holds an event, whose JSON is the record's bytes.
     pub(crate) event: bool,
+    /// Its bytes are still the frame's message, not yet decoded
+    /// ([`Record::decode_frame`]).
+    pub(crate) undecoded: bool,
 }
 
 impl Record {

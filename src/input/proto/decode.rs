@@ -2,11 +2,12 @@
 //! finds what prost passes over, and [`super::json`] writes the event as the
 //! official decoder builds it.
 
+use prost::bytes::Bytes;
 use prost::Message as _;
 
 use super::json::{self, Invalid, Written};
 use super::known::EVENT;
-use super::unknown::{scan, UnknownField};
+use super::unknown::{scan, Scan, UnknownField};
 use super::wire;
 
 /// What a frame's message holds.
@@ -31,9 +32,23 @@ pub enum Decoded {
 
 /// Decodes one frame's message, or says why the official decoder refuses it.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, Invalid> {
-    let event = wire::Event::decode(bytes)
+    decode_owned(Bytes::copy_from_slice(bytes))
+}
+
+/// [`decode`] of a frame's own buffer, whose strings the decoded message
+/// then borrows instead of copying.
+pub fn decode_owned(bytes: Bytes) -> Result<Decoded, Invalid> {
+    let size = bytes.len();
+    let event = wire::Event::decode(bytes.clone())
         .map_err(|e| Invalid(format!("the bytes are not an AG-UI event message: {e}")))?;
-    let found = scan(bytes, EVENT);
+    // prost writes what it read in the fewest bytes and drops what it does
+    // not know: a frame it writes back at its own length has no unknown
+    // field and no oneof given twice, and needs no walk.
+    let found = if event.encoded_len() == size {
+        Scan::default()
+    } else {
+        scan(&bytes, EVENT)
+    };
     if let Some(path) = found.conflicting {
         return Err(Invalid(format!(
             "the frame gives {path} two different members of one oneof"
@@ -47,7 +62,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Invalid> {
         }
         return Err(Invalid("the frame holds no event".into()));
     };
-    let written = json::event(&arm)?;
+    let written = json::event(&arm, size)?;
     Ok(Decoded::Event {
         written,
         unknown: found.unknown,

@@ -18,6 +18,8 @@
 //! beyond JavaScript's safe integers, content in two forms) is an
 //! [`Invalid`] with the reason.
 
+use prost::bytes::Bytes;
+
 use super::wire::{
     self, event::Event as Arm, input_content::Part, input_content_source::Source, value::Kind,
     EventType, JsonPatchOperationType,
@@ -40,7 +42,7 @@ pub struct Written {
 }
 
 /// The event `arm` holds, as JSON.
-pub(crate) fn event(arm: &Arm) -> Result<Written, Invalid> {
+pub(crate) fn event(arm: &Arm, size: usize) -> Result<Written, Invalid> {
     let (base, expected) = base_of(arm);
     let Some(base) = base else {
         return Err(Invalid("the event holds no base_event".into()));
@@ -53,7 +55,11 @@ pub(crate) fn event(arm: &Arm) -> Result<Written, Invalid> {
             expected.as_str_name()
         )));
     }
-    let mut json = Json::default();
+    // JSON spells out the keys a frame numbers: about twice its bytes.
+    let mut json = Json {
+        out: Vec::with_capacity(size * 2 + 64),
+        ..Json::default()
+    };
     let mut o = Object::open(&mut json);
     o.key("type").literal_string(expected.as_str_name());
     fields(&mut o, arm)?;
@@ -246,7 +252,7 @@ fn fields(o: &mut Object<'_>, arm: &Arm) -> Result<(), Invalid> {
                 let mut outcome = Object::open(o.key("outcome"));
                 outcome.string("type", &e.outcome);
                 // An interrupt outcome always lists its interrupts.
-                if e.outcome == b"interrupt" {
+                if e.outcome[..] == b"interrupt"[..] {
                     outcome.key("interrupts").interrupts(interrupts);
                     if !pending.is_empty() {
                         outcome.key("pendingToolCallIds").strings(pending);
@@ -402,7 +408,7 @@ impl<'a> Object<'a> {
     }
 
     /// A string member there when the frame holds it.
-    fn optional(&mut self, key: &str, value: &Option<Vec<u8>>) {
+    fn optional(&mut self, key: &str, value: &Option<Bytes>) {
         if let Some(value) = value {
             self.string(key, value);
         }
@@ -438,7 +444,7 @@ impl Json {
         }
     }
 
-    fn strings(&mut self, list: &[Vec<u8>]) {
+    fn strings(&mut self, list: &[Bytes]) {
         self.out.push(b'[');
         for (i, item) in list.iter().enumerate() {
             if i > 0 {
@@ -690,12 +696,12 @@ impl Json {
         let known = KNOWN_ROLES.contains(&&m.role[..]);
         let has_parts = !m.content_parts.is_empty();
         let uses_parts = if known {
-            m.role == b"user" || m.role == b"tool"
+            m.role[..] == b"user"[..] || m.role[..] == b"tool"[..]
         } else {
             has_parts
         };
         let uses_map = if known {
-            m.role == b"activity"
+            m.role[..] == b"activity"[..]
         } else {
             !uses_parts && m.activity_content.is_some()
         };
@@ -846,32 +852,47 @@ fn itoa_buffer(value: i64, buffer: &mut [u8; 20]) -> &str {
 }
 
 /// `text` as a JSON string: quotes, backslashes and control characters
-/// escaped, the rest copied.
+/// escaped, the rest copied in runs.
 fn escape(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
-        let escaped: &[u8] = match byte {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x00..=0x1F => {
-                out.extend_from_slice(&bytes[start..i]);
-                out.extend_from_slice(format!("\\u{byte:04x}").as_bytes());
-                start = i + 1;
-                continue;
-            }
-            _ => continue,
-        };
+    let mut at = 0;
+    while let Some(found) = bytes[at..].iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
+        let i = at + found;
+        let byte = bytes[i];
         out.extend_from_slice(&bytes[start..i]);
-        out.extend_from_slice(escaped);
+        match byte {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(byte >> 4)]);
+                out.push(HEX[usize::from(byte & 0xF)]);
+            }
+        }
         start = i + 1;
+        at = i + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
+
+/// The bytes a JSON string escapes: control characters, `"` and `\\`.
+static NEEDS_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};

@@ -24,7 +24,7 @@ mod unknown;
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
 mod wire;
 
-pub use decode::{decode, Decoded};
+pub use decode::{decode, decode_owned, Decoded};
 pub use frames::{write_frame, Frame, FrameBody, ProtoFramer};
 pub use json::{Invalid, Written};
 pub use unknown::UnknownField;

@@ -11,8 +11,8 @@ pub struct Struct {
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct StructEntry {
-    #[prost(bytes = "vec", tag = "1")]
-    pub key: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub key: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "2")]
     pub value: ::core::option::Option<Value>,
 }
@@ -30,7 +30,7 @@ pub mod value {
         #[prost(double, tag = "2")]
         NumberValue(f64),
         #[prost(bytes, tag = "3")]
-        StringValue(::prost::alloc::vec::Vec<u8>),
+        StringValue(::prost::bytes::Bytes),
         #[prost(bool, tag = "4")]
         BoolValue(bool),
         #[prost(message, tag = "5")]
@@ -48,44 +48,44 @@ pub struct ListValue {
 pub struct JsonPatchOperation {
     #[prost(enumeration = "JsonPatchOperationType", tag = "1")]
     pub op: i32,
-    #[prost(bytes = "vec", tag = "2")]
-    pub path: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub from: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub path: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub from: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "4")]
     pub value: ::core::option::Option<Value>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TextInputPart {
-    #[prost(bytes = "vec", tag = "1")]
-    pub text: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub text: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub id: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "3")]
     pub metadata: ::core::option::Option<Value>,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct InputContentDataSource {
-    #[prost(bytes = "vec", tag = "1")]
-    pub value: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub mime_type: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub value: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub mime_type: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct InputContentUrlSource {
-    #[prost(bytes = "vec", tag = "1")]
-    pub value: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub mime_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub value: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub mime_type: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct InputContentFileSource {
-    #[prost(bytes = "vec", tag = "1")]
-    pub value: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub provider: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub mime_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub value: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub provider: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub mime_type: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct InputContentSource {
@@ -110,8 +110,8 @@ pub struct ImageInputPart {
     pub source: ::core::option::Option<InputContentSource>,
     #[prost(message, optional, tag = "2")]
     pub metadata: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AudioInputPart {
@@ -119,8 +119,8 @@ pub struct AudioInputPart {
     pub source: ::core::option::Option<InputContentSource>,
     #[prost(message, optional, tag = "2")]
     pub metadata: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct VideoInputPart {
@@ -128,8 +128,8 @@ pub struct VideoInputPart {
     pub source: ::core::option::Option<InputContentSource>,
     #[prost(message, optional, tag = "2")]
     pub metadata: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct DocumentInputPart {
@@ -137,8 +137,8 @@ pub struct DocumentInputPart {
     pub source: ::core::option::Option<InputContentSource>,
     #[prost(message, optional, tag = "2")]
     pub metadata: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct InputContent {
@@ -163,66 +163,66 @@ pub mod input_content {
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCall {
-    #[prost(bytes = "vec", tag = "1")]
-    pub id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub r#type: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub r#type: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "3")]
     pub function: ::core::option::Option<tool_call::Function>,
     #[prost(message, optional, tag = "4")]
     pub metadata: ::core::option::Option<Struct>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub encrypted_value: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub encrypted_value_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub encrypted_value: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub encrypted_value_type: ::core::option::Option<::prost::bytes::Bytes>,
 }
 /// Nested message and enum types in `ToolCall`.
 pub mod tool_call {
     #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
     pub struct Function {
-        #[prost(bytes = "vec", tag = "1")]
-        pub name: ::prost::alloc::vec::Vec<u8>,
-        #[prost(bytes = "vec", tag = "2")]
-        pub arguments: ::prost::alloc::vec::Vec<u8>,
+        #[prost(bytes = "bytes", tag = "1")]
+        pub name: ::prost::bytes::Bytes,
+        #[prost(bytes = "bytes", tag = "2")]
+        pub arguments: ::prost::bytes::Bytes,
     }
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Message {
-    #[prost(bytes = "vec", tag = "1")]
-    pub id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub role: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub content: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub name: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub role: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub content: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub name: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, repeated, tag = "5")]
     pub tool_calls: ::prost::alloc::vec::Vec<ToolCall>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub tool_call_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "7")]
-    pub error: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub tool_call_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "7")]
+    pub error: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, repeated, tag = "8")]
     pub content_parts: ::prost::alloc::vec::Vec<InputContent>,
     #[prost(message, optional, tag = "9")]
     pub metadata: ::core::option::Option<Struct>,
-    #[prost(bytes = "vec", optional, tag = "10")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "11")]
-    pub encrypted_value: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "12")]
-    pub activity_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "10")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "11")]
+    pub encrypted_value: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "12")]
+    pub activity_type: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "13")]
     pub activity_content: ::core::option::Option<Struct>,
-    #[prost(bytes = "vec", optional, tag = "14")]
-    pub encrypted_value_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "14")]
+    pub encrypted_value_type: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Tool {
-    #[prost(bytes = "vec", tag = "1")]
-    pub name: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub description: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub name: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub description: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "3")]
     pub parameters: ::core::option::Option<Value>,
     #[prost(message, optional, tag = "4")]
@@ -230,17 +230,17 @@ pub struct Tool {
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct Context {
-    #[prost(bytes = "vec", tag = "1")]
-    pub description: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub value: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub description: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub value: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ResumeEntry {
-    #[prost(bytes = "vec", tag = "1")]
-    pub interrupt_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub status: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub interrupt_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub status: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "3")]
     pub payload: ::core::option::Option<Value>,
     #[prost(message, optional, tag = "4")]
@@ -248,12 +248,12 @@ pub struct ResumeEntry {
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct RunAgentInput {
-    #[prost(bytes = "vec", tag = "1")]
-    pub thread_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub run_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub parent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub thread_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub run_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub parent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "4")]
     pub state: ::core::option::Option<Value>,
     #[prost(message, repeated, tag = "5")]
@@ -266,34 +266,34 @@ pub struct RunAgentInput {
     pub forwarded_props: ::core::option::Option<Value>,
     #[prost(message, repeated, tag = "9")]
     pub resume: ::prost::alloc::vec::Vec<ResumeEntry>,
-    #[prost(bytes = "vec", optional, tag = "10")]
-    pub protocol_version: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "10")]
+    pub protocol_version: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Interrupt {
-    #[prost(bytes = "vec", tag = "1")]
-    pub id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub reason: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub message: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub tool_call_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub reason: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub message: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub tool_call_id: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "5")]
     pub response_schema: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub expires_at: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub expires_at: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "7")]
     pub metadata: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "8")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "8")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct Usage {
-    #[prost(bytes = "vec", optional, tag = "1")]
-    pub provider: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub model: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "1")]
+    pub provider: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub model: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(int64, optional, tag = "3")]
     pub input_tokens: ::core::option::Option<i64>,
     #[prost(int64, optional, tag = "4")]
@@ -322,112 +322,112 @@ pub struct BaseEvent {
 pub struct TextMessageStartEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub role: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub name: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub role: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub name: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TextMessageContentEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub delta: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub delta: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TextMessageEndEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TextMessageChunkEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub message_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub role: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub delta: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub name: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub message_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub role: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub delta: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub name: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCallStartEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub tool_call_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub tool_call_name: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub parent_message_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub tool_call_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub tool_call_name: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub parent_message_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCallArgsEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub tool_call_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub delta: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub tool_call_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub delta: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCallEndEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub tool_call_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub tool_call_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCallChunkEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub tool_call_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub tool_call_name: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub parent_message_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub delta: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub tool_call_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub tool_call_name: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub parent_message_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub delta: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ToolCallResultEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub tool_call_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub content: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub role: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub tool_call_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub content: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub role: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, repeated, tag = "7")]
     pub content_parts: ::prost::alloc::vec::Vec<InputContent>,
 }
@@ -437,8 +437,8 @@ pub struct StateSnapshotEvent {
     pub base_event: ::core::option::Option<BaseEvent>,
     #[prost(message, optional, tag = "2")]
     pub snapshot: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct StateDeltaEvent {
@@ -446,8 +446,8 @@ pub struct StateDeltaEvent {
     pub base_event: ::core::option::Option<BaseEvent>,
     #[prost(message, repeated, tag = "2")]
     pub delta: ::prost::alloc::vec::Vec<JsonPatchOperation>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct MessagesSnapshotEvent {
@@ -460,12 +460,12 @@ pub struct MessagesSnapshotEvent {
 pub struct ActivitySnapshotEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub activity_type: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub activity_type: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "5")]
     pub content: ::core::option::Option<Struct>,
     #[prost(bool, optional, tag = "6")]
@@ -475,12 +475,12 @@ pub struct ActivitySnapshotEvent {
 pub struct ActivityDeltaEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub activity_type: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub activity_type: ::prost::bytes::Bytes,
     #[prost(message, repeated, tag = "5")]
     pub patch: ::prost::alloc::vec::Vec<JsonPatchOperation>,
 }
@@ -490,64 +490,64 @@ pub struct RawEvent {
     pub base_event: ::core::option::Option<BaseEvent>,
     #[prost(message, optional, tag = "2")]
     pub event: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub source: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub source: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct CustomEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub name: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub name: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "3")]
     pub value: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct RunStartedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub thread_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub run_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub parent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub thread_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub run_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub parent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(message, optional, tag = "5")]
     pub input: ::core::option::Option<RunAgentInput>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub protocol_version: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub protocol_version: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct RunFinishedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub thread_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub run_id: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub thread_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub run_id: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "4")]
     pub result: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", tag = "5")]
-    pub outcome: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "5")]
+    pub outcome: ::prost::bytes::Bytes,
     #[prost(message, repeated, tag = "6")]
     pub interrupts: ::prost::alloc::vec::Vec<Interrupt>,
     #[prost(message, repeated, tag = "7")]
     pub usage: ::prost::alloc::vec::Vec<Usage>,
-    #[prost(bytes = "vec", repeated, tag = "8")]
-    pub pending_tool_call_ids: ::prost::alloc::vec::Vec<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", repeated, tag = "8")]
+    pub pending_tool_call_ids: ::prost::alloc::vec::Vec<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct RunErrorEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub code: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub code: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message: ::prost::bytes::Bytes,
     #[prost(message, repeated, tag = "4")]
     pub usage: ::prost::alloc::vec::Vec<Usage>,
 }
@@ -555,135 +555,135 @@ pub struct RunErrorEvent {
 pub struct StepStartedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub step_name: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub step_name: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct StepFinishedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub step_name: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub step_name: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningStartEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningMessageStartEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub role: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub role: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningMessageContentEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub delta: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub delta: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningMessageEndEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningMessageChunkEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "3")]
-    pub message_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub delta: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "3")]
+    pub message_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub delta: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningEndEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message_id: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message_id: ::prost::bytes::Bytes,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ReasoningEncryptedValueEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", optional, tag = "2")]
-    pub subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub subtype: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub entity_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "5")]
-    pub encrypted_value: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub encrypted_value_type: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", optional, tag = "2")]
+    pub subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub subtype: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub entity_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "5")]
+    pub encrypted_value: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub encrypted_value_type: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SubagentStartedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub subagent_run_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub name: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub description: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "5")]
-    pub parent_subagent_run_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "6")]
-    pub parent_tool_call_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
-    #[prost(bytes = "vec", optional, tag = "7")]
-    pub parent_message_id: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub subagent_run_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub name: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub description: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "5")]
+    pub parent_subagent_run_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "6")]
+    pub parent_tool_call_id: ::core::option::Option<::prost::bytes::Bytes>,
+    #[prost(bytes = "bytes", optional, tag = "7")]
+    pub parent_message_id: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SubagentFinishedEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub subagent_run_id: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub subagent_run_id: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "3")]
     pub result: ::core::option::Option<Value>,
-    #[prost(bytes = "vec", tag = "4")]
-    pub outcome: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", repeated, tag = "5")]
-    pub interrupt_ids: ::prost::alloc::vec::Vec<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub outcome: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", repeated, tag = "5")]
+    pub interrupt_ids: ::prost::alloc::vec::Vec<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SubagentErrorEvent {
     #[prost(message, optional, tag = "1")]
     pub base_event: ::core::option::Option<BaseEvent>,
-    #[prost(bytes = "vec", tag = "2")]
-    pub subagent_run_id: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "3")]
-    pub message: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", optional, tag = "4")]
-    pub code: ::core::option::Option<::prost::alloc::vec::Vec<u8>>,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub subagent_run_id: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub message: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", optional, tag = "4")]
+    pub code: ::core::option::Option<::prost::bytes::Bytes>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Event {
