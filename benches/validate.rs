@@ -7,8 +7,9 @@
 //! over JSON Lines and SSE captures (clean; events with errors in a few
 //! percent of runs; RunAgentInputs with several warnings in most records,
 //! with some findings, with a warning on every line in every format)
-//! against a single-threaded `Value` parse of the same file; and the cost
-//! of a finding, a record with 20 findings against the same record clean.
+//! against a single-threaded `Value` parse of the same file; the cost of a
+//! finding, a record with 20 findings against the same record clean; and a
+//! binary (protobuf) capture against its JSON Lines twin.
 //!
 //! Criterion measures each case; the table at the end gives both
 //! throughputs and their ratio from that same run.
@@ -116,6 +117,11 @@ fn main() {
         cli_captures();
         return;
     }
+    // `AGUI_LINT_BENCH=binary cargo bench` runs the binary capture alone.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("binary") {
+        binary_capture();
+        return;
+    }
     // `AGUI_LINT_BENCH=cost cargo bench` times the cost of a finding alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cost") {
         cost_of_a_finding();
@@ -197,6 +203,7 @@ fn main() {
     findings_table(findings.len());
     cost_of_a_finding();
     cli_captures();
+    binary_capture();
 }
 
 /// Every output format, with the name its criterion function has.
@@ -362,34 +369,43 @@ struct CliCase<'a> {
 /// followed by a run of the other.
 const CLI_RUNS: usize = 5;
 
+/// One run of the CLI over `path` (`check --quiet --format FORMAT`, the
+/// report written to a file), which must exit with `code`: the child's
+/// own peak memory, in KB, read while it runs (its rusage would start from
+/// this process's peak).
+fn cli_run(path: &Path, format: &str, code: i32, name: &str) -> Option<u64> {
+    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
+    let report = std::env::temp_dir().join("agui-lint-bench-capture/report.out");
+    let mut peak_kb = None;
+    let mut child = Command::new(binary)
+        .args(["check", "--quiet", "--format", format, "--output"])
+        .arg(&report)
+        .arg(path)
+        .spawn()
+        .expect("run agui-lint");
+    let status = loop {
+        if let Some(kb) = peak_rss_kb(child.id()) {
+            peak_kb = peak_kb.max(Some(kb));
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    assert_eq!(status.code(), Some(code), "{name}: exit code");
+    peak_kb
+}
+
 /// The CLI over `case` on every core, output written to a file, against
 /// `baseline`, one thread parsing each record into a `Value`: wall time
 /// ratio and peak memory. The two take turns, [`CLI_RUNS`] runs each, and
 /// the medians are compared, so that a busy moment of a shared machine
 /// weighs on both rather than on whichever ran then.
 fn measure_cli(case: &CliCase, mut baseline: impl FnMut()) {
-    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
-    let report = std::env::temp_dir().join("agui-lint-bench-capture/report.out");
     let mut peak_kb = None;
     let mut run_cli = || {
-        let mut child = Command::new(binary)
-            .args(["check", "--quiet", "--format", case.format, "--output"])
-            .arg(&report)
-            .arg(case.path)
-            .spawn()
-            .expect("run agui-lint");
-        // The child's own high-water mark, read while it runs (its rusage
-        // would start from this process's peak).
-        let status = loop {
-            if let Some(kb) = peak_rss_kb(child.id()) {
-                peak_kb = peak_kb.max(Some(kb));
-            }
-            if let Some(status) = child.try_wait().expect("wait") {
-                break status;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        };
-        assert_eq!(status.code(), Some(case.code), "{}: exit code", case.name);
+        let kb = cli_run(case.path, case.format, case.code, &case.name);
+        peak_kb = peak_kb.max(kb);
     };
     let (mut baseline_times, mut cli_times) = (Vec::new(), Vec::new());
     for _ in 0..CLI_RUNS {
@@ -587,6 +603,70 @@ fn cli_captures() {
             time_target: 1.0,
         },
         FORMATS.map(|(name, _)| name),
+    );
+}
+
+/// The binary transport: a ~100 MB capture of frames, checked by the CLI
+/// against its JSON Lines twin (what agui-lint decodes each frame to: the
+/// same events), the two taking turns; the target is the binary capture
+/// in at most the twin's time, at the twin's peak memory.
+fn binary_capture() {
+    use agui_lint::unstable::input::proto::{decode, Decoded, FrameBody, ProtoFramer};
+    let (binary, written) = write_capture("events.aguipb", |out| {
+        payloads::frames::capture(out, 100_000_000)
+    });
+    let (twin, ()) = write_capture("events-twin.jsonl", |out| {
+        let bytes = std::fs::read(&binary)?;
+        let mut framer = ProtoFramer::new(usize::MAX);
+        let mut result = Ok(());
+        framer.push(&bytes, &mut |frame| {
+            let FrameBody::Message(message) = frame.body else {
+                panic!("frame {} is not whole", frame.index);
+            };
+            let Ok(Decoded::Event { written, .. }) = decode(&message) else {
+                panic!("frame {} does not decode", frame.index);
+            };
+            if result.is_ok() {
+                result = out
+                    .write_all(&written.json)
+                    .and_then(|()| out.write_all(b"\n"));
+            }
+        });
+        result
+    });
+    let twin_size = std::fs::metadata(&twin).map_or(0, |m| m.len());
+    let (mut json_times, mut binary_times) = (Vec::new(), Vec::new());
+    let (mut json_peak, mut binary_peak) = (None, None);
+    for _ in 0..CLI_RUNS {
+        json_times.push(timed(&mut || {
+            json_peak = json_peak.max(cli_run(&twin, "jsonl", 0, "events-twin.jsonl"));
+        }));
+        binary_times.push(timed(&mut || {
+            binary_peak = binary_peak.max(cli_run(&binary, "jsonl", 0, "events.aguipb"));
+        }));
+    }
+    let (json, binary) = (median(json_times), median(binary_times));
+    let ratio = binary.as_secs_f64() / json.as_secs_f64();
+    println!();
+    println!(
+        "binary transport: {:.0} MB of {} frames against their {:.0} MB JSON Lines twin",
+        written.bytes as f64 / 1e6,
+        written.frames,
+        twin_size as f64 / 1e6
+    );
+    println!(
+        "{:<34} {:>10} {:>10} {:>14} {:>17}",
+        "", "JSON Lines", "binary", "ratio (target)", "peak RSS"
+    );
+    println!(
+        "{:<34} {:>8.2} s {:>8.2} s {:>6.2} ({} 1.0) {:>5} / {} MB",
+        "events.aguipb (jsonl)",
+        json.as_secs_f64(),
+        binary.as_secs_f64(),
+        ratio,
+        if ratio <= 1.0 { "<=" } else { "ABOVE" },
+        json_peak.map_or(0, |kb| kb / 1024),
+        binary_peak.map_or(0, |kb| kb / 1024),
     );
 }
 

@@ -519,3 +519,66 @@ pub fn kit_exchange(data: &[u8]) {
         }
     });
 }
+
+/// `data` as AG-UI's binary transport: as one frame's message (decoded to
+/// JSON that must parse, or refused with a reason), as a capture of frames
+/// (every frame a record, the checker's output the same in pieces as
+/// whole), and as a run's response in a HAR entry.
+pub fn proto(data: &[u8]) {
+    use crate::input::proto::{decode, write_frame, Decoded};
+    let Some(validator) = PROTO_VALIDATOR.as_ref() else {
+        return;
+    };
+    within_budget("a frame decoded", || {
+        if let Ok(Decoded::Event { written, .. }) = decode(data) {
+            let parsed = serde_json::from_slice::<Value>(&written.json);
+            assert!(parsed.is_ok(), "decoded JSON does not parse: {parsed:?}");
+        }
+    });
+    let mut framed = Vec::new();
+    write_frame(data, &mut framed);
+    for capture in [&framed[..], data] {
+        within_budget("a binary capture", || {
+            let whole = proto_findings(validator, capture, None);
+            let pieces = proto_findings(validator, capture, Some(7));
+            assert_eq!(whole, pieces, "fed in pieces, the capture reads otherwise");
+        });
+    }
+}
+
+/// The validator of [`proto`]: states held to 1 MiB, so that a stream of
+/// patches copying its state (which the `stream` target covers) does not
+/// spend the frame reader's budget, checked four times over.
+static PROTO_VALIDATOR: LazyLock<Option<Validator>> = LazyLock::new(|| {
+    let limits = crate::Limits::default().with_max_state_bytes(1024 * 1024);
+    Some(
+        Validator::new()
+            .ok()?
+            .with_settings(Settings::default().with_limits(limits)),
+    )
+});
+
+/// The findings of `capture` read as binary frames, whole or fed to a
+/// stream checker `piece` bytes at a time.
+fn proto_findings(validator: &Validator, capture: &[u8], piece: Option<usize>) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut take = |checked: crate::Checked| {
+        for d in checked.report.diagnostics() {
+            found.push(format!("{:?} {} {}", checked.record, d.rule, d.message));
+        }
+    };
+    match piece {
+        None => {
+            let result = check_reader(validator, "-", Layout::Proto, capture, None, &mut take);
+            assert!(result.is_ok(), "{result:?}");
+        }
+        Some(size) => {
+            let mut checker = crate::StreamChecker::new(validator, crate::Framing::Proto);
+            for chunk in capture.chunks(size.max(1)) {
+                checker.feed(chunk).into_iter().for_each(&mut take);
+            }
+            checker.finish().into_iter().for_each(&mut take);
+        }
+    }
+    found
+}

@@ -1064,3 +1064,140 @@ fn kit_exchanges() {
         },
     );
 }
+
+/// A protobuf field: its key, then its payload (length-delimited) or its
+/// varint.
+fn proto_field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
+    proto_varint(number << 3 | 2, out);
+    proto_varint(payload.len() as u64, out);
+    out.extend_from_slice(payload);
+}
+
+fn proto_varint(mut value: u64, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// One frame of the binary transport: member `member` of `Event`, whose
+/// base event declares `event_type`, with `fields` (already encoded) after
+/// it.
+fn proto_frame(member: u64, event_type: u8, fields: &[u8], out: &mut Vec<u8>) {
+    let mut event = Vec::new();
+    proto_field(1, &[0x08, event_type], &mut event);
+    event.extend_from_slice(fields);
+    let mut message = Vec::new();
+    proto_field(member, &event, &mut message);
+    agui_lint::unstable::input::proto::write_frame(&message, out);
+}
+
+/// A run started and a message opened, as frames.
+fn proto_run_with_message() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut fields = Vec::new();
+    proto_field(2, b"t", &mut fields);
+    proto_field(3, b"r", &mut fields);
+    proto_frame(12, 11, &fields, &mut out);
+    let mut fields = Vec::new();
+    proto_field(2, b"m", &mut fields);
+    proto_field(3, b"assistant", &mut fields);
+    proto_frame(1, 0, &fields, &mut out);
+    out
+}
+
+#[test]
+fn binary_frames() {
+    let _alone = alone();
+    let validator = validator();
+    let deltas = |n: usize| {
+        let mut out = proto_run_with_message();
+        let mut fields = Vec::new();
+        proto_field(2, b"m", &mut fields);
+        proto_field(3, "ä delta ".as_bytes(), &mut fields);
+        for _ in 0..n {
+            proto_frame(2, 1, &fields, &mut out);
+        }
+        out
+    };
+    family(
+        "binary frames: text deltas",
+        40_000,
+        Memory::Flat,
+        deltas,
+        check_capture(&validator, SourceLayout::Proto),
+    );
+    family(
+        "binary frames: text deltas fed in chunks",
+        40_000,
+        Memory::Flat,
+        deltas,
+        check_in_chunks(&validator, Framing::Proto),
+    );
+    // One STATE_SNAPSHOT whose object holds n members, every one named
+    // alike (each later value replaces the one before, at the first place).
+    family(
+        "binary frames: an object of n members of one name",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let mut out = proto_run_with_message();
+            let mut value = Vec::new();
+            proto_field(3, b"v", &mut value);
+            let mut entry = Vec::new();
+            proto_field(1, b"k", &mut entry);
+            proto_field(2, &value, &mut entry);
+            let mut object = Vec::new();
+            for _ in 0..n {
+                proto_field(1, &entry, &mut object);
+            }
+            let mut snapshot = Vec::new();
+            proto_field(5, &object, &mut snapshot);
+            let mut fields = Vec::new();
+            proto_field(2, &snapshot, &mut fields);
+            proto_frame(7, 6, &fields, &mut out);
+            out
+        },
+        check_capture(&validator, SourceLayout::Proto),
+    );
+    // One frame carrying n fields AG-UI does not define.
+    family(
+        "binary frames: unknown fields",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let mut out = proto_run_with_message();
+            let mut fields = Vec::new();
+            proto_field(2, b"m", &mut fields);
+            for i in 0..n {
+                proto_field(20 + (i % 1000) as u64, b"x", &mut fields);
+            }
+            proto_frame(2, 1, &fields, &mut out);
+            out
+        },
+        check_capture(&validator, SourceLayout::Proto),
+    );
+    // Frames that do not decode (a base event of another type), one in
+    // ten between text deltas.
+    family(
+        "binary frames: frames that do not decode",
+        40_000,
+        Memory::Flat,
+        |n| {
+            let mut out = proto_run_with_message();
+            let mut fields = Vec::new();
+            proto_field(2, b"m", &mut fields);
+            proto_field(3, b"x", &mut fields);
+            for i in 0..n {
+                if i % 10 == 0 {
+                    proto_frame(3, 9, b"", &mut out);
+                } else {
+                    proto_frame(2, 1, &fields, &mut out);
+                }
+            }
+            out
+        },
+        check_capture(&validator, SourceLayout::Proto),
+    );
+}

@@ -97,6 +97,7 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::har(&input);
             fuzzing::probe_response(&input);
             fuzzing::kit_exchange(&input);
+            fuzzing::proto(&input);
             fuzzing::stream(&input);
             fuzzing::guard_body(&input);
             let mut call = input.clone();

@@ -149,3 +149,280 @@ fn a_binary_capture_reports_what_its_json_twin_reports_frame_for_record() {
         "{with_findings} captures with findings"
     );
 }
+
+/// What `check` reports of `bytes` as a binary capture read whole, as
+/// (record, context, rule, severity, message).
+fn whole(validator: &Validator, bytes: &[u8]) -> Vec<(Option<usize>, String, String)> {
+    let mut found = Vec::new();
+    agui_lint::unstable::check::check_reader(
+        validator,
+        "capture.aguipb",
+        agui_lint::unstable::input::Layout::Proto,
+        bytes,
+        None,
+        &mut |checked| {
+            for d in checked.report.diagnostics() {
+                found.push((
+                    checked.record,
+                    checked.place().unwrap_or_default(),
+                    format!("{}[{}] {}", d.severity, d.rule, d.message),
+                ));
+            }
+        },
+    )
+    .expect("read from memory");
+    found
+}
+
+/// The same, fed to a stream checker in pieces of `size` bytes.
+fn in_pieces(
+    validator: &Validator,
+    bytes: &[u8],
+    size: usize,
+) -> Vec<(Option<usize>, String, String)> {
+    let mut checker = agui_lint::StreamChecker::new(validator, agui_lint::Framing::Auto)
+        .with_path("capture.aguipb");
+    let mut documents = Vec::new();
+    for piece in bytes.chunks(size) {
+        documents.extend(checker.feed(piece));
+    }
+    documents.extend(checker.finish());
+    documents
+        .iter()
+        .flat_map(|checked| {
+            checked.report.diagnostics().iter().map(|d| {
+                (
+                    checked.record,
+                    checked.place().unwrap_or_default(),
+                    format!("{}[{}] {}", d.severity, d.rule, d.message),
+                )
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_binary_stream_fed_in_pieces_split_anywhere_is_judged_as_the_whole_file() {
+    let validator = Validator::new().expect("validator");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = ["valid", "invalid"]
+        .iter()
+        .flat_map(|v| {
+            std::fs::read_dir(root.join("fixtures/1.1/streams").join(v))
+                .expect("fixtures")
+                .map(|e| e.expect("entry").path())
+        })
+        .filter(|p| p.extension().is_some_and(|e| e == "aguipb"))
+        .collect();
+    files.push(root.join("tests/data/proto/captures/every-event.aguipb"));
+    assert!(files.len() >= 13);
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read");
+        let expected = whole(&validator, &bytes);
+        for size in [1, 2, 3, 5, 7, 64, bytes.len()] {
+            assert_eq!(
+                in_pieces(&validator, &bytes, size),
+                expected,
+                "{} in pieces of {size}",
+                file.display()
+            );
+        }
+    }
+}
+
+/// A TEXT_MESSAGE_CONTENT frame of `delta`, as the official encoder
+/// writes one.
+fn content_frame(message_id: &str, delta: &[u8]) -> Vec<u8> {
+    fn field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
+        varint(number << 3 | 2, out);
+        varint(payload.len() as u64, out);
+        out.extend_from_slice(payload);
+    }
+    fn varint(mut value: u64, out: &mut Vec<u8>) {
+        while value >= 0x80 {
+            out.push((value as u8) | 0x80);
+            value >>= 7;
+        }
+        out.push(value as u8);
+    }
+    let mut event = Vec::new();
+    field(1, &[0x08, 0x01], &mut event);
+    field(2, message_id.as_bytes(), &mut event);
+    field(3, delta, &mut event);
+    let mut message = Vec::new();
+    field(2, &event, &mut message);
+    let mut frame = Vec::new();
+    agui_lint::unstable::input::proto::write_frame(&message, &mut frame);
+    frame
+}
+
+/// The frames of `every-event.aguipb` up to its first TEXT_MESSAGE_CONTENT
+/// (inside message a1), the caller's frames, and the rest; and where the
+/// caller's first frame starts.
+fn with_frame_inside_a_message(extra: &[u8]) -> (Vec<u8>, usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes =
+        std::fs::read(root.join("tests/data/proto/captures/every-event.aguipb")).expect("read");
+    // Frame 12 is the first TEXT_MESSAGE_CONTENT of message a1.
+    let mut at = 0;
+    for _ in 0..11 {
+        let length = u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        at += 4 + length;
+    }
+    ([&bytes[..at], extra, &bytes[at..]].concat(), at)
+}
+
+#[test]
+fn a_frame_over_the_clients_limit_is_an_error_and_still_checked() {
+    let validator = Validator::new().expect("validator");
+    let delta = vec![b'x'; 10 * 1024 * 1024 + 1];
+    let (bytes, at) = with_frame_inside_a_message(&content_frame("a1", &delta));
+    let found = whole(&validator, &bytes);
+    let rules: Vec<&str> = found.iter().map(|f| f.2.as_str()).collect();
+    assert!(
+        found[0].2.starts_with("error[proto-frame-too-large]"),
+        "{rules:?}"
+    );
+    assert_eq!(found[0].1, format!("frame 12 (byte {at})"));
+    // Its text was streamed into message a1: the snapshot that follows
+    // no longer matches, as it would not over SSE.
+    assert!(
+        found[1]
+            .2
+            .starts_with("warning[snapshot-contradicts-stream]"),
+        "{rules:?}"
+    );
+    assert_eq!(found.len(), 2, "{rules:?}");
+    // A frame of another message is judged in the stream as any other.
+    let (bytes, _) = with_frame_inside_a_message(&content_frame("zz", b"hi"));
+    let found = whole(&validator, &bytes);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.2.starts_with("error[event-without-start]")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_frame_over_the_document_limit_is_measured_skipped_and_the_stream_goes_on() {
+    let limits = agui_lint::Limits::default().with_max_document_bytes(1024);
+    let validator = Validator::new()
+        .expect("validator")
+        .with_settings(agui_lint::Settings::default().with_limits(limits));
+    let big = content_frame("a1", &[b'y'; 4096]);
+    let wrong = content_frame("zz", b"hi");
+    let (bytes, at) = with_frame_inside_a_message(&[big, wrong].concat());
+    let found = whole(&validator, &bytes);
+    let rules: Vec<(&str, &str)> = found.iter().map(|f| (f.1.as_str(), f.2.as_str())).collect();
+    let big_at = format!("frame 12 (byte {at})");
+    assert!(
+        rules
+            .iter()
+            .any(|(place, r)| *place == big_at && r.starts_with("error[document-too-large]")),
+        "{rules:?}"
+    );
+    assert!(
+        rules.iter().any(|(place, r)| place.starts_with("frame 13 ")
+            && r.starts_with("error[event-without-start]")),
+        "{rules:?}"
+    );
+}
+
+#[test]
+fn garbled_frames_are_findings_never_a_crash_and_every_frame_is_accounted_for() {
+    let validator = Validator::new().expect("validator");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let clean =
+        std::fs::read(root.join("tests/data/proto/captures/every-event.aguipb")).expect("read");
+    // A deterministic generator: the same garbling on every run.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut decode_failures = 0;
+    for round in 0..300 {
+        let mut bytes = clean.clone();
+        // Garble bytes after the first frame's length, so that the frames
+        // stay countable: each is still a record of its own.
+        for _ in 0..1 + round % 5 {
+            let at = 4 + (next() as usize) % (bytes.len() - 4);
+            bytes[at] = next() as u8;
+        }
+        let found = whole(&validator, &bytes);
+        decode_failures += found
+            .iter()
+            .filter(|f| f.2.contains("[proto-message-invalid]"))
+            .count();
+        let records: std::collections::BTreeSet<usize> = found.iter().filter_map(|f| f.0).collect();
+        assert!(records.iter().all(|&r| r >= 1), "round {round}");
+    }
+    assert!(
+        decode_failures > 50,
+        "{decode_failures} frames did not decode"
+    );
+}
+
+#[test]
+fn a_struct_keeps_its_members_in_wire_order_and_decode_prints_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let capture = root.join("tests/data/proto/captures/every-event.aguipb");
+    let output = assert_cmd::Command::cargo_bin("agui-lint")
+        .expect("the binary")
+        .args(["decode"])
+        .arg(&capture)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let first = text.lines().next().expect("a line");
+    assert!(
+        first.ends_with(r#""metadata":{"zeta":1,"alpha":{"b":[1,2.5,"x",null,true],"a":false}}}"#),
+        "{first}"
+    );
+    assert_eq!(text.lines().count(), 41);
+    // A broken capture: the frames that decode are printed, the others
+    // named on standard error, and the exit code says so.
+    let broken = root.join("fixtures/1.1/streams/invalid/proto-message-invalid.aguipb");
+    let output = assert_cmd::Command::cargo_bin("agui-lint")
+        .expect("the binary")
+        .arg("decode")
+        .arg(&broken)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("frame 2 (byte 27): does not decode"),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 10);
+}
+
+#[test]
+fn standard_input_is_told_binary_by_its_first_byte_or_its_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(root.join("fixtures/1.1/streams/invalid/proto-unknown-event.aguipb"))
+        .expect("read");
+    for args in [
+        &["check", "-"][..],
+        &["check", "--stdin-filename", "run.aguipb", "-"],
+    ] {
+        let output = assert_cmd::Command::cargo_bin("agui-lint")
+            .expect("the binary")
+            .args(args)
+            .write_stdin(bytes.clone())
+            .output()
+            .expect("run");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("warning[proto-unknown-event]"),
+            "{args:?}: {stdout}"
+        );
+        assert!(stdout.contains("frame 2 (byte"), "{stdout}");
+        assert_eq!(output.status.code(), Some(0));
+    }
+}

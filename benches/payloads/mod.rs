@@ -5,6 +5,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 pub mod events;
+pub mod frames;
 
 /// A tiny linear congruential generator: deterministic, dependency-free.
 pub struct Lcg(u64);

@@ -124,10 +124,12 @@ impl Record {
                 }
                 findings.extend(unknown.iter().map(unknown_field));
                 if more_unknown > 0 {
-                    findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
-                        "",
-                        format!("{} more unknown field(s)", count(more_unknown)),
-                    ));
+                    findings.push(
+                        PROTO_UNKNOWN_FIELD.diagnostic(
+                            "",
+                            format!("{} more unknown field(s)", count(more_unknown)),
+                        ),
+                    );
                 }
             }
             Ok(Decoded::Later { members }) => {

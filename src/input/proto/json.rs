@@ -858,7 +858,10 @@ fn escape(text: &str, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut at = 0;
-    while let Some(found) = bytes[at..].iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
+    while let Some(found) = bytes[at..]
+        .iter()
+        .position(|&b| NEEDS_ESCAPE[usize::from(b)])
+    {
         let i = at + found;
         let byte = bytes[i];
         out.extend_from_slice(&bytes[start..i]);
