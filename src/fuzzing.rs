@@ -530,10 +530,15 @@ pub fn proto(data: &[u8]) {
         return;
     };
     within_budget("a frame decoded", || {
-        if let Ok(Decoded::Event { written, .. }) = decode(data) {
+        let decoded = decode(data);
+        if let Ok(Decoded::Event { written, .. }) = &decoded {
             let parsed = serde_json::from_slice::<Value>(&written.json);
             assert!(parsed.is_ok(), "decoded JSON does not parse: {parsed:?}");
         }
+        // The fast path of common events writes what prost's path writes.
+        let general =
+            crate::input::proto::decode_general(prost::bytes::Bytes::copy_from_slice(data));
+        assert_eq!(decoded, general, "the fast path and prost's path disagree");
     });
     let mut framed = Vec::new();
     write_frame(data, &mut framed);

@@ -52,6 +52,10 @@ fn every_frame_decodes_to_what_the_official_decoder_makes_of_it() {
         for (i, (message, expected)) in messages.iter().zip(&official).enumerate() {
             frames += 1;
             let place = format!("{} frame {}", capture.display(), i + 1);
+            let general = agui_lint::unstable::input::proto::decode_general(
+                prost::bytes::Bytes::copy_from_slice(message),
+            );
+            assert_eq!(decode(message), general, "{place}: fast and general paths");
             match (decode(message), expected.get("decodeError")) {
                 (
                     Ok(Decoded::Event {

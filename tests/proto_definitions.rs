@@ -123,8 +123,13 @@ fn generated_messages() -> String {
         file.message_type.iter_mut().for_each(strings_as_bytes);
     }
     // `Bytes`, so that a decoded string is a slice of its frame, not a copy.
+    // The rare large events boxed, so that the oneof every frame decodes
+    // into is the size of a common one.
     prost_build::Config::new()
         .bytes(["."])
+        .boxed(".ag_ui.Event.event.run_started")
+        .boxed(".ag_ui.Event.event.run_finished")
+        .boxed(".ag_ui.Event.event.messages_snapshot")
         .out_dir(&out)
         .compile_fds(set)
         .expect("prost-build");

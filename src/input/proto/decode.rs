@@ -38,6 +38,23 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Invalid> {
 /// [`decode`] of a frame's own buffer, whose strings the decoded message
 /// then borrows instead of copying.
 pub fn decode_owned(bytes: Bytes) -> Result<Decoded, Invalid> {
+    if let Some(json) = super::fast::event(&bytes) {
+        return Ok(Decoded::Event {
+            written: Written {
+                json,
+                replaced_utf8: false,
+                dropped_parts: 0,
+            },
+            unknown: Vec::new(),
+            more_unknown: 0,
+        });
+    }
+    decode_general(bytes)
+}
+
+/// [`decode_owned`] through prost, for every frame: what the fast path of
+/// common events does not take, and what it is held to.
+pub fn decode_general(bytes: Bytes) -> Result<Decoded, Invalid> {
     let size = bytes.len();
     let event = wire::Event::decode(bytes.clone())
         .map_err(|e| Invalid(format!("the bytes are not an AG-UI event message: {e}")))?;

@@ -25,6 +25,14 @@ use super::wire::{
     EventType, JsonPatchOperationType,
 };
 
+/// A member's key as written: quoted, with its colon, made when compiled
+/// (a key is then one copy, not three).
+macro_rules! k {
+    ($name:literal) => {
+        concat!("\"", $name, "\":")
+    };
+}
+
 /// Why the official decoder refuses a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invalid(pub String);
@@ -61,14 +69,14 @@ pub(crate) fn event(arm: &Arm, size: usize) -> Result<Written, Invalid> {
         ..Json::default()
     };
     let mut o = Object::open(&mut json);
-    o.key("type").literal_string(expected.as_str_name());
+    o.key(k!("type")).literal_string(expected.as_str_name());
     fields(&mut o, arm)?;
     if let Some(timestamp) = base.timestamp {
-        o.key("timestamp").integer(timestamp)?;
+        o.key(k!("timestamp")).integer(timestamp)?;
     }
-    o.value("rawEvent", base.raw_event.as_ref());
+    o.value(k!("rawEvent"), base.raw_event.as_ref());
     if let Some(metadata) = &base.metadata {
-        o.key("metadata").object(metadata);
+        o.key(k!("metadata")).object(metadata);
     }
     o.close();
     Ok(Written {
@@ -126,225 +134,225 @@ fn base_of(arm: &Arm) -> (Option<&wire::BaseEvent>, EventType) {
 fn fields(o: &mut Object<'_>, arm: &Arm) -> Result<(), Invalid> {
     match arm {
         Arm::TextMessageStart(e) => {
-            o.string("messageId", &e.message_id);
-            o.optional("role", &e.role);
-            o.optional("name", &e.name);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.optional(k!("role"), &e.role);
+            o.optional(k!("name"), &e.name);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::TextMessageContent(e) => {
-            o.string("messageId", &e.message_id);
-            o.string("delta", &e.delta);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("delta"), &e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::TextMessageEnd(e) => {
-            o.string("messageId", &e.message_id);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::TextMessageChunk(e) => {
-            o.optional("messageId", &e.message_id);
-            o.optional("role", &e.role);
-            o.optional("delta", &e.delta);
-            o.optional("name", &e.name);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.optional(k!("messageId"), &e.message_id);
+            o.optional(k!("role"), &e.role);
+            o.optional(k!("delta"), &e.delta);
+            o.optional(k!("name"), &e.name);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ToolCallStart(e) => {
-            o.string("toolCallId", &e.tool_call_id);
-            o.string("toolCallName", &e.tool_call_name);
-            o.optional("parentMessageId", &e.parent_message_id);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("toolCallId"), &e.tool_call_id);
+            o.string(k!("toolCallName"), &e.tool_call_name);
+            o.optional(k!("parentMessageId"), &e.parent_message_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ToolCallArgs(e) => {
-            o.string("toolCallId", &e.tool_call_id);
-            o.string("delta", &e.delta);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("toolCallId"), &e.tool_call_id);
+            o.string(k!("delta"), &e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ToolCallEnd(e) => {
-            o.string("toolCallId", &e.tool_call_id);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("toolCallId"), &e.tool_call_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ToolCallChunk(e) => {
-            o.optional("toolCallId", &e.tool_call_id);
-            o.optional("toolCallName", &e.tool_call_name);
-            o.optional("parentMessageId", &e.parent_message_id);
-            o.optional("delta", &e.delta);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.optional(k!("toolCallId"), &e.tool_call_id);
+            o.optional(k!("toolCallName"), &e.tool_call_name);
+            o.optional(k!("parentMessageId"), &e.parent_message_id);
+            o.optional(k!("delta"), &e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ToolCallResult(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
-            o.string("toolCallId", &e.tool_call_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("toolCallId"), &e.tool_call_id);
             match &e.content {
                 Some(_) if !e.content_parts.is_empty() => {
                     return Err(Invalid(
                         "the tool result carries both string content and content parts".into(),
                     ))
                 }
-                Some(content) => o.string("content", content),
-                None => o.key("content").parts(&e.content_parts)?,
+                Some(content) => o.string(k!("content"), content),
+                None => o.key(k!("content")).parts(&e.content_parts)?,
             }
-            o.optional("role", &e.role);
+            o.optional(k!("role"), &e.role);
         }
         Arm::StateSnapshot(e) => {
-            o.value("snapshot", e.snapshot.as_ref());
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.value(k!("snapshot"), e.snapshot.as_ref());
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::StateDelta(e) => {
-            o.key("delta").patch(&e.delta);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.key(k!("delta")).patch(&e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::MessagesSnapshot(e) => {
-            o.key("messages").messages(&e.messages)?;
+            o.key(k!("messages")).messages(&e.messages)?;
         }
         Arm::ActivitySnapshot(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
-            o.string("activityType", &e.activity_type);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("activityType"), &e.activity_type);
             if let Some(content) = &e.content {
-                o.key("content").object(content);
+                o.key(k!("content")).object(content);
             }
             if let Some(replace) = e.replace {
-                o.key("replace")
+                o.key(k!("replace"))
                     .literal(if replace { "true" } else { "false" });
             }
         }
         Arm::ActivityDelta(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
-            o.string("activityType", &e.activity_type);
-            o.key("patch").patch(&e.patch);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("activityType"), &e.activity_type);
+            o.key(k!("patch")).patch(&e.patch);
         }
         Arm::Raw(e) => {
-            o.value("event", e.event.as_ref());
-            o.optional("source", &e.source);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.value(k!("event"), e.event.as_ref());
+            o.optional(k!("source"), &e.source);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::Custom(e) => {
-            o.string("name", &e.name);
-            o.value("value", e.value.as_ref());
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("name"), &e.name);
+            o.value(k!("value"), e.value.as_ref());
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::RunStarted(e) => {
-            o.string("threadId", &e.thread_id);
-            o.string("runId", &e.run_id);
-            o.optional("parentRunId", &e.parent_run_id);
+            o.string(k!("threadId"), &e.thread_id);
+            o.string(k!("runId"), &e.run_id);
+            o.optional(k!("parentRunId"), &e.parent_run_id);
             if let Some(input) = &e.input {
-                o.key("input").run_agent_input(input)?;
+                o.key(k!("input")).run_agent_input(input)?;
             }
-            o.optional("protocolVersion", &e.protocol_version);
+            o.optional(k!("protocolVersion"), &e.protocol_version);
         }
         Arm::RunFinished(e) => {
-            o.string("threadId", &e.thread_id);
-            o.string("runId", &e.run_id);
-            o.value("result", e.result.as_ref());
+            o.string(k!("threadId"), &e.thread_id);
+            o.string(k!("runId"), &e.run_id);
+            o.value(k!("result"), e.result.as_ref());
             if !e.usage.is_empty() {
-                o.key("usage").usage(&e.usage)?;
+                o.key(k!("usage")).usage(&e.usage)?;
             }
             let pending = &e.pending_tool_call_ids;
             let interrupts = &e.interrupts;
             if e.outcome.is_empty() {
                 if !pending.is_empty() {
-                    o.key("pendingToolCallIds").strings(pending);
+                    o.key(k!("pendingToolCallIds")).strings(pending);
                 }
                 if !interrupts.is_empty() {
-                    o.key("interrupts").interrupts(interrupts);
+                    o.key(k!("interrupts")).interrupts(interrupts);
                 }
             } else {
-                let mut outcome = Object::open(o.key("outcome"));
-                outcome.string("type", &e.outcome);
+                let mut outcome = Object::open(o.key(k!("outcome")));
+                outcome.string(k!("type"), &e.outcome);
                 // An interrupt outcome always lists its interrupts.
                 if e.outcome[..] == b"interrupt"[..] {
-                    outcome.key("interrupts").interrupts(interrupts);
+                    outcome.key(k!("interrupts")).interrupts(interrupts);
                     if !pending.is_empty() {
-                        outcome.key("pendingToolCallIds").strings(pending);
+                        outcome.key(k!("pendingToolCallIds")).strings(pending);
                     }
                 } else {
                     if !pending.is_empty() {
-                        outcome.key("pendingToolCallIds").strings(pending);
+                        outcome.key(k!("pendingToolCallIds")).strings(pending);
                     }
                     if !interrupts.is_empty() {
-                        outcome.key("interrupts").interrupts(interrupts);
+                        outcome.key(k!("interrupts")).interrupts(interrupts);
                     }
                 }
                 outcome.close();
             }
         }
         Arm::RunError(e) => {
-            o.optional("code", &e.code);
-            o.string("message", &e.message);
+            o.optional(k!("code"), &e.code);
+            o.string(k!("message"), &e.message);
             if !e.usage.is_empty() {
-                o.key("usage").usage(&e.usage)?;
+                o.key(k!("usage")).usage(&e.usage)?;
             }
         }
         Arm::StepStarted(e) => {
-            o.string("stepName", &e.step_name);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("stepName"), &e.step_name);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::StepFinished(e) => {
-            o.string("stepName", &e.step_name);
-            o.optional("subagentRunId", &e.subagent_run_id);
+            o.string(k!("stepName"), &e.step_name);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
         }
         Arm::ReasoningStart(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
         }
         Arm::ReasoningMessageStart(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
-            o.string("role", &e.role);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("role"), &e.role);
         }
         Arm::ReasoningMessageContent(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
-            o.string("delta", &e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
+            o.string(k!("delta"), &e.delta);
         }
         Arm::ReasoningMessageEnd(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
         }
         Arm::ReasoningMessageChunk(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.optional("messageId", &e.message_id);
-            o.optional("delta", &e.delta);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.optional(k!("messageId"), &e.message_id);
+            o.optional(k!("delta"), &e.delta);
         }
         Arm::ReasoningEnd(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("messageId", &e.message_id);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("messageId"), &e.message_id);
         }
         Arm::ReasoningEncryptedValue(e) => {
-            o.optional("subagentRunId", &e.subagent_run_id);
-            o.string("subtype", &e.subtype);
-            o.string("entityId", &e.entity_id);
-            o.string("encryptedValue", &e.encrypted_value);
-            o.optional("encryptedValueType", &e.encrypted_value_type);
+            o.optional(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("subtype"), &e.subtype);
+            o.string(k!("entityId"), &e.entity_id);
+            o.string(k!("encryptedValue"), &e.encrypted_value);
+            o.optional(k!("encryptedValueType"), &e.encrypted_value_type);
         }
         Arm::SubagentStarted(e) => {
-            o.string("subagentRunId", &e.subagent_run_id);
-            o.string("name", &e.name);
-            o.optional("description", &e.description);
-            o.optional("parentSubagentRunId", &e.parent_subagent_run_id);
-            o.optional("parentToolCallId", &e.parent_tool_call_id);
-            o.optional("parentMessageId", &e.parent_message_id);
+            o.string(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("name"), &e.name);
+            o.optional(k!("description"), &e.description);
+            o.optional(k!("parentSubagentRunId"), &e.parent_subagent_run_id);
+            o.optional(k!("parentToolCallId"), &e.parent_tool_call_id);
+            o.optional(k!("parentMessageId"), &e.parent_message_id);
         }
         Arm::SubagentFinished(e) => {
-            o.string("subagentRunId", &e.subagent_run_id);
-            o.value("result", e.result.as_ref());
+            o.string(k!("subagentRunId"), &e.subagent_run_id);
+            o.value(k!("result"), e.result.as_ref());
             if e.outcome.is_empty() {
                 if !e.interrupt_ids.is_empty() {
-                    o.key("interruptIds").strings(&e.interrupt_ids);
+                    o.key(k!("interruptIds")).strings(&e.interrupt_ids);
                 }
             } else {
-                let mut outcome = Object::open(o.key("outcome"));
-                outcome.string("type", &e.outcome);
+                let mut outcome = Object::open(o.key(k!("outcome")));
+                outcome.string(k!("type"), &e.outcome);
                 if !e.interrupt_ids.is_empty() {
-                    outcome.key("interruptIds").strings(&e.interrupt_ids);
+                    outcome.key(k!("interruptIds")).strings(&e.interrupt_ids);
                 }
                 outcome.close();
             }
         }
         Arm::SubagentError(e) => {
-            o.string("subagentRunId", &e.subagent_run_id);
-            o.string("message", &e.message);
-            o.optional("code", &e.code);
+            o.string(k!("subagentRunId"), &e.subagent_run_id);
+            o.string(k!("message"), &e.message);
+            o.optional(k!("code"), &e.code);
         }
     }
     Ok(())
@@ -390,15 +398,14 @@ impl<'a> Object<'a> {
         self.json.out.push(b'}');
     }
 
-    /// Begins the member `key`: what is written next is its value.
+    /// Begins the member `key` (quoted, with its colon: [`k!`]): what is
+    /// written next is its value.
     fn key(&mut self, key: &str) -> &mut Json {
         if !self.first {
             self.json.out.push(b',');
         }
         self.first = false;
-        self.json.out.push(b'"');
         self.json.out.extend_from_slice(key.as_bytes());
-        self.json.out.extend_from_slice(b"\":");
         self.json
     }
 
@@ -550,13 +557,13 @@ impl Json {
             let mut o = Object::open(self);
             match JsonPatchOperationType::try_from(operation.op) {
                 Ok(op) => o
-                    .key("op")
+                    .key(k!("op"))
                     .literal_string(&op.as_str_name().to_ascii_lowercase()),
-                Err(_) => o.key("op").literal_string(&operation.op.to_string()),
+                Err(_) => o.key(k!("op")).literal_string(&operation.op.to_string()),
             }
-            o.string("path", &operation.path);
-            o.optional("from", &operation.from);
-            o.value("value", operation.value.as_ref());
+            o.string(k!("path"), &operation.path);
+            o.optional(k!("from"), &operation.from);
+            o.value(k!("value"), operation.value.as_ref());
             o.close();
         }
         self.out.push(b']');
@@ -569,15 +576,15 @@ impl Json {
                 self.out.push(b',');
             }
             let mut o = Object::open(self);
-            o.optional("provider", &entry.provider);
-            o.optional("model", &entry.model);
+            o.optional(k!("provider"), &entry.provider);
+            o.optional(k!("model"), &entry.model);
             for (key, count) in [
-                ("inputTokens", entry.input_tokens),
-                ("outputTokens", entry.output_tokens),
-                ("totalTokens", entry.total_tokens),
-                ("reasoningTokens", entry.reasoning_tokens),
-                ("cachedInputTokens", entry.cached_input_tokens),
-                ("cacheWriteInputTokens", entry.cache_write_input_tokens),
+                (k!("inputTokens"), entry.input_tokens),
+                (k!("outputTokens"), entry.output_tokens),
+                (k!("totalTokens"), entry.total_tokens),
+                (k!("reasoningTokens"), entry.reasoning_tokens),
+                (k!("cachedInputTokens"), entry.cached_input_tokens),
+                (k!("cacheWriteInputTokens"), entry.cache_write_input_tokens),
             ] {
                 if let Some(count) = count {
                     o.key(key).integer(count)?;
@@ -596,14 +603,14 @@ impl Json {
                 self.out.push(b',');
             }
             let mut o = Object::open(self);
-            o.string("id", &interrupt.id);
-            o.string("reason", &interrupt.reason);
-            o.optional("message", &interrupt.message);
-            o.optional("toolCallId", &interrupt.tool_call_id);
-            o.value("responseSchema", interrupt.response_schema.as_ref());
-            o.optional("expiresAt", &interrupt.expires_at);
-            o.value("metadata", interrupt.metadata.as_ref());
-            o.optional("subagentRunId", &interrupt.subagent_run_id);
+            o.string(k!("id"), &interrupt.id);
+            o.string(k!("reason"), &interrupt.reason);
+            o.optional(k!("message"), &interrupt.message);
+            o.optional(k!("toolCallId"), &interrupt.tool_call_id);
+            o.value(k!("responseSchema"), interrupt.response_schema.as_ref());
+            o.optional(k!("expiresAt"), &interrupt.expires_at);
+            o.value(k!("metadata"), interrupt.metadata.as_ref());
+            o.optional(k!("subagentRunId"), &interrupt.subagent_run_id);
             o.close();
         }
         self.out.push(b']');
@@ -625,10 +632,10 @@ impl Json {
                     }
                     first = false;
                     let mut o = Object::open(self);
-                    o.key("type").literal_string("text");
-                    o.optional("id", &text.id);
-                    o.string("text", &text.text);
-                    o.value("metadata", text.metadata.as_ref());
+                    o.key(k!("type")).literal_string("text");
+                    o.optional(k!("id"), &text.id);
+                    o.string(k!("text"), &text.text);
+                    o.value(k!("metadata"), text.metadata.as_ref());
                     o.close();
                     continue;
                 }
@@ -647,31 +654,31 @@ impl Json {
             }
             first = false;
             let mut o = Object::open(self);
-            o.key("type").literal_string(kind);
-            o.optional("id", id);
+            o.key(k!("type")).literal_string(kind);
+            o.optional(k!("id"), id);
             if let Some(source) = source.as_ref().and_then(|s| s.source.as_ref()) {
-                let mut s = Object::open(o.key("source"));
+                let mut s = Object::open(o.key(k!("source")));
                 match source {
                     Source::Data(data) => {
-                        s.key("type").literal_string("data");
-                        s.string("value", &data.value);
-                        s.string("mimeType", &data.mime_type);
+                        s.key(k!("type")).literal_string("data");
+                        s.string(k!("value"), &data.value);
+                        s.string(k!("mimeType"), &data.mime_type);
                     }
                     Source::Url(url) => {
-                        s.key("type").literal_string("url");
-                        s.string("value", &url.value);
-                        s.optional("mimeType", &url.mime_type);
+                        s.key(k!("type")).literal_string("url");
+                        s.string(k!("value"), &url.value);
+                        s.optional(k!("mimeType"), &url.mime_type);
                     }
                     Source::File(file) => {
-                        s.key("type").literal_string("file");
-                        s.string("value", &file.value);
-                        s.optional("provider", &file.provider);
-                        s.optional("mimeType", &file.mime_type);
+                        s.key(k!("type")).literal_string("file");
+                        s.string(k!("value"), &file.value);
+                        s.optional(k!("provider"), &file.provider);
+                        s.optional(k!("mimeType"), &file.mime_type);
                     }
                 }
                 s.close();
             }
-            o.value("metadata", metadata.as_ref());
+            o.value(k!("metadata"), metadata.as_ref());
             o.close();
         }
         self.out.push(b']');
@@ -725,49 +732,49 @@ impl Json {
             return Err(Invalid(reason.into()));
         }
         let mut o = Object::open(self);
-        o.string("id", &m.id);
-        o.string("role", &m.role);
+        o.string(k!("id"), &m.id);
+        o.string(k!("role"), &m.role);
         match (&m.content, &m.activity_content) {
-            (Some(content), _) => o.string("content", content),
-            (None, _) if uses_parts => o.key("content").parts(&m.content_parts)?,
-            (None, Some(activity)) if uses_map => o.key("content").object(activity),
+            (Some(content), _) => o.string(k!("content"), content),
+            (None, _) if uses_parts => o.key(k!("content")).parts(&m.content_parts)?,
+            (None, Some(activity)) if uses_map => o.key(k!("content")).object(activity),
             (None, _) => {}
         }
-        o.optional("name", &m.name);
+        o.optional(k!("name"), &m.name);
         if !m.tool_calls.is_empty() {
-            let json = o.key("toolCalls");
+            let json = o.key(k!("toolCalls"));
             json.out.push(b'[');
             for (i, call) in m.tool_calls.iter().enumerate() {
                 if i > 0 {
                     json.out.push(b',');
                 }
                 let mut c = Object::open(json);
-                c.string("id", &call.id);
-                c.string("type", &call.r#type);
+                c.string(k!("id"), &call.id);
+                c.string(k!("type"), &call.r#type);
                 if let Some(function) = &call.function {
-                    let mut f = Object::open(c.key("function"));
-                    f.string("name", &function.name);
-                    f.string("arguments", &function.arguments);
+                    let mut f = Object::open(c.key(k!("function")));
+                    f.string(k!("name"), &function.name);
+                    f.string(k!("arguments"), &function.arguments);
                     f.close();
                 }
                 if let Some(metadata) = &call.metadata {
-                    c.key("metadata").object(metadata);
+                    c.key(k!("metadata")).object(metadata);
                 }
-                c.optional("encryptedValue", &call.encrypted_value);
-                c.optional("encryptedValueType", &call.encrypted_value_type);
+                c.optional(k!("encryptedValue"), &call.encrypted_value);
+                c.optional(k!("encryptedValueType"), &call.encrypted_value_type);
                 c.close();
             }
             json.out.push(b']');
         }
-        o.optional("toolCallId", &m.tool_call_id);
-        o.optional("error", &m.error);
+        o.optional(k!("toolCallId"), &m.tool_call_id);
+        o.optional(k!("error"), &m.error);
         if let Some(metadata) = &m.metadata {
-            o.key("metadata").object(metadata);
+            o.key(k!("metadata")).object(metadata);
         }
-        o.optional("subagentRunId", &m.subagent_run_id);
-        o.optional("encryptedValue", &m.encrypted_value);
-        o.optional("activityType", &m.activity_type);
-        o.optional("encryptedValueType", &m.encrypted_value_type);
+        o.optional(k!("subagentRunId"), &m.subagent_run_id);
+        o.optional(k!("encryptedValue"), &m.encrypted_value);
+        o.optional(k!("activityType"), &m.activity_type);
+        o.optional(k!("encryptedValueType"), &m.encrypted_value_type);
         o.close();
         Ok(())
     }
@@ -775,53 +782,53 @@ impl Json {
     /// A run's input (the decoder's `fromWireRunAgentInput`).
     fn run_agent_input(&mut self, input: &wire::RunAgentInput) -> Result<(), Invalid> {
         let mut o = Object::open(self);
-        o.string("threadId", &input.thread_id);
-        o.string("runId", &input.run_id);
-        o.optional("protocolVersion", &input.protocol_version);
-        o.optional("parentRunId", &input.parent_run_id);
-        o.value("state", input.state.as_ref());
-        o.key("messages").messages(&input.messages)?;
-        let json = o.key("tools");
+        o.string(k!("threadId"), &input.thread_id);
+        o.string(k!("runId"), &input.run_id);
+        o.optional(k!("protocolVersion"), &input.protocol_version);
+        o.optional(k!("parentRunId"), &input.parent_run_id);
+        o.value(k!("state"), input.state.as_ref());
+        o.key(k!("messages")).messages(&input.messages)?;
+        let json = o.key(k!("tools"));
         json.out.push(b'[');
         for (i, tool) in input.tools.iter().enumerate() {
             if i > 0 {
                 json.out.push(b',');
             }
             let mut t = Object::open(json);
-            t.string("name", &tool.name);
-            t.string("description", &tool.description);
-            t.value("parameters", tool.parameters.as_ref());
+            t.string(k!("name"), &tool.name);
+            t.string(k!("description"), &tool.description);
+            t.value(k!("parameters"), tool.parameters.as_ref());
             if let Some(metadata) = &tool.metadata {
-                t.key("metadata").object(metadata);
+                t.key(k!("metadata")).object(metadata);
             }
             t.close();
         }
         json.out.push(b']');
-        let json = o.key("context");
+        let json = o.key(k!("context"));
         json.out.push(b'[');
         for (i, context) in input.context.iter().enumerate() {
             if i > 0 {
                 json.out.push(b',');
             }
             let mut c = Object::open(json);
-            c.string("description", &context.description);
-            c.string("value", &context.value);
+            c.string(k!("description"), &context.description);
+            c.string(k!("value"), &context.value);
             c.close();
         }
         json.out.push(b']');
-        o.value("forwardedProps", input.forwarded_props.as_ref());
-        let json = o.key("resume");
+        o.value(k!("forwardedProps"), input.forwarded_props.as_ref());
+        let json = o.key(k!("resume"));
         json.out.push(b'[');
         for (i, entry) in input.resume.iter().enumerate() {
             if i > 0 {
                 json.out.push(b',');
             }
             let mut r = Object::open(json);
-            r.string("interruptId", &entry.interrupt_id);
-            r.string("status", &entry.status);
-            r.value("payload", entry.payload.as_ref());
+            r.string(k!("interruptId"), &entry.interrupt_id);
+            r.string(k!("status"), &entry.status);
+            r.value(k!("payload"), entry.payload.as_ref());
             if let Some(metadata) = &entry.metadata {
-                r.key("metadata").object(metadata);
+                r.key(k!("metadata")).object(metadata);
             }
             r.close();
         }
@@ -853,7 +860,7 @@ fn itoa_buffer(value: i64, buffer: &mut [u8; 20]) -> &str {
 
 /// `text` as a JSON string: quotes, backslashes and control characters
 /// escaped, the rest copied in runs.
-fn escape(text: &str, out: &mut Vec<u8>) {
+pub(super) fn escape(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = text.as_bytes();
     let mut start = 0;

@@ -714,15 +714,15 @@ pub mod event {
         #[prost(message, tag = "8")]
         StateDelta(super::StateDeltaEvent),
         #[prost(message, tag = "9")]
-        MessagesSnapshot(super::MessagesSnapshotEvent),
+        MessagesSnapshot(::prost::alloc::boxed::Box<super::MessagesSnapshotEvent>),
         #[prost(message, tag = "10")]
         Raw(super::RawEvent),
         #[prost(message, tag = "11")]
         Custom(super::CustomEvent),
         #[prost(message, tag = "12")]
-        RunStarted(super::RunStartedEvent),
+        RunStarted(::prost::alloc::boxed::Box<super::RunStartedEvent>),
         #[prost(message, tag = "13")]
-        RunFinished(super::RunFinishedEvent),
+        RunFinished(::prost::alloc::boxed::Box<super::RunFinishedEvent>),
         #[prost(message, tag = "14")]
         RunError(super::RunErrorEvent),
         #[prost(message, tag = "15")]
