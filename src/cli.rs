@@ -130,6 +130,11 @@ pub struct CheckArgs {
     /// how it is read (JSON, JSON Lines, SSE, HAR or binary frames, `.aguipb`).
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// How every path and standard input hold their documents, whatever
+    /// their names say: `auto` tells each from its extension, else its
+    /// first bytes.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Auto)]
+    pub input_format: InputFormat,
     /// Kind of every document, or `auto` to tell each from its shape.
     #[arg(long, value_enum, default_value_t = KindArg(None))]
     pub kind: KindArg,
@@ -462,6 +467,38 @@ pub enum ColorWhen {
     Always,
     /// Never.
     Never,
+}
+
+/// How `check` reads its sources (`--input-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    /// Told from each source's extension, else its first bytes.
+    Auto,
+    /// One JSON document.
+    Json,
+    /// One JSON document a line.
+    Jsonl,
+    /// Server-Sent Events.
+    Sse,
+    /// An HTTP Archive.
+    Har,
+    /// AG-UI's binary transport: length-prefixed protobuf frames.
+    Proto,
+}
+
+impl InputFormat {
+    /// The layout every source is read as, if one is forced.
+    pub fn layout(self) -> Option<agui_lint::unstable::input::Layout> {
+        use agui_lint::unstable::input::Layout;
+        match self {
+            InputFormat::Auto => None,
+            InputFormat::Json => Some(Layout::Json),
+            InputFormat::Jsonl => Some(Layout::JsonLines),
+            InputFormat::Sse => Some(Layout::Sse),
+            InputFormat::Har => Some(Layout::Har),
+            InputFormat::Proto => Some(Layout::Proto),
+        }
+    }
 }
 
 /// Arguments of `decode`.

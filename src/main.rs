@@ -54,6 +54,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         settings = settings.with_include(args.include.clone());
     }
     settings = settings.with_exclude(args.exclude.iter().cloned());
+    settings = settings.with_input_format(args.input_format.layout());
     if args.show_settings {
         return settings_args::show(&settings, &args);
     }

@@ -77,6 +77,10 @@ pub struct Settings {
     /// (`[per-file-ignores]`). Applied to a check's documents by path.
     #[serde(default, rename = "per-file-ignores")]
     per_file_ignores: BTreeMap<String, BTreeSet<String>>,
+    /// How every source holds its documents (`--input-format`), whatever
+    /// its name says; `None`: told from its extension or its first bytes.
+    #[serde(skip)]
+    input_format: Option<crate::input::Layout>,
 }
 
 fn protocol_choice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ProtocolChoice, D::Error> {
@@ -201,6 +205,19 @@ impl Settings {
     /// The severity overrides (`[severity]`).
     pub fn severities(&self) -> &BTreeMap<String, Severity> {
         &self.severity
+    }
+
+    /// How every source is read, when set (`--input-format`).
+    pub fn input_format(&self) -> Option<crate::input::Layout> {
+        self.input_format
+    }
+
+    /// Reads every source as `layout`, whatever its name or first bytes
+    /// say (`--input-format`).
+    #[must_use]
+    pub fn with_input_format(mut self, layout: Option<crate::input::Layout>) -> Self {
+        self.input_format = layout;
+        self
     }
 
     /// The directory walk's `include` globs.

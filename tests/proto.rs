@@ -430,3 +430,29 @@ fn standard_input_is_told_binary_by_its_first_byte_or_its_name() {
         assert_eq!(output.status.code(), Some(0));
     }
 }
+
+#[test]
+fn input_format_reads_a_binary_capture_under_any_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let named = dir.path().join("capture.json");
+    std::fs::copy(
+        root.join("fixtures/1.1/streams/invalid/proto-trailing-bytes.aguipb"),
+        &named,
+    )
+    .expect("copy");
+    let run = |args: &[&str]| {
+        let output = assert_cmd::Command::cargo_bin("agui-lint")
+            .expect("the binary")
+            .args(args)
+            .arg(&named)
+            .output()
+            .expect("run");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    // Named .json, it is read as JSON and refused as such.
+    assert!(!run(&["check"]).contains("proto-trailing-bytes"));
+    let forced = run(&["check", "--input-format", "proto"]);
+    assert!(forced.contains("error[proto-trailing-bytes]"), "{forced}");
+    assert!(forced.contains("11 documents checked"), "{forced}");
+}

@@ -86,7 +86,10 @@ pub(crate) fn check_source_into(
         message: format!("cannot read: {e}"),
     };
     let mut reader = source.open().map_err(failure)?;
-    let layout = source.layout(reader.fill_buf().map_err(failure)?);
+    let layout = match validator.settings().input_format() {
+        Some(layout) => layout,
+        None => source.layout(reader.fill_buf().map_err(failure)?),
+    };
     let source = Opened {
         reader,
         size: source.size(),
