@@ -196,6 +196,27 @@ def test_a_stream_fed_in_chunks_finds_what_the_whole_stream_finds(validator):
             checker.feed(b"data: {}\n\n")
 
 
+def test_a_binary_capture_is_judged_as_its_json_twin_whole_or_in_chunks(validator):
+    binary = (REPO / "tests" / "data" / "proto" / "captures" / "fixtures-1.1-invalid" / "step-started-twice.aguipb").read_bytes()
+    twin = (FIXTURES / "1.1" / "streams" / "invalid" / "step-started-twice.jsonl").read_bytes()
+
+    def rules(documents):
+        return sorted(f.rule for d in documents for f in d.diagnostics)
+
+    expected = rules(validator.check_stream(twin, format="jsonl").documents)
+    assert "step-started-twice" in expected
+    assert rules(validator.check_stream(binary, format="proto").documents) == expected
+    assert rules(validator.check_stream(binary, format="auto").documents) == expected  # a zero first byte
+    checker = agui_lint.StreamChecker(validator, format="proto")
+    found = []
+    for at in range(0, len(binary), 5):
+        found += checker.feed(binary[at : at + 5])
+    found += checker.finish()
+    assert rules(found) == expected
+    cut = validator.check_stream(binary[:-3], format="proto")
+    assert "proto-frame-truncated" in rules(cut.documents)
+
+
 def test_a_finished_checker_counts_the_record_only_the_end_made_final(validator):
     lines = b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}\n{"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}'
     checker = agui_lint.StreamChecker(validator, format="jsonl")
