@@ -43,6 +43,7 @@
 mod borrowed;
 mod checks;
 mod event;
+pub(crate) mod given;
 mod members;
 mod scan;
 mod shape;

@@ -42,15 +42,26 @@ pub(crate) fn check_batch(
     kind: Option<Kind>,
 ) -> CheckedBatch {
     // A binary stream's frames are decoded here, on the checker's thread.
-    for record in &mut batch {
-        record.decode_frame();
+    for (record, &protocol) in batch.iter_mut().zip(&protocols) {
+        record.decode_frame_for_check(file.validator, kind, protocol);
     }
     CheckedBatch::new(batch, |records| {
         records
             .iter()
             .zip(protocols)
             .map(|(record, protocol)| {
-                let (mut report, event) = if record.is_oversized() {
+                let given = record.frame.as_ref().and_then(|n| n.given.as_ref());
+                let (mut report, event) = if let Some(given) = given {
+                    // Taken as it is when decoded: the same members fit
+                    // the same shape now.
+                    match file
+                        .validator
+                        .check_given(kind, given.kind(), given.members(), protocol)
+                    {
+                        Some((report, event)) => (report, Some(event)),
+                        None => (file.validator.report_of(Vec::new()), None),
+                    }
+                } else if record.is_oversized() {
                     (file.validator.oversized(record.length), None)
                 } else if record.holds_no_event() {
                     (

@@ -3,13 +3,15 @@
 //! decoding, each naming the frame and where it starts.
 
 use super::record::{FrameNotes, Record};
-use crate::input::proto::{decode_owned, Decoded, Frame, FrameBody, UnknownField};
+use crate::fast::given::Given;
+use crate::input::proto::fast::Member as CommonMember;
+use crate::input::proto::{common, decode_owned, Common, Decoded, Frame, FrameBody, UnknownField};
 use crate::rules::binary::{
     CLIENT_FRAME_LIMIT, PROTO_FRAME_TOO_LARGE, PROTO_FRAME_TRUNCATED, PROTO_INVALID_UTF8,
     PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
 };
 use crate::text::count;
-use crate::{Diagnostic, Protocol};
+use crate::{Diagnostic, Kind, Protocol, Validator};
 
 /// The first byte of a frame holding `RUN_STARTED` (member 12 of `Event`,
 /// length-delimited): the one event whose version the stream's order needs
@@ -80,6 +82,7 @@ impl Record {
             findings,
             event: false,
             undecoded,
+            given: None,
         }));
         if starts_a_run {
             record.decode_frame();
@@ -154,6 +157,41 @@ impl Record {
         }
     }
 
+    /// Decodes the frame's message, if not yet, for the check of its batch:
+    /// a frame of the common kinds whose event fits its shape in
+    /// `protocol` as it is is kept as its members ([`GivenEvent`]), with no
+    /// JSON written or read; any other is decoded to JSON.
+    pub(crate) fn decode_frame_for_check(
+        &mut self,
+        validator: &Validator,
+        kind: Option<Kind>,
+        protocol: Protocol,
+    ) {
+        let Some(notes) = self.frame.as_mut().filter(|notes| notes.undecoded) else {
+            return;
+        };
+        // The JSON of a frame is at most a few times its bytes: one that
+        // could pass the document limit takes the JSON path, which says so.
+        let small = self.bytes.len().saturating_mul(8).saturating_add(256)
+            <= validator.limits().max_document_bytes;
+        if small {
+            if let Some(given) = common(&self.bytes).map(|c| GivenEvent::of(&c)) {
+                if validator
+                    .check_given(kind, given.kind, given.members(), protocol)
+                    .is_some()
+                {
+                    notes.undecoded = false;
+                    notes.event = true;
+                    notes.given = Some(given);
+                    self.bytes = Vec::new();
+                    self.length = 0;
+                    return;
+                }
+            }
+        }
+        self.decode_frame();
+    }
+
     /// The text the stream's version is told from: nothing for a frame not
     /// decoded yet (only a `RUN_STARTED` declares one, and it is decoded
     /// when read).
@@ -162,6 +200,66 @@ impl Record {
             Some(notes) if notes.undecoded => &[],
             _ => &self.bytes,
         }
+    }
+}
+
+/// A frame's event of the common kinds, kept as its members: their text
+/// in one string, each member a key and a span of it.
+pub(crate) struct GivenEvent {
+    kind: &'static str,
+    text: String,
+    members: [Option<(&'static str, u32, u32, bool)>; MOST_GIVEN],
+}
+
+/// Most members a given event has: its strings and its timestamp.
+const MOST_GIVEN: usize = 5;
+
+impl GivenEvent {
+    fn of(common: &Common<'_>) -> GivenEvent {
+        let mut text = String::new();
+        let mut members = [None; MOST_GIVEN];
+        for ((key, member), slot) in common.members().zip(&mut members) {
+            let start = text.len();
+            let integer = match member {
+                CommonMember::Str(value) => {
+                    text.push_str(value);
+                    false
+                }
+                CommonMember::Timestamp(value) => {
+                    use std::fmt::Write as _;
+                    let _ = write!(text, "{value}");
+                    true
+                }
+            };
+            let span = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            *slot = Some((key, span(start), span(text.len()), integer));
+        }
+        GivenEvent {
+            kind: common.kind(),
+            text,
+            members,
+        }
+    }
+
+    /// The event's `type`.
+    pub(crate) fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// Its members, in the order its JSON holds them.
+    pub(crate) fn members(&self) -> impl Iterator<Item = (&'static str, Given<'_>)> + '_ {
+        self.members
+            .iter()
+            .flatten()
+            .map(|&(key, start, end, integer)| {
+                let value = self.text.get(start as usize..end as usize).unwrap_or("");
+                let given = if integer {
+                    Given::Integer(value)
+                } else {
+                    Given::Str(value)
+                };
+                (key, given)
+            })
     }
 }
 

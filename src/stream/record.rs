@@ -40,6 +40,9 @@ pub(crate) struct FrameNotes {
     /// Its bytes are still the frame's message, not yet decoded
     /// ([`Record::decode_frame`]).
     pub(crate) undecoded: bool,
+    /// The event, when it is given by its members rather than as JSON (a
+    /// frame of the common kinds, which its shape takes as it is).
+    pub(crate) given: Option<super::frame::GivenEvent>,
 }
 
 impl Record {

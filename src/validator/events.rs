@@ -218,6 +218,27 @@ impl Validator {
         (report, event)
     }
 
+    /// The event `members` make, of type `event_type`, read as the fast path
+    /// reads the same event from its text, when it fits its shape with
+    /// nothing to report: a binary frame's event given without JSON.
+    pub(crate) fn check_given<'a>(
+        &self,
+        kind: Option<Kind>,
+        event_type: &'static str,
+        members: impl Iterator<Item = (&'static str, fast::given::Given<'a>)>,
+        stream_protocol: Protocol,
+    ) -> Option<(Report, StreamEvent<'a>)> {
+        if kind.is_some_and(|k| k != Kind::Event) {
+            return None;
+        }
+        let shapes = &self.event_shapes[stream_protocol.index()];
+        let event = fast::given::event(shapes, event_type, members)?;
+        let report = self
+            .report(Some(Kind::Event), Vec::new())
+            .with_protocol(stream_protocol);
+        Some((report, StreamEvent::Read(event)))
+    }
+
     /// The second half of [`Self::validate_in_stream`], in stream order: the
     /// sequence findings of `event` (parsed from `bytes`, judged by
     /// `protocol`), located in `bytes`, with the settings applied.

@@ -13,8 +13,9 @@
 struct Shape {
     member: u64,
     event_type: u64,
+    type_name: &'static str,
     type_json: &'static str,
-    fields: &'static [(u64, &'static str, bool)],
+    fields: &'static [(u64, &'static str, &'static str, bool)],
 }
 
 macro_rules! shape {
@@ -22,8 +23,9 @@ macro_rules! shape {
         Shape {
             member: $member,
             event_type: $type_number,
+            type_name: $type_name,
             type_json: concat!("{\"type\":\"", $type_name, "\""),
-            fields: &[$(($number, concat!(",\"", $key, "\":"), $always)),*],
+            fields: &[$(($number, $key, concat!(",\"", $key, "\":"), $always)),*],
         }
     };
 }
@@ -119,9 +121,46 @@ const MOST_FIELDS: usize = 4;
 /// JavaScript's `Number.MAX_SAFE_INTEGER`.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
-/// The frame's event as JSON, when it is one read here; `None` leaves it
-/// to the general path.
-pub(super) fn event(bytes: &[u8]) -> Option<Vec<u8>> {
+/// A frame of the common kinds, read: its shape, its strings by field
+/// (UTF-8, borrowed from the frame) and its timestamp.
+pub struct Common<'a> {
+    shape: &'static Shape,
+    strings: [Option<&'a str>; MOST_FIELDS],
+    timestamp: Option<i64>,
+}
+
+impl<'a> Common<'a> {
+    /// The event's `type`.
+    pub fn kind(&self) -> &'static str {
+        self.shape.type_name
+    }
+
+    /// Its members as its JSON holds them, in order: each field (a field
+    /// not given but always written as `""`), then the timestamp.
+    pub fn members(&self) -> impl Iterator<Item = (&'static str, Member<'a>)> + '_ {
+        let strings = self.shape.fields.iter().zip(self.strings).filter_map(
+            |(&(_, key, _, always), text)| match text {
+                Some(text) => Some((key, Member::Str(text))),
+                None if always => Some((key, Member::Str(""))),
+                None => None,
+            },
+        );
+        strings.chain(self.timestamp.map(|t| ("timestamp", Member::Timestamp(t))))
+    }
+}
+
+/// A member of a [`Common`] frame.
+#[derive(Debug, Clone, Copy)]
+pub enum Member<'a> {
+    /// A string.
+    Str(&'a str),
+    /// The timestamp.
+    Timestamp(i64),
+}
+
+/// The frame read, when it is one of the common kinds with nothing that
+/// needs prost's path; `None` leaves it to that path.
+pub fn common(bytes: &[u8]) -> Option<Common<'_>> {
     let (tag, at) = varint(bytes, 0)?;
     if tag & 7 != 2 {
         return None;
@@ -163,10 +202,22 @@ pub(super) fn event(bytes: &[u8]) -> Option<Vec<u8>> {
     if event_type != shape.event_type {
         return None;
     }
+    Some(Common {
+        shape,
+        strings,
+        timestamp,
+    })
+}
+
+/// The frame's event as JSON, when it is one read here; `None` leaves it
+/// to the general path.
+pub(super) fn event(bytes: &[u8]) -> Option<Vec<u8>> {
+    let common = common(bytes)?;
+    let shape = common.shape;
     let mut out = Vec::with_capacity(bytes.len() * 2 + 64);
     out.extend_from_slice(shape.type_json.as_bytes());
-    for (i, &(_, key, always)) in shape.fields.iter().enumerate() {
-        match strings[i] {
+    for (i, &(_, _, key, always)) in shape.fields.iter().enumerate() {
+        match common.strings[i] {
             Some(text) => {
                 out.extend_from_slice(key.as_bytes());
                 super::json::escape(text, &mut out);
@@ -178,7 +229,7 @@ pub(super) fn event(bytes: &[u8]) -> Option<Vec<u8>> {
             None => {}
         }
     }
-    if let Some(timestamp) = timestamp {
+    if let Some(timestamp) = common.timestamp {
         out.extend_from_slice(b",\"timestamp\":");
         out.extend_from_slice(timestamp.to_string().as_bytes());
     }

@@ -16,7 +16,7 @@
 //! any number's spelling (`1.0` and `1` are one double).
 
 mod decode;
-mod fast;
+pub mod fast;
 pub mod frames;
 mod json;
 #[allow(clippy::all, clippy::pedantic)]
@@ -26,6 +26,7 @@ mod unknown;
 mod wire;
 
 pub use decode::{decode, decode_general, decode_owned, Decoded};
+pub use fast::{common, Common};
 pub use frames::{write_frame, Frame, FrameBody, ProtoFramer};
 pub use json::{Invalid, Written};
 pub use unknown::UnknownField;
