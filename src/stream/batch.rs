@@ -37,30 +37,24 @@ pub(crate) fn protocols(
 /// A batch's records checked, each event judged by `protocols`.
 pub(crate) fn check_batch(
     file: &File<'_>,
-    mut batch: Vec<Record>,
+    batch: Vec<Record>,
     protocols: Vec<Protocol>,
     kind: Option<Kind>,
 ) -> CheckedBatch {
-    // A binary stream's frames are decoded here, on the checker's thread.
-    for (record, &protocol) in batch.iter_mut().zip(&protocols) {
-        record.decode_frame_for_check(file.validator, kind, protocol);
-    }
     CheckedBatch::new(batch, |records| {
         records
             .iter()
             .zip(protocols)
             .map(|(record, protocol)| {
-                let given = record.frame.as_ref().and_then(|n| n.given.as_ref());
-                let (mut report, event) = if let Some(given) = given {
-                    // Taken as it is when decoded: the same members fit
-                    // the same shape now.
-                    match file
-                        .validator
-                        .check_given(kind, given.kind(), given.members(), protocol)
-                    {
-                        Some((report, event)) => (report, Some(event)),
-                        None => (file.validator.report_of(Vec::new()), None),
+                // A binary stream's frames are decoded here, on a checker's
+                // thread.
+                let undecoded = record.check_undecoded(file.validator, kind, protocol);
+                let (mut report, event) = if let Some((mut report, event, found)) = undecoded {
+                    if !found.is_empty() {
+                        let found = file.validator.report_of(with_severity(found, protocol));
+                        report.extend(found.into_diagnostics());
                     }
+                    (report, event)
                 } else if record.is_oversized() {
                     (file.validator.oversized(record.length), None)
                 } else if record.holds_no_event() {
@@ -72,6 +66,7 @@ pub(crate) fn check_batch(
                     file.validator.check_record(kind, &record.bytes, protocol)
                 };
                 if let Some(notes) = record.frame.as_ref().filter(|n| !n.findings.is_empty()) {
+                    // The framing's findings, made when the frame was read.
                     let found = file.validator.report_of(notes.findings_in(protocol));
                     report.extend(found.into_diagnostics());
                 }
@@ -79,4 +74,17 @@ pub(crate) fn check_batch(
             })
             .collect()
     })
+}
+
+/// `findings` of a frame, each as serious as `protocol` makes its rule.
+fn with_severity(
+    mut findings: Vec<crate::Diagnostic>,
+    protocol: Protocol,
+) -> Vec<crate::Diagnostic> {
+    for finding in &mut findings {
+        if let Some(rule) = crate::rules::rule(&finding.rule) {
+            finding.severity = rule.severity_in(protocol);
+        }
+    }
+    findings
 }

@@ -2,16 +2,20 @@
 //! JSON (what every other rule judges), and the findings of its framing and
 //! decoding, each naming the frame and where it starts.
 
+use std::cell::OnceCell;
+
 use super::record::{FrameNotes, Record};
 use crate::fast::given::Given;
 use crate::input::proto::fast::Member as CommonMember;
-use crate::input::proto::{common, decode_owned, Common, Decoded, Frame, FrameBody, UnknownField};
+use crate::input::proto::{common, decode_owned, Decoded, Frame, FrameBody, Invalid, UnknownField};
 use crate::rules::binary::{
     CLIENT_FRAME_LIMIT, PROTO_FRAME_TOO_LARGE, PROTO_FRAME_TRUNCATED, PROTO_INVALID_UTF8,
     PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
 };
 use crate::text::count;
-use crate::{Diagnostic, Kind, Protocol, Validator};
+use crate::validator::StreamEvent;
+use crate::{Diagnostic, Kind, Protocol, Report, Validator};
+use prost::bytes::Bytes;
 
 /// The first byte of a frame holding `RUN_STARTED` (member 12 of `Event`,
 /// length-delimited): the one event whose version the stream's order needs
@@ -82,7 +86,8 @@ impl Record {
             findings,
             event: false,
             undecoded,
-            given: None,
+            json: OnceCell::new(),
+            digits: OnceCell::new(),
         }));
         if starts_a_run {
             record.decode_frame();
@@ -100,96 +105,67 @@ impl Record {
         notes.undecoded = false;
         let message = std::mem::take(&mut self.bytes);
         self.length = 0;
-        let findings = &mut notes.findings;
-        match decode_owned(message.into()) {
-            Ok(Decoded::Event {
-                written,
-                unknown,
-                more_unknown,
-            }) => {
-                notes.event = true;
-                self.bytes = written.json;
-                self.length = self.bytes.len();
-                if written.replaced_utf8 {
-                    findings.push(PROTO_INVALID_UTF8.diagnostic(
-                        "",
-                        "a string is not UTF-8; receivers read its broken bytes as U+FFFD, and so is the event checked",
-                    ));
-                }
-                if written.dropped_parts > 0 {
-                    findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
-                        "",
-                        format!(
-                            "{} content part(s) of no kind AG-UI defines, which receivers drop",
-                            written.dropped_parts
-                        ),
-                    ));
-                }
-                findings.extend(unknown.iter().map(unknown_field));
-                if more_unknown > 0 {
-                    findings.push(
-                        PROTO_UNKNOWN_FIELD.diagnostic(
-                            "",
-                            format!("{} more unknown field(s)", count(more_unknown)),
-                        ),
-                    );
-                }
-            }
-            Ok(Decoded::Later { members }) => {
-                let numbers: Vec<String> = members.iter().map(u32::to_string).collect();
-                findings.push(
-                    PROTO_UNKNOWN_EVENT
-                        .diagnostic(
-                            "",
-                            format!(
-                                "the frame holds member {} of Event, an event type this version does not define; receivers drop it",
-                                numbers.join(", ")
-                            ),
-                        )
-                        .with_help("an event of a later AG-UI version, or of a server's own definitions"),
-                );
-            }
-            Err(invalid) => findings.push(
-                PROTO_MESSAGE_INVALID
-                    .diagnostic("", format!("the frame does not decode: {}", invalid.0))
-                    .with_help("@ag-ui/client fails the run at a frame it cannot decode"),
-            ),
+        let (json, found) = decoded(decode_owned(message.into()));
+        notes.findings.extend(found);
+        if let Some(json) = json {
+            notes.event = true;
+            self.bytes = json;
+            self.length = self.bytes.len();
         }
     }
 
-    /// Decodes the frame's message, if not yet, for the check of its batch:
-    /// a frame of the common kinds whose event fits its shape in
-    /// `protocol` as it is is kept as its members ([`GivenEvent`]), with no
-    /// JSON written or read; any other is decoded to JSON.
-    pub(crate) fn decode_frame_for_check(
-        &mut self,
+    /// The check of a frame not decoded yet (on a checker's thread): a
+    /// frame of the common kinds whose event fits its shape as it is goes
+    /// to the sequence rules as its members, read from the frame's bytes
+    /// with no JSON written or read; any other is decoded to JSON (kept in
+    /// the frame's notes) and checked as JSON is. `None` for a record that
+    /// is not such a frame. The findings of the decoding come with it.
+    pub(crate) fn check_undecoded<'a>(
+        &'a self,
         validator: &Validator,
         kind: Option<Kind>,
         protocol: Protocol,
-    ) {
-        let Some(notes) = self.frame.as_mut().filter(|notes| notes.undecoded) else {
-            return;
-        };
+    ) -> Option<(Report, Option<StreamEvent<'a>>, Vec<Diagnostic>)> {
+        let notes = self.frame.as_deref().filter(|notes| notes.undecoded)?;
+        let message = &self.bytes[..];
         // The JSON of a frame is at most a few times its bytes: one that
         // could pass the document limit takes the JSON path, which says so.
-        let small = self.bytes.len().saturating_mul(8).saturating_add(256)
+        let small = message.len().saturating_mul(8).saturating_add(256)
             <= validator.limits().max_document_bytes;
-        if small {
-            if let Some(given) = common(&self.bytes).map(|c| GivenEvent::of(&c)) {
-                if validator
-                    .check_given(kind, given.kind, given.members(), protocol)
-                    .is_some()
-                {
-                    notes.undecoded = false;
-                    notes.event = true;
-                    notes.given = Some(given);
-                    self.bytes = Vec::new();
-                    self.length = 0;
-                    return;
-                }
+        if let Some(frame) = common(message).filter(|_| small) {
+            let digits = frame
+                .timestamp()
+                .map(|t| notes.digits.get_or_init(|| t.to_string()).as_str());
+            let members = frame.members().map(|(key, member)| {
+                let given = match member {
+                    CommonMember::Str(text) => Given::Str(text),
+                    CommonMember::Timestamp(_) => Given::Integer(digits.unwrap_or("")),
+                };
+                (key, given)
+            });
+            if let Some((report, event)) =
+                validator.check_given(kind, frame.kind(), members, protocol)
+            {
+                return Some((report, Some(event), Vec::new()));
             }
         }
-        self.decode_frame();
+        let (json, found) = decoded(decode_owned(Bytes::copy_from_slice(message)));
+        let Some(json) = json else {
+            let report = validator.report_of(Vec::new()).with_protocol(protocol);
+            return Some((report, None, found));
+        };
+        let json = notes.json.get_or_init(|| json);
+        let (report, event) = validator.check_record(kind, json, protocol);
+        Some((report, event, found))
+    }
+
+    /// The text the record's findings are located in: a frame's JSON, when
+    /// it was written, else nothing (a frame's findings have no line).
+    pub(crate) fn check_text(&self) -> &[u8] {
+        match self.frame.as_deref() {
+            Some(notes) if notes.undecoded => notes.json.get().map_or(&[], Vec::as_slice),
+            _ => &self.bytes,
+        }
     }
 
     /// The text the stream's version is told from: nothing for a frame not
@@ -200,66 +176,6 @@ impl Record {
             Some(notes) if notes.undecoded => &[],
             _ => &self.bytes,
         }
-    }
-}
-
-/// A frame's event of the common kinds, kept as its members: their text
-/// in one string, each member a key and a span of it.
-pub(crate) struct GivenEvent {
-    kind: &'static str,
-    text: String,
-    members: [Option<(&'static str, u32, u32, bool)>; MOST_GIVEN],
-}
-
-/// Most members a given event has: its strings and its timestamp.
-const MOST_GIVEN: usize = 5;
-
-impl GivenEvent {
-    fn of(common: &Common<'_>) -> GivenEvent {
-        let mut text = String::new();
-        let mut members = [None; MOST_GIVEN];
-        for ((key, member), slot) in common.members().zip(&mut members) {
-            let start = text.len();
-            let integer = match member {
-                CommonMember::Str(value) => {
-                    text.push_str(value);
-                    false
-                }
-                CommonMember::Timestamp(value) => {
-                    use std::fmt::Write as _;
-                    let _ = write!(text, "{value}");
-                    true
-                }
-            };
-            let span = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-            *slot = Some((key, span(start), span(text.len()), integer));
-        }
-        GivenEvent {
-            kind: common.kind(),
-            text,
-            members,
-        }
-    }
-
-    /// The event's `type`.
-    pub(crate) fn kind(&self) -> &'static str {
-        self.kind
-    }
-
-    /// Its members, in the order its JSON holds them.
-    pub(crate) fn members(&self) -> impl Iterator<Item = (&'static str, Given<'_>)> + '_ {
-        self.members
-            .iter()
-            .flatten()
-            .map(|&(key, start, end, integer)| {
-                let value = self.text.get(start as usize..end as usize).unwrap_or("");
-                let given = if integer {
-                    Given::Integer(value)
-                } else {
-                    Given::Str(value)
-                };
-                (key, given)
-            })
     }
 }
 
@@ -275,6 +191,66 @@ impl FrameNotes {
             }
         }
         findings
+    }
+}
+
+/// What decoding a frame gave: the event's JSON, if it holds one, and the
+/// findings of its decoding.
+fn decoded(result: Result<Decoded, Invalid>) -> (Option<Vec<u8>>, Vec<Diagnostic>) {
+    let mut findings = Vec::new();
+    match result {
+        Ok(Decoded::Event {
+            written,
+            unknown,
+            more_unknown,
+        }) => {
+            if written.replaced_utf8 {
+                findings.push(PROTO_INVALID_UTF8.diagnostic(
+                    "",
+                    "a string is not UTF-8; receivers read its broken bytes as U+FFFD, and so is the event checked",
+                ));
+            }
+            if written.dropped_parts > 0 {
+                findings.push(PROTO_UNKNOWN_FIELD.diagnostic(
+                    "",
+                    format!(
+                        "{} content part(s) of no kind AG-UI defines, which receivers drop",
+                        written.dropped_parts
+                    ),
+                ));
+            }
+            findings.extend(unknown.iter().map(unknown_field));
+            if more_unknown > 0 {
+                findings.push(
+                    PROTO_UNKNOWN_FIELD
+                        .diagnostic("", format!("{} more unknown field(s)", count(more_unknown))),
+                );
+            }
+            (Some(written.json), findings)
+        }
+        Ok(Decoded::Later { members }) => {
+            let numbers: Vec<String> = members.iter().map(u32::to_string).collect();
+            findings.push(
+                PROTO_UNKNOWN_EVENT
+                    .diagnostic(
+                        "",
+                        format!(
+                            "the frame holds member {} of Event, an event type this version does not define; receivers drop it",
+                            numbers.join(", ")
+                        ),
+                    )
+                    .with_help("an event of a later AG-UI version, or of a server's own definitions"),
+            );
+            (None, findings)
+        }
+        Err(invalid) => {
+            findings.push(
+                PROTO_MESSAGE_INVALID
+                    .diagnostic("", format!("the frame does not decode: {}", invalid.0))
+                    .with_help("@ag-ui/client fails the run at a frame it cannot decode"),
+            );
+            (None, findings)
+        }
     }
 }
 

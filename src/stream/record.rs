@@ -40,9 +40,12 @@ pub(crate) struct FrameNotes {
     /// Its bytes are still the frame's message, not yet decoded
     /// ([`Record::decode_frame`]).
     pub(crate) undecoded: bool,
-    /// The event, when it is given by its members rather than as JSON (a
-    /// frame of the common kinds, which its shape takes as it is).
-    pub(crate) given: Option<super::frame::GivenEvent>,
+    /// The JSON of a frame decoded where its batch was checked, when its
+    /// event was not taken as its members.
+    pub(crate) json: std::cell::OnceCell<Vec<u8>>,
+    /// The decimal text of a frame's timestamp, when its event is taken as
+    /// its members.
+    pub(crate) digits: std::cell::OnceCell<String>,
 }
 
 impl Record {
@@ -89,7 +92,7 @@ impl Record {
     /// record (whose findings are offset by their record), in the file for
     /// an SSE event.
     pub(crate) fn root(&self) -> Location {
-        let at = root_location(&self.bytes);
+        let at = root_location(self.check_text());
         match &self.origins {
             Some(origins) => relocate(origins, at),
             None => at,

@@ -161,7 +161,7 @@ impl File<'_> {
                         stream,
                         event.view(),
                         protocol,
-                        &record.bytes,
+                        record.check_text(),
                         Some(record.number),
                         Some(record.root()),
                     );

@@ -135,6 +135,11 @@ impl<'a> Common<'a> {
         self.shape.type_name
     }
 
+    /// Its timestamp, if it has one.
+    pub fn timestamp(&self) -> Option<i64> {
+        self.timestamp
+    }
+
     /// Its members as its JSON holds them, in order: each field (a field
     /// not given but always written as `""`), then the timestamp.
     pub fn members(&self) -> impl Iterator<Item = (&'static str, Member<'a>)> + '_ {
