@@ -3,7 +3,7 @@
 //! from their bytes: events whose fields are strings and whose base event
 //! holds only its type and timestamp. A frame with anything else (another
 //! field, a field given twice, broken UTF-8, a type that does not match)
-//! is left to prost and [`super::json`], which also judge it; for the
+//! is left to prost and `json.rs`, which also judge it; for the
 //! frames taken here both write the same bytes (`tests/proto.rs` holds
 //! them to it on every capture, and the `proto` fuzz target on any input).
 
