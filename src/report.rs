@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::{Kind, Protocol};
+use crate::{Kind, Location, Protocol};
 
 /// Every diagnostic of one document, sorted by position, the kind it was
 /// checked as and the protocol version that judged it.
@@ -12,6 +12,16 @@ pub struct Report {
     kind: Option<Kind>,
     protocol: Protocol,
     diagnostics: Vec<Diagnostic>,
+}
+
+/// Places `diagnostic` and its related notes at `at`, a place in the file
+/// rather than in a record (see [`Report::place_all_at`]).
+pub(crate) fn place_at(diagnostic: &mut Diagnostic, at: Location) {
+    diagnostic.location = Some(at);
+    for related in &mut diagnostic.related {
+        related.location = Some(at);
+        related.record = None;
+    }
 }
 
 impl Report {
@@ -72,6 +82,16 @@ impl Report {
 
     /// Drops every location (the findings' and their related notes'),
     /// keeping their order: for a source whose lines the user never sees.
+    /// Places every finding and its related notes at `at`: for a document
+    /// whose positions are its place (a binary frame), pointed at where
+    /// the file (or the body) starts so that every format, line-based ones
+    /// too, can show it.
+    pub(crate) fn place_all_at(&mut self, at: Location) {
+        for diagnostic in &mut self.diagnostics {
+            place_at(diagnostic, at);
+        }
+    }
+
     pub(crate) fn forget_locations(&mut self) {
         for diagnostic in &mut self.diagnostics {
             diagnostic.location = None;

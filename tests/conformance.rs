@@ -177,6 +177,10 @@ fn every_stream_reaches_the_outcome_a_conforming_client_must() {
 /// events, written as JSON) cannot show, by name prefix, with why.
 const NOT_IN_ONE_STREAM: &[(&str, &str)] = &[
     (
+        "proto-",
+        "the binary transport's framing and decoding: bytes of frames, not events; tests/proto.rs holds every binary capture to the findings of its JSON twin",
+    ),
+    (
         "client-",
         "judged only through --client (a named client's profile); tests/fixtures.rs checks client-<rule>-<profile> captures through it and node/test/receivers.test.js holds them to the client itself",
     ),

@@ -431,6 +431,10 @@ impl FileCheck<'_> {
             return;
         };
         let record = Some(entry.index);
+        // A binary body has no lines: its findings point at its start.
+        let start = archive
+            .body(response)
+            .locate(archive, Location { line: 1, column: 1 });
         let mut stream = EventStream::new();
         stream.answer(input);
         let mut pending = Pending::default();
@@ -465,10 +469,15 @@ impl FileCheck<'_> {
                     .report_of(notes.findings_in(report.protocol()));
                 report.extend(found.into_diagnostics());
             }
-            report.forget_locations();
+            report.place_all_at(start);
             let context = Context::HarFrame(label.clone(), index, Some(offset));
-            let checked = self.checked(record, Some(context), report);
-            pending.push(checked, Text::Fixed(0, None), sink);
+            let mut checked = self.checked(record, Some(context), report);
+            fill_source_lines(&mut checked, |line, _| archive.line(line));
+            pending.push(
+                checked,
+                Text::Fixed(start.line, archive.line(start.line)),
+                sink,
+            );
         }
         let cut = entry
             .delivery
@@ -480,7 +489,7 @@ impl FileCheck<'_> {
             self.validator.finish_stream(&mut stream)
         };
         for finding in &mut end {
-            finding.location = None;
+            crate::report::place_at(finding, start);
         }
         pending.finish(end, sink, true);
         if let Some(interrupted) = stream.interrupted() {

@@ -3,6 +3,7 @@
 //! the CLI's threads hand each other, and what a [`super::StreamChecker`]
 //! makes of each chunk.
 
+use super::frame::in_version;
 use super::record::{File, Record};
 use crate::validator::{StreamEvent, StreamVersions};
 use crate::{Kind, Protocol, Report};
@@ -51,7 +52,7 @@ pub(crate) fn check_batch(
                 let undecoded = record.check_undecoded(file.validator, kind, protocol);
                 let (mut report, event) = if let Some((mut report, event, found)) = undecoded {
                     if !found.is_empty() {
-                        let found = file.validator.report_of(with_severity(found, protocol));
+                        let found = file.validator.report_of(in_version(found, protocol));
                         report.extend(found.into_diagnostics());
                     }
                     (report, event)
@@ -74,17 +75,4 @@ pub(crate) fn check_batch(
             })
             .collect()
     })
-}
-
-/// `findings` of a frame, each as serious as `protocol` makes its rule.
-fn with_severity(
-    mut findings: Vec<crate::Diagnostic>,
-    protocol: Protocol,
-) -> Vec<crate::Diagnostic> {
-    for finding in &mut findings {
-        if let Some(rule) = crate::rules::rule(&finding.rule) {
-            finding.severity = rule.severity_in(protocol);
-        }
-    }
-    findings
 }

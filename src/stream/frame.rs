@@ -184,14 +184,19 @@ impl FrameNotes {
     /// judging the frame, makes its rule (an unknown event is dropped in
     /// 1.x and refused before).
     pub(crate) fn findings_in(&self, protocol: Protocol) -> Vec<Diagnostic> {
-        let mut findings = self.findings.clone();
-        for finding in &mut findings {
-            if let Some(rule) = crate::rules::rule(&finding.rule) {
-                finding.severity = rule.severity_in(protocol);
-            }
-        }
-        findings
+        in_version(self.findings.clone(), protocol)
     }
+}
+
+/// A frame's `findings`, each as serious as `protocol`, the version judging
+/// the frame, makes its rule.
+pub(crate) fn in_version(mut findings: Vec<Diagnostic>, protocol: Protocol) -> Vec<Diagnostic> {
+    for finding in &mut findings {
+        if let Some(rule) = crate::rules::rule(&finding.rule) {
+            finding.severity = rule.severity_in(protocol);
+        }
+    }
+    findings
 }
 
 /// What decoding a frame gave: the event's JSON, if it holds one, and the

@@ -100,6 +100,11 @@ impl Record {
     }
 }
 
+/// Where a binary frame's findings point: the start of the file (a frame
+/// has no line; its context says which frame and byte), so that every
+/// format, line-based ones too, can show them.
+pub(crate) const FILE_START: Location = Location { line: 1, column: 1 };
+
 /// One source being checked.
 pub(crate) struct File<'a> {
     pub(crate) validator: &'a Validator,
@@ -135,7 +140,7 @@ impl File<'_> {
         let (mut checked, text) = match record.origins {
             None if is_frame => {
                 let mut checked = self.checked(Some(n), None, report);
-                checked.report.forget_locations();
+                checked.report.place_all_at(FILE_START);
                 (checked, Text::Fixed(0, None))
             }
             None => {

@@ -119,10 +119,7 @@ impl Sequenced {
                     let n = last.record.unwrap_or(0);
                     last.context = Some(crate::checked::Context::Frame(n, Some(offset)));
                     for finding in &mut ending {
-                        finding.location = None;
-                        for related in &mut finding.related {
-                            related.location = None;
-                        }
+                        crate::report::place_at(finding, super::record::FILE_START);
                     }
                 }
                 end_stream(last, &text, ending, sink, self.in_file_positions);
