@@ -2,7 +2,7 @@
 //! JSON (what every other rule judges), and the findings of its framing and
 //! decoding, each naming the frame and where it starts.
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use super::record::{FrameNotes, Record};
 use crate::fast::given::Given;
@@ -86,8 +86,8 @@ impl Record {
             findings,
             event: false,
             undecoded,
-            json: OnceCell::new(),
-            digits: OnceCell::new(),
+            json: OnceLock::new(),
+            digits: OnceLock::new(),
         }));
         if starts_a_run {
             record.decode_frame();

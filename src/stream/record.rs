@@ -42,10 +42,10 @@ pub(crate) struct FrameNotes {
     pub(crate) undecoded: bool,
     /// The JSON of a frame decoded where its batch was checked, when its
     /// event was not taken as its members.
-    pub(crate) json: std::cell::OnceCell<Vec<u8>>,
+    pub(crate) json: std::sync::OnceLock<Vec<u8>>,
     /// The decimal text of a frame's timestamp, when its event is taken as
     /// its members.
-    pub(crate) digits: std::cell::OnceCell<String>,
+    pub(crate) digits: std::sync::OnceLock<String>,
 }
 
 impl Record {
