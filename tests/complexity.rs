@@ -25,6 +25,9 @@ use agui_lint::unstable::input::Layout as SourceLayout;
 use agui_lint::{EventStream, Framing, Kind, Limits, Settings, StreamChecker, Validator};
 use serde_json::json;
 
+#[path = "common/proto_frames.rs"]
+mod proto_frames;
+
 /// Counts the bytes allocated and the most allocated at once.
 struct Counting;
 
@@ -1065,45 +1068,17 @@ fn kit_exchanges() {
     );
 }
 
-/// A protobuf field: its key, then its payload (length-delimited) or its
-/// varint.
-fn proto_field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
-    proto_varint(number << 3 | 2, out);
-    proto_varint(payload.len() as u64, out);
-    out.extend_from_slice(payload);
-}
-
-fn proto_varint(mut value: u64, out: &mut Vec<u8>) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-/// One frame of the binary transport: member `member` of `Event`, whose
-/// base event declares `event_type`, with `fields` (already encoded) after
-/// it.
-fn proto_frame(member: u64, event_type: u8, fields: &[u8], out: &mut Vec<u8>) {
-    let mut event = Vec::new();
-    proto_field(1, &[0x08, event_type], &mut event);
-    event.extend_from_slice(fields);
-    let mut message = Vec::new();
-    proto_field(member, &event, &mut message);
-    agui_lint::unstable::input::proto::write_frame(&message, out);
-}
-
 /// A run started and a message opened, as frames.
 fn proto_run_with_message() -> Vec<u8> {
     let mut out = Vec::new();
     let mut fields = Vec::new();
-    proto_field(2, b"t", &mut fields);
-    proto_field(3, b"r", &mut fields);
-    proto_frame(12, 11, &fields, &mut out);
+    proto_frames::field(2, b"t", &mut fields);
+    proto_frames::field(3, b"r", &mut fields);
+    proto_frames::frame(12, 11, &fields, &mut out);
     let mut fields = Vec::new();
-    proto_field(2, b"m", &mut fields);
-    proto_field(3, b"assistant", &mut fields);
-    proto_frame(1, 0, &fields, &mut out);
+    proto_frames::field(2, b"m", &mut fields);
+    proto_frames::field(3, b"assistant", &mut fields);
+    proto_frames::frame(1, 0, &fields, &mut out);
     out
 }
 
@@ -1114,10 +1089,10 @@ fn binary_frames() {
     let deltas = |n: usize| {
         let mut out = proto_run_with_message();
         let mut fields = Vec::new();
-        proto_field(2, b"m", &mut fields);
-        proto_field(3, "ä delta ".as_bytes(), &mut fields);
+        proto_frames::field(2, b"m", &mut fields);
+        proto_frames::field(3, "ä delta ".as_bytes(), &mut fields);
         for _ in 0..n {
-            proto_frame(2, 1, &fields, &mut out);
+            proto_frames::frame(2, 1, &fields, &mut out);
         }
         out
     };
@@ -1144,19 +1119,19 @@ fn binary_frames() {
         |n| {
             let mut out = proto_run_with_message();
             let mut value = Vec::new();
-            proto_field(3, b"v", &mut value);
+            proto_frames::field(3, b"v", &mut value);
             let mut entry = Vec::new();
-            proto_field(1, b"k", &mut entry);
-            proto_field(2, &value, &mut entry);
+            proto_frames::field(1, b"k", &mut entry);
+            proto_frames::field(2, &value, &mut entry);
             let mut object = Vec::new();
             for _ in 0..n {
-                proto_field(1, &entry, &mut object);
+                proto_frames::field(1, &entry, &mut object);
             }
             let mut snapshot = Vec::new();
-            proto_field(5, &object, &mut snapshot);
+            proto_frames::field(5, &object, &mut snapshot);
             let mut fields = Vec::new();
-            proto_field(2, &snapshot, &mut fields);
-            proto_frame(7, 6, &fields, &mut out);
+            proto_frames::field(2, &snapshot, &mut fields);
+            proto_frames::frame(7, 6, &fields, &mut out);
             out
         },
         check_capture(&validator, SourceLayout::Proto),
@@ -1169,11 +1144,11 @@ fn binary_frames() {
         |n| {
             let mut out = proto_run_with_message();
             let mut fields = Vec::new();
-            proto_field(2, b"m", &mut fields);
+            proto_frames::field(2, b"m", &mut fields);
             for i in 0..n {
-                proto_field(20 + (i % 1000) as u64, b"x", &mut fields);
+                proto_frames::field(20 + (i % 1000) as u64, b"x", &mut fields);
             }
-            proto_frame(2, 1, &fields, &mut out);
+            proto_frames::frame(2, 1, &fields, &mut out);
             out
         },
         check_capture(&validator, SourceLayout::Proto),
@@ -1189,13 +1164,13 @@ fn binary_frames() {
         |n| {
             let mut out = proto_run_with_message();
             let mut fields = Vec::new();
-            proto_field(2, b"m", &mut fields);
-            proto_field(3, b"x", &mut fields);
+            proto_frames::field(2, b"m", &mut fields);
+            proto_frames::field(3, b"x", &mut fields);
             for i in 0..n {
                 if i % 100 == 0 {
-                    proto_frame(3, 9, b"", &mut out);
+                    proto_frames::frame(3, 9, b"", &mut out);
                 } else {
-                    proto_frame(2, 1, &fields, &mut out);
+                    proto_frames::frame(2, 1, &fields, &mut out);
                 }
             }
             out

@@ -10,6 +10,9 @@ use agui_lint::unstable::input::proto::{decode, Decoded, FrameBody, ProtoFramer}
 use agui_lint::Validator;
 use serde_json::Value;
 
+#[path = "common/proto_frames.rs"]
+mod proto_frames;
+
 fn captures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/proto/captures");
     let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&root)
@@ -237,26 +240,11 @@ fn a_binary_stream_fed_in_pieces_split_anywhere_is_judged_as_the_whole_file() {
 /// A TEXT_MESSAGE_CONTENT frame of `delta`, as the official encoder
 /// writes one.
 fn content_frame(message_id: &str, delta: &[u8]) -> Vec<u8> {
-    fn field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
-        varint(number << 3 | 2, out);
-        varint(payload.len() as u64, out);
-        out.extend_from_slice(payload);
-    }
-    fn varint(mut value: u64, out: &mut Vec<u8>) {
-        while value >= 0x80 {
-            out.push((value as u8) | 0x80);
-            value >>= 7;
-        }
-        out.push(value as u8);
-    }
-    let mut event = Vec::new();
-    field(1, &[0x08, 0x01], &mut event);
-    field(2, message_id.as_bytes(), &mut event);
-    field(3, delta, &mut event);
-    let mut message = Vec::new();
-    field(2, &event, &mut message);
+    let mut fields = Vec::new();
+    proto_frames::field(2, message_id.as_bytes(), &mut fields);
+    proto_frames::field(3, delta, &mut fields);
     let mut frame = Vec::new();
-    agui_lint::unstable::input::proto::write_frame(&message, &mut frame);
+    proto_frames::frame(2, 1, &fields, &mut frame);
     frame
 }
 

@@ -21,6 +21,15 @@ fn descriptors() -> prost_types::FileDescriptorSet {
         .expect("proto/ag_ui.proto compiles")
 }
 
+/// The compiled `ag_ui` file (the set also holds what it imports).
+fn ag_ui_file() -> prost_types::FileDescriptorProto {
+    descriptors()
+        .file
+        .into_iter()
+        .find(|f| f.package.as_deref() == Some("ag_ui"))
+        .expect("the ag_ui file")
+}
+
 /// The messages that stand for JSON values (google/protobuf/struct.proto's,
 /// declared in our file): not AG-UI's, so not in the freeze.
 const JSON_MESSAGES: [&str; 4] = ["Struct", "StructEntry", "Value", "ListValue"];
@@ -28,12 +37,7 @@ const JSON_MESSAGES: [&str; 4] = ["Struct", "StructEntry", "Value", "ListValue"]
 /// Every numbered slot of the file as the freeze names it:
 /// `Message.field`, `Message.oneof.field`, `Enum.VALUE`, `Outer.Inner.field`.
 fn slots() -> BTreeMap<String, i32> {
-    let set = descriptors();
-    let file = set
-        .file
-        .iter()
-        .find(|f| f.package.as_deref() == Some("ag_ui"))
-        .expect("the ag_ui file");
+    let file = ag_ui_file();
     let mut slots = BTreeMap::new();
     fn message(prefix: &str, m: &prost_types::DescriptorProto, slots: &mut BTreeMap<String, i32>) {
         let name = format!("{prefix}{}", m.name());
@@ -149,12 +153,7 @@ type Gathered = (String, String, Vec<(i32, String, Option<String>)>);
 /// The table of known fields: each message of the file, its fields'
 /// numbers and names, and the message a field holds.
 fn generated_fields() -> String {
-    let set = descriptors();
-    let file = set
-        .file
-        .iter()
-        .find(|f| f.package.as_deref() == Some("ag_ui"))
-        .expect("the ag_ui file");
+    let file = ag_ui_file();
     // Full name (`.ag_ui.ToolCall.Function`) -> (short name, fields).
     let mut messages: Vec<Gathered> = Vec::new();
     fn gather(prefix: &str, m: &prost_types::DescriptorProto, out: &mut Vec<Gathered>) {

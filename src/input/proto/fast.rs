@@ -115,11 +115,10 @@ const SHAPES: [Shape; 9] = [
     ),
 ];
 
+use super::writer::MAX_SAFE_INTEGER;
+
 /// Most string fields an event read here has.
 const MOST_FIELDS: usize = 4;
-
-/// JavaScript's `Number.MAX_SAFE_INTEGER`.
-const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// A frame of the common kinds, read: its shape, its strings by field
 /// (UTF-8, borrowed from the frame) and its timestamp.
@@ -225,7 +224,7 @@ pub(super) fn event(bytes: &[u8]) -> Option<Vec<u8>> {
         match common.strings[i] {
             Some(text) => {
                 out.extend_from_slice(key.as_bytes());
-                super::json::escape(text, &mut out);
+                super::writer::escape(text, &mut out);
             }
             None if always => {
                 out.extend_from_slice(key.as_bytes());
@@ -270,7 +269,7 @@ fn base_event(bytes: &[u8]) -> Option<(u64, Option<i64>)> {
 /// The varint at `at` and where it ends; `None` when the bytes end first
 /// or it runs past ten bytes.
 #[inline]
-fn varint(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
+pub(super) fn varint(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
     let mut value = 0u64;
     for (i, &byte) in bytes.get(at..)?.iter().take(10).enumerate() {
         // The tenth byte holds the 64th bit alone (prost refuses more).

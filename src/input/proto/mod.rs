@@ -24,6 +24,7 @@ mod known;
 mod unknown;
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
 mod wire;
+mod writer;
 
 pub use decode::{decode, decode_general, decode_owned, Decoded};
 pub use fast::{common, Common};

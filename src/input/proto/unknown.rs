@@ -3,6 +3,7 @@
 //! decoder does), and a `oneof` given two different members (prost keeps
 //! the last; the official decoder rejects the frame).
 
+use super::fast::varint;
 use super::known::MESSAGES;
 
 /// One message of the binary transport and its known fields.
@@ -172,19 +173,6 @@ fn walk(bytes: &[u8], message: usize, path: &mut String, depth: usize, scan: &mu
             }
         }
     }
-}
-
-/// The varint at `at` and where it ends; `None` when the bytes end first
-/// or it runs past ten bytes.
-fn varint(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
-    let mut value = 0u64;
-    for (i, &byte) in bytes.get(at..)?.iter().take(10).enumerate() {
-        value |= u64::from(byte & 0x7F) << (7 * i);
-        if byte & 0x80 == 0 {
-            return Some((value, at + i + 1));
-        }
-    }
-    None
 }
 
 /// Where the group of field `number` that starts at `at` ends (past its
