@@ -64,10 +64,29 @@ pub enum Command {
     /// was printed, 1 when one was not, 2 when the input cannot be read.
     #[command(after_help = DECODE_EXAMPLES)]
     Decode(DecodeArgs),
+    /// Compare the AG-UI runs of two captures event by event.
+    ///
+    /// Each capture (HAR, JSON Lines, SSE or binary) is read into its runs
+    /// (a run starts at each RUN_STARTED and at each response), and what
+    /// differs between any two recordings of one run is normalised away:
+    /// ids become #1, #2 ... in the order they first appear in the run,
+    /// `timestamp` and `rawEvent` are dropped, and the pieces of one
+    /// message's text or one tool call's arguments are joined. What is left
+    /// is compared: events added, removed, moved and changed, texts word by
+    /// word. Exit code 0 when the runs are the same, 1 when they differ, 2
+    /// when a capture cannot be read.
+    #[command(after_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
 }
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  agui-lint diff golden.har today.har
+  agui-lint diff --findings recorded.jsonl current.jsonl
+  agui-lint diff --format json a.sse b.sse";
 
 const DECODE_EXAMPLES: &str = "\
 Examples:
@@ -506,6 +525,36 @@ impl InputFormat {
 pub struct DecodeArgs {
     /// The binary capture; `-` reads standard input.
     pub path: PathBuf,
+}
+
+/// Arguments of `diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The first capture (the reference, such as a recorded good run); `-`
+    /// reads standard input.
+    pub a: PathBuf,
+    /// The second capture.
+    pub b: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Also check both captures and say which findings one has that the
+    /// other lacks (counted by rule).
+    #[arg(long)]
+    pub findings: bool,
+    /// Compare text and argument pieces as they were sent, rather than
+    /// joined: for streams whose chunking is itself under test.
+    #[arg(long)]
+    pub keep_pieces: bool,
+}
+
+/// Output formats of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Each run's changes, one a line, texts diffed word by word.
+    Human,
+    /// One JSON document.
+    Json,
 }
 
 /// Arguments of `completions`.

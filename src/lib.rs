@@ -42,6 +42,7 @@ mod parse;
 mod per_file_ignores;
 mod pointer;
 mod protocol;
+mod recording;
 mod render;
 mod report;
 pub mod rules;
@@ -99,6 +100,11 @@ pub mod unstable {
     /// requests, expected failures and the kit's report.
     pub mod kit {
         pub use crate::kit::*;
+    }
+    /// Recorded runs: captures read into exchanges, runs compared after
+    /// normalising ids, recorded streams fitted to a new request.
+    pub mod recording {
+        pub use crate::recording::*;
     }
     /// Rules turned off by file (`[per-file-ignores]`).
     pub mod per_file_ignores {

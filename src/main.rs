@@ -4,6 +4,7 @@
 
 mod cli;
 mod decode;
+mod diff;
 mod probe;
 mod progress;
 mod reporting;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Command::Rule(args) => show_rules(args),
         Command::Probe(args) => probe(*args),
         Command::Decode(args) => decode::decode(&args.path),
+        Command::Diff(args) => diff::command(&args),
         Command::Completions(args) => completions(args),
     };
     match outcome {

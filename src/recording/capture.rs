@@ -1,0 +1,370 @@
+//! A capture read into the exchanges it recorded: each with its run
+//! request (when the capture holds one), its response's status and
+//! framing, the body as it came (when the capture holds it whole) and the
+//! events read from it, in order.
+//!
+//! HTTP Archives give one exchange per entry that carries a run: a
+//! RunAgentInput request or an event-stream response. JSON Lines give one
+//! exchange per RunAgentInput line, with the event lines after it (a file
+//! of events alone is one exchange). A Server-Sent Events or binary capture
+//! is one response.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::input::har;
+use crate::input::proto::{decode, Decoded, FrameBody, ProtoFramer};
+use crate::input::sse::SseFramer;
+use crate::input::{Layout, LineFramer};
+use crate::rules::transport::{essence, EVENT_STREAM, PROTO_EVENT_STREAM};
+use crate::{Kind, Limits};
+
+/// A capture's exchanges, in the order recorded.
+#[derive(Debug, Clone, Default)]
+pub struct Capture {
+    /// Every exchange that carried a run.
+    pub exchanges: Vec<Exchange>,
+}
+
+/// How a response's body frames its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyLayout {
+    /// Server-Sent Events (`text/event-stream`).
+    Sse,
+    /// One JSON event per line.
+    JsonLines,
+    /// AG-UI's binary transport (`application/vnd.ag-ui.event+proto`).
+    Proto,
+}
+
+impl BodyLayout {
+    /// The layout a response's media type announces, if it is one of the
+    /// event streams.
+    pub fn of_media_type(media_type: &str) -> Option<BodyLayout> {
+        match essence(media_type).as_str() {
+            EVENT_STREAM => Some(BodyLayout::Sse),
+            PROTO_EVENT_STREAM => Some(BodyLayout::Proto),
+            "application/x-ndjson" | "application/jsonl" | "application/json-seq" => {
+                Some(BodyLayout::JsonLines)
+            }
+            _ => None,
+        }
+    }
+
+    /// The layout of a body whose media type says nothing, from its bytes.
+    pub fn sniff(body: &[u8]) -> BodyLayout {
+        match Layout::sniff(body) {
+            Layout::Proto => BodyLayout::Proto,
+            Layout::Sse => BodyLayout::Sse,
+            _ => BodyLayout::JsonLines,
+        }
+    }
+
+    /// The media type a response of this layout is sent with.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            BodyLayout::Sse => EVENT_STREAM,
+            BodyLayout::JsonLines => "application/x-ndjson",
+            BodyLayout::Proto => PROTO_EVENT_STREAM,
+        }
+    }
+}
+
+/// One recorded request and the response that answered it.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// Where the exchange is in the capture ("entry 3", "line 12"), empty
+    /// for a capture that is one response.
+    pub origin: String,
+    /// The run request's body, when the capture holds it.
+    pub request: Option<Vec<u8>>,
+    /// The response's status (200 when the capture does not say).
+    pub status: u16,
+    /// How the response framed its events.
+    pub layout: BodyLayout,
+    /// The response's body as it came, when the capture holds it whole
+    /// (not for JSON Lines, whose exchanges are rebuilt from lines).
+    pub body: Option<Vec<u8>>,
+    /// The events read from the response, in order.
+    pub events: Vec<RecordedEvent>,
+}
+
+impl Exchange {
+    /// The run request, parsed, when the capture holds one that is JSON.
+    pub fn request_value(&self) -> Option<Value> {
+        serde_json::from_slice(self.request.as_deref()?).ok()
+    }
+}
+
+/// One record of a response: an event, or what was sent in its place.
+#[derive(Debug, Clone)]
+pub struct RecordedEvent {
+    /// Where it is in the capture ("line 4", "event 3 (line 9)", "frame 2
+    /// (byte 40)", each after its entry in an archive).
+    pub origin: String,
+    /// The record's bytes: an SSE event's data, a line, a frame's message.
+    pub raw: Vec<u8>,
+    /// The event, when the record is JSON (for a frame, the JSON the
+    /// official decoder makes of it).
+    pub value: Option<Value>,
+}
+
+impl RecordedEvent {
+    /// The event's `type`, when it has one.
+    pub fn event_type(&self) -> Option<&str> {
+        self.value.as_ref()?.get("type")?.as_str()
+    }
+}
+
+/// Reads the capture `bytes`, named `path` (whose extension tells its
+/// layout; unnamed bytes are sniffed).
+pub fn read_capture(bytes: &[u8], path: &Path) -> Result<Capture, String> {
+    let layout = Layout::from_path(path).unwrap_or_else(|| Layout::sniff(bytes));
+    let limit = Limits::default().max_document_bytes;
+    match layout {
+        Layout::Har => read_har(bytes, limit),
+        Layout::JsonLines => Ok(read_json_lines(bytes, limit)),
+        Layout::Sse => Ok(one_response(bytes, BodyLayout::Sse, limit)),
+        Layout::Proto => Ok(one_response(bytes, BodyLayout::Proto, limit)),
+        Layout::Json => {
+            let value: Value =
+                serde_json::from_slice(bytes).map_err(|e| format!("is not JSON: {e}"))?;
+            if har::looks_like_har(&value) {
+                return read_har(bytes, limit);
+            }
+            // A JSON array of events, or one event: one response.
+            let events = match value {
+                Value::Array(items) => items,
+                other => vec![other],
+            };
+            let events = events
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| RecordedEvent {
+                    origin: format!("item {}", i + 1),
+                    raw: serde_json::to_vec(&value).unwrap_or_default(),
+                    value: Some(value),
+                })
+                .collect();
+            Ok(Capture {
+                exchanges: vec![Exchange {
+                    origin: String::new(),
+                    request: None,
+                    status: 200,
+                    layout: BodyLayout::JsonLines,
+                    body: None,
+                    events,
+                }],
+            })
+        }
+    }
+}
+
+/// An HTTP Archive's exchanges that carry a run.
+fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
+    let entries = har::read(bytes).map_err(|e| format!("is not an HTTP Archive: {e}"))?;
+    let mut exchanges = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", e.pointer))?;
+        let request = entry
+            .request_body
+            .map(|body| body.bytes)
+            .filter(|body| is_run_request(body));
+        let mime = entry
+            .response_body
+            .as_ref()
+            .and_then(|b| b.mime_type.clone())
+            .or(entry.response_mime_type.clone());
+        let announced = mime.as_deref().and_then(BodyLayout::of_media_type);
+        if request.is_none() && announced.is_none() {
+            continue;
+        }
+        let body = entry.response_body.map(|b| b.bytes).unwrap_or_default();
+        let layout = announced.unwrap_or_else(|| BodyLayout::sniff(&body));
+        let origin = format!("entry {}", entry.index);
+        let events = events_of(&body, layout, limit, &format!("{origin}, "));
+        exchanges.push(Exchange {
+            origin,
+            request,
+            status: entry.status.unwrap_or(200),
+            layout,
+            body: Some(body),
+            events,
+        });
+    }
+    Ok(Capture { exchanges })
+}
+
+/// A JSON Lines capture: each RunAgentInput line starts an exchange, the
+/// event lines after it are its response.
+fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    let mut framer = LineFramer::new(limit);
+    let mut each = |line: crate::input::Line| {
+        let value = serde_json::from_slice::<Value>(&line.bytes).ok();
+        let is_request = value
+            .as_ref()
+            .is_some_and(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
+        if is_request || exchanges.is_empty() {
+            exchanges.push(Exchange {
+                origin: format!("line {}", line.number),
+                request: None,
+                status: 200,
+                layout: BodyLayout::JsonLines,
+                body: None,
+                events: Vec::new(),
+            });
+        }
+        let Some(current) = exchanges.last_mut() else {
+            return;
+        };
+        if is_request {
+            current.request = Some(line.bytes);
+        } else {
+            current.events.push(RecordedEvent {
+                origin: format!("line {}", line.number),
+                raw: line.bytes,
+                value,
+            });
+        }
+    };
+    framer.push(bytes, &mut each);
+    framer.finish(&mut each);
+    Capture { exchanges }
+}
+
+/// A capture that is one response's body.
+fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize) -> Capture {
+    Capture {
+        exchanges: vec![Exchange {
+            origin: String::new(),
+            request: None,
+            status: 200,
+            layout,
+            body: Some(bytes.to_vec()),
+            events: events_of(bytes, layout, limit, ""),
+        }],
+    }
+}
+
+/// Whether `bytes` are a RunAgentInput.
+fn is_run_request(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(bytes)
+        .is_ok_and(|v| Kind::detect(&v) == Ok(Kind::RunAgentInput))
+}
+
+/// The records of a response body framed as `layout`, each named after
+/// `prefix` (the exchange's place in the capture, if any).
+pub fn events_of(
+    body: &[u8],
+    layout: BodyLayout,
+    limit: usize,
+    prefix: &str,
+) -> Vec<RecordedEvent> {
+    let mut events = Vec::new();
+    match layout {
+        BodyLayout::Sse => {
+            let mut framer = SseFramer::new(limit);
+            let mut each = |event: crate::input::sse::SseEvent| {
+                events.push(RecordedEvent {
+                    origin: format!("{prefix}event {} (line {})", event.index, event.first_line),
+                    value: serde_json::from_slice(&event.data).ok(),
+                    raw: event.data,
+                });
+            };
+            framer.push(body, &mut each);
+            framer.finish(&mut each);
+        }
+        BodyLayout::JsonLines => {
+            let mut framer = LineFramer::new(limit);
+            let mut each = |line: crate::input::Line| {
+                events.push(RecordedEvent {
+                    origin: format!("{prefix}line {}", line.number),
+                    value: serde_json::from_slice(&line.bytes).ok(),
+                    raw: line.bytes,
+                });
+            };
+            framer.push(body, &mut each);
+            framer.finish(&mut each);
+        }
+        BodyLayout::Proto => {
+            let mut framer = ProtoFramer::new(limit);
+            let mut each = |frame: crate::input::proto::Frame| {
+                let origin = format!("{prefix}frame {} (byte {})", frame.index, frame.offset);
+                let FrameBody::Message(message) = frame.body else {
+                    events.push(RecordedEvent {
+                        origin,
+                        raw: Vec::new(),
+                        value: None,
+                    });
+                    return;
+                };
+                let value = match decode(&message) {
+                    Ok(Decoded::Event { written, .. }) => {
+                        serde_json::from_slice(&written.json).ok()
+                    }
+                    _ => None,
+                };
+                events.push(RecordedEvent {
+                    origin,
+                    raw: message.to_vec(),
+                    value,
+                });
+            };
+            framer.push(body, &mut each);
+            framer.finish(&mut each);
+        }
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RUN: &str = r#"{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{}}"#;
+
+    #[test]
+    fn json_lines_split_at_each_run_request() {
+        let text = format!(
+            "{RUN}\n{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\nnot json\n{RUN}\n{{\"type\":\"RUN_ERROR\",\"message\":\"m\"}}\n"
+        );
+        let capture = read_capture(text.as_bytes(), Path::new("c.jsonl")).expect("capture");
+        assert_eq!(capture.exchanges.len(), 2);
+        let first = &capture.exchanges[0];
+        assert_eq!(first.request.as_deref(), Some(RUN.as_bytes()));
+        assert_eq!(first.events.len(), 2);
+        assert_eq!(first.events[0].event_type(), Some("RUN_STARTED"));
+        assert!(first.events[1].value.is_none());
+        assert_eq!(first.events[1].origin, "line 3");
+        assert_eq!(
+            capture.exchanges[1].events[0].event_type(),
+            Some("RUN_ERROR")
+        );
+    }
+
+    #[test]
+    fn events_alone_are_one_response() {
+        let text = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
+        let capture = read_capture(text.as_bytes(), Path::new("-")).expect("capture");
+        assert_eq!(capture.exchanges.len(), 1);
+        let exchange = &capture.exchanges[0];
+        assert_eq!(exchange.layout, BodyLayout::Sse);
+        assert_eq!(exchange.body.as_deref(), Some(text.as_bytes()));
+        assert_eq!(exchange.events[1].origin, "event 2 (line 3)");
+    }
+
+    #[test]
+    fn media_types_name_layouts() {
+        assert_eq!(
+            BodyLayout::of_media_type("text/event-stream; charset=utf-8"),
+            Some(BodyLayout::Sse)
+        );
+        assert_eq!(
+            BodyLayout::of_media_type("application/vnd.ag-ui.event+proto"),
+            Some(BodyLayout::Proto)
+        );
+        assert_eq!(BodyLayout::of_media_type("application/json"), None);
+    }
+}
