@@ -77,6 +77,20 @@ pub enum Command {
     /// when a capture cannot be read.
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+    /// Serve recorded runs: a mock AG-UI server that answers each POST with
+    /// a response stream from the captures (HAR, JSON Lines, SSE or binary).
+    ///
+    /// Recordings are served in order (from the first again after the
+    /// last) or, with --match request, the one whose request's last user
+    /// message (else threadId) is the incoming request's. The recorded
+    /// bytes are sent as they were, faults included, so a capture that
+    /// fails `check` tests a client's error handling; only the recording's
+    /// threadId and runId are replaced by the request's (--keep-ids sends
+    /// them as recorded). A JSON Lines recording is sent as Server-Sent
+    /// Events. Listens on loopback unless --listen names another address.
+    /// Runs until stopped.
+    #[command(after_help = REPLAY_EXAMPLES)]
+    Replay(ReplayArgs),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -87,6 +101,12 @@ Examples:
   agui-lint diff golden.har today.har
   agui-lint diff --findings recorded.jsonl current.jsonl
   agui-lint diff --format json a.sse b.sse";
+
+const REPLAY_EXAMPLES: &str = "\
+Examples:
+  agui-lint replay recorded.har                      # http://127.0.0.1:8790
+  agui-lint replay broken-stream.sse --listen 127.0.0.1:9000
+  agui-lint replay session.har --match request --pace recorded";
 
 const DECODE_EXAMPLES: &str = "\
 Examples:
@@ -555,6 +575,50 @@ pub enum DiffFormat {
     Human,
     /// One JSON document.
     Json,
+}
+
+/// Arguments of `replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The captures whose responses are served, in order.
+    #[arg(required = true)]
+    pub captures: Vec<PathBuf>,
+    /// The address to listen on (port 0: any free port, printed).
+    #[arg(long, default_value = "127.0.0.1:8790")]
+    pub listen: std::net::SocketAddr,
+    /// How a recording is picked for a request.
+    #[arg(long = "match", value_enum, default_value_t = MatchArg::Order)]
+    pub matching: MatchArg,
+    /// How fast a recording is sent: at once, or with the waits its
+    /// events' timestamps show (each at most 10 s).
+    #[arg(long, value_enum, default_value_t = PaceArg::Fast)]
+    pub pace: PaceArg,
+    /// Send the recording's threadId and runId as recorded, rather than
+    /// the request's.
+    #[arg(long)]
+    pub keep_ids: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// How `replay` picks a recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MatchArg {
+    /// In order, from the first again after the last.
+    Order,
+    /// By the request's last user message, else its threadId, else in
+    /// order.
+    Request,
+}
+
+/// How fast `replay` sends a recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaceArg {
+    /// Everything at once.
+    Fast,
+    /// With the waits the recorded timestamps show.
+    Recorded,
 }
 
 /// Arguments of `completions`.

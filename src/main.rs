@@ -7,7 +7,9 @@ mod decode;
 mod diff;
 mod probe;
 mod progress;
+mod replay;
 mod reporting;
+mod serve;
 mod settings_args;
 
 use std::io::Write;
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Probe(args) => probe(*args),
         Command::Decode(args) => decode::decode(&args.path),
         Command::Diff(args) => diff::command(&args),
+        Command::Replay(args) => replay::command(&args),
         Command::Completions(args) => completions(args),
     };
     match outcome {

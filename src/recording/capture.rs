@@ -108,6 +108,9 @@ pub struct RecordedEvent {
     /// The event, when the record is JSON (for a frame, the JSON the
     /// official decoder makes of it).
     pub value: Option<Value>,
+    /// Where the record starts in its exchange's body, when the capture
+    /// holds the body whole.
+    pub offset: Option<u64>,
 }
 
 impl RecordedEvent {
@@ -145,6 +148,7 @@ pub fn read_capture(bytes: &[u8], path: &Path) -> Result<Capture, String> {
                     origin: format!("item {}", i + 1),
                     raw: serde_json::to_vec(&value).unwrap_or_default(),
                     value: Some(value),
+                    offset: None,
                 })
                 .collect();
             Ok(Capture {
@@ -226,6 +230,7 @@ fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
                 origin: format!("line {}", line.number),
                 raw: line.bytes,
                 value,
+                offset: None,
             });
         }
     };
@@ -271,6 +276,7 @@ pub fn events_of(
                     origin: format!("{prefix}event {} (line {})", event.index, event.first_line),
                     value: serde_json::from_slice(&event.data).ok(),
                     raw: event.data,
+                    offset: Some(event.offset),
                 });
             };
             framer.push(body, &mut each);
@@ -283,6 +289,7 @@ pub fn events_of(
                     origin: format!("{prefix}line {}", line.number),
                     value: serde_json::from_slice(&line.bytes).ok(),
                     raw: line.bytes,
+                    offset: Some(line.offset),
                 });
             };
             framer.push(body, &mut each);
@@ -297,6 +304,7 @@ pub fn events_of(
                         origin,
                         raw: Vec::new(),
                         value: None,
+                        offset: Some(frame.offset),
                     });
                     return;
                 };
@@ -308,8 +316,9 @@ pub fn events_of(
                 };
                 events.push(RecordedEvent {
                     origin,
-                    raw: message.to_vec(),
+                    raw: message,
                     value,
+                    offset: Some(frame.offset),
                 });
             };
             framer.push(body, &mut each);

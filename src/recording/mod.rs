@@ -1,13 +1,14 @@
 //! Recorded AG-UI runs: captures read into their exchanges and events
 //! ([`capture`]), a run's events compared with another's after normalising
 //! what differs between any two runs ([`diff`]), and a recorded stream
-//! fitted to a new request for replaying it ([`rewrite`]).
+//! fitted to a new request and served again ([`rewrite`], [`playback`]).
 //!
 //! The CLI's `diff`, `replay` and `proxy` are thin commands over these.
 
 pub mod capture;
 pub mod diff;
 pub mod normalize;
+pub mod playback;
 pub mod rewrite;
 
 pub use capture::{read_capture, BodyLayout, Capture, Exchange, RecordedEvent};

@@ -1,0 +1,201 @@
+//! `agui-lint replay` on 127.0.0.1: recorded responses served as recorded
+//! (a broken stream stays broken), ids fitted to the request, recordings
+//! matched in order or by request, at the recorded pace, and the address
+//! it listens on said.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[path = "common/listening.rs"]
+mod listening;
+
+use listening::Listening;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn path(relative: &str) -> String {
+    root().join(relative).to_str().expect("utf-8").to_owned()
+}
+
+/// POSTs `body` to `url`: the status, the Content-Type and the body's bytes.
+fn post(url: &str, body: &str) -> (u16, String, Vec<u8>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .proxy(None)
+        .build()
+        .into();
+    let mut response = agent
+        .post(url)
+        .header("Content-Type", "application/json")
+        .send(body)
+        .expect("request");
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let mut bytes = Vec::new();
+    response
+        .body_mut()
+        .with_config()
+        .limit(u64::MAX)
+        .reader()
+        .read_to_end(&mut bytes)
+        .expect("body");
+    (status, content_type, bytes)
+}
+
+fn request(thread: &str, run: &str, user: &str) -> String {
+    serde_json::json!({
+        "threadId": thread, "runId": run, "state": {}, "tools": [], "context": [],
+        "forwardedProps": {}, "messages": [{"id": "u1", "role": "user", "content": user}]
+    })
+    .to_string()
+}
+
+#[test]
+fn a_broken_stream_is_served_byte_for_byte() {
+    // A capture that fails `check` on purpose: served as it was recorded,
+    // framing and faults included.
+    let capture = "tests/upstream/traffic-1.0/chat.response.sse";
+    let recorded = std::fs::read(root().join(capture)).expect("capture");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = dir.path().join("broken.sse");
+    let mut bytes = recorded.clone();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&broken, &bytes).expect("write");
+    let server = Listening::start(&[
+        "replay",
+        broken.to_str().expect("utf-8"),
+        "--keep-ids",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let (status, content_type, body) = post(&format!("{}/agent", server.url), "{}");
+    assert_eq!(status, 200);
+    assert_eq!(content_type, "text/event-stream");
+    assert_eq!(body, bytes);
+}
+
+#[test]
+fn ids_are_fitted_to_the_request_unless_kept() {
+    let capture = path("tests/data/frameworks/langgraph/text.har");
+    let server = Listening::start(&["replay", &capture, "--listen", "127.0.0.1:0"]);
+    let (_, _, body) = post(
+        &format!("{}/agent", server.url),
+        &request("thread-new", "run-new", "Hi!"),
+    );
+    let text = String::from_utf8(body).expect("utf-8");
+    assert!(
+        text.contains(r#""threadId":"thread-new","runId":"run-new""#),
+        "{text}"
+    );
+    let har: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&capture).expect("capture")).expect("HAR");
+    let recorded: serde_json::Value = serde_json::from_str(
+        har["log"]["entries"][0]["request"]["postData"]["text"]
+            .as_str()
+            .expect("request"),
+    )
+    .expect("request JSON");
+    let recorded_thread = recorded["threadId"].as_str().expect("threadId");
+    assert!(!text.contains(recorded_thread), "{text}");
+
+    let kept = Listening::start(&["replay", &capture, "--keep-ids", "--listen", "127.0.0.1:0"]);
+    let (_, _, body) = post(
+        &format!("{}/agent", kept.url),
+        &request("thread-new", "run-new", "Hi!"),
+    );
+    assert!(String::from_utf8(body)
+        .expect("utf-8")
+        .contains(recorded_thread));
+}
+
+#[test]
+fn recordings_are_matched_in_order_or_by_request() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let capture = dir.path().join("two.jsonl");
+    let run = |text: &str| {
+        format!(
+            "{}\n{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n{{\"type\":\"CUSTOM\",\"name\":\"answer\",\"value\":\"{text}\"}}\n{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n",
+            request("t", "r", text)
+        )
+    };
+    std::fs::write(&capture, format!("{}{}", run("first"), run("second"))).expect("write");
+    let capture = capture.to_str().expect("utf-8");
+    let answer = |url: &str, asked: &str| {
+        let (_, content_type, body) = post(&format!("{url}/agent"), &request("t2", "r2", asked));
+        assert_eq!(content_type, "text/event-stream");
+        let text = String::from_utf8(body).expect("utf-8");
+        ["first", "second"]
+            .into_iter()
+            .find(|n| text.contains(&format!("\"value\":\"{n}\"")))
+            .expect("an answer")
+    };
+    let in_order = Listening::start(&["replay", capture, "--listen", "127.0.0.1:0"]);
+    let picks: Vec<&str> = ["second", "second", "second"]
+        .iter()
+        .map(|asked| answer(&in_order.url, asked))
+        .collect();
+    assert_eq!(picks, ["first", "second", "first"]);
+    let by_request = Listening::start(&[
+        "replay",
+        capture,
+        "--match",
+        "request",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(answer(&by_request.url, "second"), "second");
+    assert_eq!(answer(&by_request.url, "first"), "first");
+}
+
+#[test]
+fn the_recorded_pace_is_kept_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let capture = dir.path().join("paced.jsonl");
+    std::fs::write(
+        &capture,
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"timestamp\":1000}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"timestamp\":1600}\n",
+    )
+    .expect("write");
+    let capture = capture.to_str().expect("utf-8");
+    let paced = Listening::start(&[
+        "replay",
+        capture,
+        "--pace",
+        "recorded",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let started = Instant::now();
+    post(&format!("{}/agent", paced.url), "{}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(600),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn the_address_is_said_and_a_reachable_one_warned_of() {
+    let capture = path("tests/upstream/traffic-1.0/chat.response.sse");
+    let mut server = Listening::start(&["replay", &capture, "--listen", "0.0.0.0:0"]);
+    assert!(server.url.starts_with("http://0.0.0.0:"), "{}", server.url);
+    server.wait_for("is not a loopback address");
+    let local = Listening::start(&["replay", &capture, "--listen", "127.0.0.1:0"]);
+    let url = format!("{}/agent", local.url);
+    post(&url, "{}");
+    let mut local = local;
+    local.wait_for("POST /agent");
+    assert!(local
+        .printed()
+        .iter()
+        .all(|line| !line.contains("loopback")));
+    assert!(Path::new(&capture).exists());
+}
