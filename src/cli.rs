@@ -91,6 +91,22 @@ pub enum Command {
     /// Runs until stopped.
     #[command(after_help = REPLAY_EXAMPLES)]
     Replay(ReplayArgs),
+    /// Check the AG-UI traffic between a client and an agent server as it
+    /// passes: a reverse proxy in front of the server.
+    ///
+    /// Point the client at the proxy (the same path it used on the server:
+    /// `--to http://localhost:8000` forwards `/agent` to
+    /// `http://localhost:8000/agent`). Every byte passes unchanged in both
+    /// directions, the response as it streams; each run request and its
+    /// response are checked as they pass, findings printed as they occur
+    /// (on standard error, or as JSON Lines on standard output) and a
+    /// summary per run at its end. `--save DIR` writes the session as an
+    /// HTTP Archive that `check` reads back with the same findings. Headers
+    /// such as Authorization are passed on, never printed, and saved masked
+    /// unless --save-secrets. Listens on loopback unless --listen names
+    /// another address. Runs until stopped.
+    #[command(after_help = PROXY_EXAMPLES)]
+    Proxy(Box<ProxyArgs>),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -107,6 +123,12 @@ Examples:
   agui-lint replay recorded.har                      # http://127.0.0.1:8790
   agui-lint replay broken-stream.sse --listen 127.0.0.1:9000
   agui-lint replay session.har --match request --pace recorded";
+
+const PROXY_EXAMPLES: &str = "\
+Examples:
+  agui-lint proxy --to http://localhost:8000          # then use http://127.0.0.1:8780/agent
+  agui-lint proxy --to http://localhost:8000 --save captures/
+  agui-lint proxy --to https://agent.example.com --format jsonl > findings.jsonl";
 
 const DECODE_EXAMPLES: &str = "\
 Examples:
@@ -619,6 +641,49 @@ pub enum PaceArg {
     Fast,
     /// With the waits the recorded timestamps show.
     Recorded,
+}
+
+/// Arguments of `proxy`.
+#[derive(Debug, clap::Args)]
+pub struct ProxyArgs {
+    /// The agent server's base URL; each request's path and query are
+    /// appended to its path.
+    #[arg(long)]
+    pub to: String,
+    /// The address to listen on (port 0: any free port, printed).
+    #[arg(long, default_value = "127.0.0.1:8780")]
+    pub listen: std::net::SocketAddr,
+    /// Write the session, rewritten after each exchange, as an HTTP
+    /// Archive in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    /// Save secret headers (Authorization, Cookie, API keys) as sent
+    /// rather than masked.
+    #[arg(long, requires = "save")]
+    pub save_secrets: bool,
+    /// How findings are printed: for a person on standard error, or one
+    /// JSON object a line on standard output.
+    #[arg(long, value_enum, default_value_t = ProxyFormat::Human)]
+    pub format: ProxyFormat,
+    /// The most of one response kept for its check and the archive (the
+    /// rest passes on, counted, not checked).
+    #[arg(long, default_value_t = 64 * 1024 * 1024, value_name = "BYTES")]
+    pub max_response_size: usize,
+    /// How long to wait for the server to accept a connection, in seconds.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    pub connect_timeout: u64,
+    /// Print only findings (no summaries, no requests).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Output formats of `proxy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProxyFormat {
+    /// One line a finding and a summary a run, on standard error.
+    Human,
+    /// One JSON object a finding or summary, on standard output.
+    Jsonl,
 }
 
 /// Arguments of `completions`.

@@ -7,6 +7,7 @@ mod decode;
 mod diff;
 mod probe;
 mod progress;
+mod proxy;
 mod replay;
 mod reporting;
 mod serve;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode::decode(&args.path),
         Command::Diff(args) => diff::command(&args),
         Command::Replay(args) => replay::command(&args),
+        Command::Proxy(args) => proxy::command(*args),
         Command::Completions(args) => completions(args),
     };
     match outcome {

@@ -58,9 +58,28 @@ const MASKED: &str = "***";
 /// secret headers, and any header value containing one of `secrets`, are
 /// masked.
 pub fn archive(exchanges: &[(Sent, Received)], secrets: &[String]) -> Vec<u8> {
+    archive_with(exchanges, secrets, Masking::Secrets)
+}
+
+/// Whether an archive masks secrets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Masking {
+    /// Secret request headers (`Authorization`, `Cookie` ...), the
+    /// response's `Set-Cookie`, and header values holding a given secret.
+    Secrets,
+    /// Nothing: every header as it was sent (asked for by the user).
+    Nothing,
+}
+
+/// [`archive`], masking as told.
+pub fn archive_with(
+    exchanges: &[(Sent, Received)],
+    secrets: &[String],
+    masking: Masking,
+) -> Vec<u8> {
     let entries: Vec<Value> = exchanges
         .iter()
-        .map(|(sent, received)| entry(sent, received, secrets))
+        .map(|(sent, received)| entry(sent, received, secrets, masking))
         .collect();
     let har = json!({"log": {
         "version": "1.2",
@@ -73,15 +92,16 @@ pub fn archive(exchanges: &[(Sent, Received)], secrets: &[String]) -> Vec<u8> {
 }
 
 /// One exchange as a HAR entry.
-fn entry(sent: &Sent, received: &Received, secrets: &[String]) -> Value {
+fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking) -> Value {
     let request_headers: Vec<Value> = sent
         .headers
         .iter()
         .map(|(name, value)| {
-            let secret = SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str())
-                || secrets
-                    .iter()
-                    .any(|s| !s.is_empty() && value.contains(s.as_str()));
+            let secret = masking == Masking::Secrets
+                && (SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+                    || secrets
+                        .iter()
+                        .any(|s| !s.is_empty() && value.contains(s.as_str())));
             json!({"name": name, "value": if secret { MASKED } else { value }})
         })
         .collect();
@@ -95,7 +115,10 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String]) -> Value {
     let response_headers: Vec<Value> = received
         .headers
         .iter()
-        .map(|(name, value)| json!({"name": name, "value": value}))
+        .map(|(name, value)| {
+            let secret = masking == Masking::Secrets && name.eq_ignore_ascii_case("set-cookie");
+            json!({"name": name, "value": if secret { MASKED } else { value }})
+        })
         .collect();
     // Browsers write `x-unknown` for a response without a Content-Type.
     let mime_type = header("content-type").unwrap_or_else(|| "x-unknown".to_string());

@@ -13,6 +13,8 @@ pub struct Listening {
     /// `http://127.0.0.1:PORT`.
     pub url: String,
     lines: mpsc::Receiver<String>,
+    /// Every line received so far.
+    history: Vec<String>,
 }
 
 impl Listening {
@@ -44,6 +46,7 @@ impl Listening {
             child,
             url: String::new(),
             lines,
+            history: Vec::new(),
         };
         let line = listening.wait_for("listening on http://");
         let url = line
@@ -56,22 +59,26 @@ impl Listening {
         listening
     }
 
-    /// The next line printed that contains `wanted` (lines before it are
-    /// passed over); fails after 20 seconds.
+    /// The next line printed that contains `wanted` (the lines before it
+    /// are kept for [`Self::printed`]); fails after 20 seconds.
     pub fn wait_for(&mut self, wanted: &str) -> String {
-        let mut seen = Vec::new();
         loop {
             match self.lines.recv_timeout(Duration::from_secs(20)) {
-                Ok(line) if line.contains(wanted) => return line,
-                Ok(line) => seen.push(line),
-                Err(_) => panic!("no line with {wanted:?}; printed: {seen:#?}"),
+                Ok(line) => {
+                    self.history.push(line.clone());
+                    if line.contains(wanted) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no line with {wanted:?}; printed: {:#?}", self.history),
             }
         }
     }
 
-    /// Every line printed so far.
-    pub fn printed(&self) -> Vec<String> {
-        self.lines.try_iter().collect()
+    /// Every line printed so far, from the first.
+    pub fn printed(&mut self) -> Vec<String> {
+        self.history.extend(self.lines.try_iter());
+        self.history.clone()
     }
 }
 

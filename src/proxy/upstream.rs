@@ -1,0 +1,201 @@
+//! One exchange with the server: the client's request sent as it came
+//! (hop-by-hop headers aside), the response's head handed back at once,
+//! and its body passed on a piece at a time, each piece before it is
+//! checked, so that checking never delays what the client receives.
+
+use std::io::{self, Read};
+use std::time::{Instant, SystemTime};
+
+use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+use agui_lint::unstable::input::har_write::{Received, Sent};
+use bytes::Bytes;
+use tokio::sync::{mpsc, oneshot};
+
+use super::watch::Watch;
+use super::Proxy;
+
+/// A request to forward.
+pub(crate) struct Forward {
+    /// The run's number in the session (1-based).
+    pub run: usize,
+    pub method: String,
+    /// The server's URL for it.
+    pub url: String,
+    /// `METHOD /path` as the client asked.
+    pub label: String,
+    /// The client's headers that are forwarded.
+    pub headers: Vec<(String, Vec<u8>)>,
+    pub body: Vec<u8>,
+}
+
+/// The response's status and the headers passed back to the client.
+pub(crate) type Head = (u16, Vec<(String, Vec<u8>)>);
+
+/// Headers of one connection (RFC 9110 §7.6.1), and those the client and
+/// the server each set for their own connection: not passed on. The
+/// client's `Accept-Encoding` is not passed on either, so that the server
+/// answers in a form the proxy can check (what the client receives is
+/// still exactly what the server sent).
+const NOT_FORWARDED: [&str; 11] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+    "content-length",
+];
+
+/// Whether a client's request header is passed on to the server.
+pub(crate) fn forwarded(name: &str) -> bool {
+    !NOT_FORWARDED.iter().any(|n| name.eq_ignore_ascii_case(n))
+        && !name.eq_ignore_ascii_case("accept-encoding")
+}
+
+/// Whether a server's response header is passed back to the client (its
+/// framing is hyper's to write for the client's connection).
+fn passed_back(name: &str) -> bool {
+    !NOT_FORWARDED[..9]
+        .iter()
+        .any(|n| name.eq_ignore_ascii_case(n))
+}
+
+/// Forwards `forward`, hands the response's head to `head` and its body's
+/// pieces to `pieces`, checks both, and records the exchange.
+pub(crate) fn exchange(
+    proxy: &Proxy,
+    forward: Forward,
+    head: oneshot::Sender<Result<Head, String>>,
+    pieces: mpsc::Sender<io::Result<Bytes>>,
+) {
+    let mut watch = Watch::new(proxy, forward.run, &forward.label, &forward.body);
+    let sent = Sent {
+        url: forward.url.clone(),
+        headers: forward
+            .headers
+            .iter()
+            .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned()))
+            .collect(),
+        body: forward.body.clone(),
+        at: SystemTime::now(),
+    };
+    let started = Instant::now();
+    let ms =
+        |at: Instant| u64::try_from(at.duration_since(started).as_millis()).unwrap_or(u64::MAX);
+    let mut builder = ureq::http::Request::builder()
+        .method(forward.method.as_str())
+        .uri(forward.url.as_str());
+    for (name, value) in &forward.headers {
+        builder = builder.header(name.as_str(), value.as_slice());
+    }
+    let sent_request = match builder.body(forward.body) {
+        Ok(request) => request,
+        Err(e) => {
+            let _ = head.send(Err(e.to_string()));
+            watch.unreachable(&e.to_string());
+            return;
+        }
+    };
+    let mut response = match proxy.agent.run(sent_request) {
+        Ok(response) => response,
+        Err(e) => {
+            let _ = head.send(Err(e.to_string()));
+            watch.unreachable(&e.to_string());
+            return;
+        }
+    };
+    let head_at = Instant::now();
+    let status = response.status().as_u16();
+    let all_headers: Vec<(String, Vec<u8>)> = response
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec()))
+        .collect();
+    let text_headers: Vec<(String, String)> = all_headers
+        .iter()
+        .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned()))
+        .collect();
+    let content_type = text_headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        .map(|(_, v)| v.clone());
+    let back = all_headers
+        .into_iter()
+        .filter(|(n, _)| passed_back(n))
+        .collect();
+    if head.send(Ok((status, back))).is_err() {
+        return;
+    }
+    watch.response(status, content_type.as_deref());
+    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut chunk = vec![0; 64 * 1024];
+    let mut body = Vec::new();
+    let mut dropped = 0u64;
+    let (mut last, mut longest_gap, mut first_byte_ms, mut first_event_ms) =
+        (head_at, 0u64, None, None);
+    let (end, detail) = loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => break (DeliveryEnd::Complete, None),
+            Ok(n) => {
+                // The client first; the check after.
+                if pieces
+                    .blocking_send(Ok(Bytes::copy_from_slice(&chunk[..n])))
+                    .is_err()
+                {
+                    break (
+                        DeliveryEnd::ConnectionLost,
+                        Some("closed by the client".to_owned()),
+                    );
+                }
+                let now = Instant::now();
+                longest_gap = longest_gap.max(ms(now).saturating_sub(ms(last)));
+                last = now;
+                first_byte_ms.get_or_insert(ms(now));
+                let searched_from = body.len().saturating_sub(4);
+                let room = proxy.keep.saturating_sub(body.len()).min(n);
+                body.extend_from_slice(&chunk[..room]);
+                dropped += (n - room) as u64;
+                if first_event_ms.is_none()
+                    && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
+                {
+                    first_event_ms = Some(ms(now));
+                }
+                if room > 0 {
+                    watch.feed(&chunk[..room]);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                // The client's connection is cut as the server's was.
+                let _ = pieces.blocking_send(Err(io::Error::other(e.to_string())));
+                break (DeliveryEnd::ConnectionLost, Some(e.to_string()));
+            }
+        }
+    };
+    drop(pieces);
+    let received = Received {
+        status: Some(status),
+        headers: text_headers,
+        body,
+        head_ms: Some(ms(head_at)),
+        total_ms: ms(Instant::now()),
+        delivery: Delivery {
+            first_byte_ms,
+            first_event_ms,
+            longest_gap_ms: longest_gap,
+            end,
+            limit_ms: None,
+            detail,
+            dropped_bytes: (dropped > 0).then_some(dropped),
+        },
+    };
+    let entry = proxy
+        .session
+        .as_ref()
+        .and_then(|session| session.lock().ok().map(|mut s| s.record(&sent, &received)));
+    watch.finish(&sent, &received, entry);
+}

@@ -1,0 +1,235 @@
+//! One exchange checked as it passes: the run request when it arrives, the
+//! response's events as they stream (the library's stream checker, paired
+//! with the request), each finding printed as it occurs; and at the end
+//! the exchange checked as `check` checks a saved archive's entry (status,
+//! Content-Type, delivery), whose findings not already printed are printed
+//! then, with the run's summary. What was printed is what `check` of the
+//! saved archive reports.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use agui_lint::unstable::check::check_source;
+use agui_lint::unstable::input::har_write::{archive_with, Masking, Received, Sent};
+use agui_lint::unstable::input::Source;
+use agui_lint::unstable::recording::BodyLayout;
+use agui_lint::{Checked, Diagnostic, Framing, Kind, Severity, StreamChecker};
+use serde_json::{json, Value};
+
+use super::Proxy;
+use crate::cli::ProxyFormat;
+
+/// What one exchange has shown so far.
+pub(crate) struct Watch<'a> {
+    proxy: &'a Proxy,
+    run: usize,
+    label: String,
+    request: Option<Value>,
+    checker: Option<StreamChecker>,
+    /// (rule, message) of each finding printed, counted.
+    printed: HashMap<(String, String), usize>,
+}
+
+impl<'a> Watch<'a> {
+    /// Starts watching run `run` (`label`: `METHOD /path`), checking its
+    /// request body when it is a RunAgentInput.
+    pub(crate) fn new(proxy: &'a Proxy, run: usize, label: &str, body: &[u8]) -> Self {
+        let request = serde_json::from_slice::<Value>(body)
+            .ok()
+            .filter(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
+        let mut watch = Watch {
+            proxy,
+            run,
+            label: label.to_owned(),
+            request,
+            checker: None,
+            printed: HashMap::new(),
+        };
+        if watch.request.is_some() {
+            let report = proxy.validator.validate(Kind::RunAgentInput, body);
+            for diagnostic in report.diagnostics() {
+                watch.print_finding("request body", diagnostic);
+            }
+        }
+        watch
+    }
+
+    /// The response's head came: an event stream is checked as it comes.
+    pub(crate) fn response(&mut self, status: u16, content_type: Option<&str>) {
+        let framing = match content_type.and_then(BodyLayout::of_media_type) {
+            Some(BodyLayout::Sse) => Framing::Sse,
+            Some(BodyLayout::Proto) => Framing::Proto,
+            Some(BodyLayout::JsonLines) => Framing::JsonLines,
+            None => {
+                self.note(&format!(
+                    "{status} {}, not an event stream",
+                    content_type.unwrap_or("(no Content-Type)")
+                ));
+                return;
+            }
+        };
+        self.note(&format!(
+            "{status} {}",
+            content_type.unwrap_or("(no Content-Type)")
+        ));
+        let mut checker = StreamChecker::new(&self.proxy.validator, framing).with_kind(Kind::Event);
+        if let Some(request) = &self.request {
+            checker = checker.answering(request);
+        }
+        self.checker = Some(checker);
+    }
+
+    /// A piece of the response's body.
+    pub(crate) fn feed(&mut self, piece: &[u8]) {
+        let Some(checker) = self.checker.as_mut() else {
+            return;
+        };
+        let mut found = Vec::new();
+        checker.feed_each(piece, |checked| found.push(checked));
+        found.iter().for_each(|checked| self.print_checked(checked));
+    }
+
+    /// The server could not be reached.
+    pub(crate) fn unreachable(&mut self, why: &str) {
+        self.note(&format!("the server cannot be reached: {why}"));
+    }
+
+    /// The exchange ended: the rest of the stream's findings, the
+    /// exchange's own, and the summary. `entry` is the exchange's place in
+    /// the saved archive.
+    pub(crate) fn finish(mut self, sent: &Sent, received: &Received, entry: Option<usize>) {
+        let events = if let Some(checker) = self.checker.take() {
+            let records = checker.records();
+            let mut found = Vec::new();
+            checker.finish_each(|checked| found.push(checked));
+            found.iter().for_each(|checked| self.print_checked(checked));
+            records
+        } else {
+            0
+        };
+        // The exchange as `check` reads it from a saved archive.
+        let har = archive_with(&[(sent.clone(), received.clone())], &[], Masking::Nothing);
+        let source = Source::Memory {
+            name: format!("run-{}.har", self.run).into(),
+            bytes: Arc::from(har),
+        };
+        let mut all: Vec<(String, Diagnostic)> = Vec::new();
+        let _ = check_source(&self.proxy.validator, &source, None, &mut |checked| {
+            let place = checked.place().unwrap_or_default();
+            for diagnostic in checked.report.into_diagnostics() {
+                all.push((place.clone(), diagnostic));
+            }
+        });
+        let mut counts = [0usize; 3];
+        for (place, diagnostic) in &all {
+            counts[severity_index(diagnostic.severity)] += 1;
+            let key = (diagnostic.rule.clone(), diagnostic.message.clone());
+            match self.printed.get_mut(&key) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => self.print_finding(place, diagnostic),
+            }
+        }
+        if self.proxy.quiet {
+            return;
+        }
+        let ended = match (&received.delivery.detail, received.delivery.end) {
+            (Some(detail), _) => format!(", cut: {detail}"),
+            (None, _) => String::new(),
+        };
+        let saved = entry.map_or(String::new(), |n| format!(", saved as entry {n}"));
+        match self.proxy.format {
+            ProxyFormat::Human => self.line(&format!(
+                "agui-lint proxy: run {} ({}): {} event(s), {} error(s), {} warning(s), {} ms{ended}{saved}",
+                self.run, self.label, events, counts[2], counts[1], received.total_ms
+            )),
+            ProxyFormat::Jsonl => self.line(
+                &json!({
+                    "run": self.run,
+                    "request": self.label,
+                    "summary": {
+                        "status": received.status,
+                        "events": events,
+                        "errors": counts[2],
+                        "warnings": counts[1],
+                        "infos": counts[0],
+                        "ms": received.total_ms,
+                        "end": received.delivery.end,
+                        "entry": entry,
+                    }
+                })
+                .to_string(),
+            ),
+        }
+    }
+
+    fn print_checked(&mut self, checked: &Checked) {
+        let place = checked.place().unwrap_or_default();
+        for diagnostic in checked.report.diagnostics() {
+            self.print_finding(&place, diagnostic);
+        }
+    }
+
+    fn print_finding(&mut self, place: &str, diagnostic: &Diagnostic) {
+        *self
+            .printed
+            .entry((diagnostic.rule.clone(), diagnostic.message.clone()))
+            .or_default() += 1;
+        let text = match self.proxy.format {
+            ProxyFormat::Human => format!(
+                "agui-lint proxy: run {} ({}), {place}: {}[{}] {}{}",
+                self.run,
+                self.label,
+                diagnostic.severity.as_str(),
+                diagnostic.rule,
+                diagnostic.message,
+                if diagnostic.pointer.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (at {})", diagnostic.pointer)
+                }
+            ),
+            ProxyFormat::Jsonl => json!({
+                "run": self.run,
+                "request": self.label,
+                "at": place,
+                "rule": diagnostic.rule,
+                "severity": diagnostic.severity,
+                "message": diagnostic.message,
+                "pointer": diagnostic.pointer,
+            })
+            .to_string(),
+        };
+        self.line(&text);
+    }
+
+    /// A line about the run (not a finding), unless quiet.
+    fn note(&self, what: &str) {
+        if self.proxy.quiet {
+            return;
+        }
+        match self.proxy.format {
+            ProxyFormat::Human => self.line(&format!(
+                "agui-lint proxy: run {} ({}): {what}",
+                self.run, self.label
+            )),
+            ProxyFormat::Jsonl => self
+                .line(&json!({"run": self.run, "request": self.label, "note": what}).to_string()),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        let _one_at_a_time = self.proxy.out.lock();
+        match self.proxy.format {
+            ProxyFormat::Human => eprintln!("{text}"),
+            ProxyFormat::Jsonl => println!("{text}"),
+        }
+    }
+}
+
+fn severity_index(severity: Severity) -> usize {
+    match severity {
+        Severity::Info => 0,
+        Severity::Warning => 1,
+        Severity::Error => 2,
+    }
+}

@@ -1,0 +1,364 @@
+//! `agui-lint proxy` on 127.0.0.1, in front of the example server and of
+//! `agui-lint replay` serving vendored captures: bytes pass unchanged and
+//! as they come, findings are printed live, the saved archive checks with
+//! the same findings, and secrets are passed on but never printed or saved.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+#[path = "../examples/server.rs"]
+#[allow(dead_code)]
+mod example;
+
+#[path = "common/listening.rs"]
+mod listening;
+
+#[path = "common/http_requests.rs"]
+mod http_requests;
+
+use listening::Listening;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn path(relative: &str) -> String {
+    root().join(relative).to_str().expect("utf-8").to_owned()
+}
+
+/// The example server on a free port, for the rest of the test process.
+fn example_server() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.set_nonblocking(true).expect("non-blocking");
+    let address = listener.local_addr().expect("address");
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            let guard = example::guard().expect("validator");
+            example::serve(listener, example::router(guard))
+                .await
+                .expect("serve");
+        });
+    });
+    address
+}
+
+/// A response as the client saw it: status, headers, body, and how long
+/// its first byte of body took.
+struct Seen {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    first_byte: Duration,
+}
+
+fn post(url: &str, body: &str, headers: &[(&str, &str)]) -> Seen {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .proxy(None)
+        .build()
+        .into();
+    let mut request = agent.post(url).header("Content-Type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let started = Instant::now();
+    let mut response = request.send(body).expect("request");
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str().to_owned(), v.to_str().unwrap_or("").to_owned()))
+        .collect();
+    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut body = Vec::new();
+    let mut first = [0u8; 1];
+    let mut first_byte = Duration::ZERO;
+    if reader.read(&mut first).expect("first byte") == 1 {
+        first_byte = started.elapsed();
+        body.push(first[0]);
+    }
+    reader.read_to_end(&mut body).expect("body");
+    Seen {
+        status,
+        headers,
+        body,
+        first_byte,
+    }
+}
+
+fn header<'a>(seen: &'a Seen, name: &str) -> Option<&'a str> {
+    seen.headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+fn run_request(thread: &str) -> String {
+    serde_json::json!({
+        "threadId": thread, "runId": "run-1", "protocolVersion": "1.0", "state": {},
+        "tools": [], "context": [], "forwardedProps": {},
+        "messages": [{"id": "u1", "role": "user", "content": "Hello"}]
+    })
+    .to_string()
+}
+
+/// The (rule, message) of every finding, counted.
+fn findings_of(items: impl Iterator<Item = (String, String)>) -> BTreeMap<(String, String), usize> {
+    let mut counted = BTreeMap::new();
+    for item in items {
+        *counted.entry(item).or_insert(0) += 1;
+    }
+    counted
+}
+
+/// What `check --format json` reports of `file`, as (rule, message) counts.
+fn checked(file: &Path) -> BTreeMap<(String, String), usize> {
+    let output = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(["check", "--format", "json"])
+        .arg(file)
+        .output()
+        .expect("check");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    findings_of(
+        report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["diagnostics"].as_array().cloned().unwrap_or_default())
+            .map(|d| {
+                (
+                    d["rule"].as_str().unwrap_or("").to_owned(),
+                    d["message"].as_str().unwrap_or("").to_owned(),
+                )
+            }),
+    )
+}
+
+/// The one archive a `--save` directory holds.
+fn saved(dir: &Path) -> PathBuf {
+    let found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("save dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "har"))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.into_iter().next().expect("archive")
+}
+
+#[test]
+fn the_example_servers_answer_passes_byte_for_byte_and_clean() {
+    let server = example_server();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{server}"),
+        "--listen",
+        "127.0.0.1:0",
+        "--save",
+        dir.path().to_str().expect("utf-8"),
+    ]);
+    let request = run_request("thread-example");
+    let direct = post(&format!("http://{server}/agent"), &request, &[]);
+    let proxied = post(&format!("{}/agent", proxy.url), &request, &[]);
+    assert_eq!(direct.status, 200);
+    assert_eq!(proxied.status, direct.status);
+    assert_eq!(proxied.body, direct.body);
+    assert!(!proxied.body.is_empty());
+    assert_eq!(
+        header(&proxied, "content-type"),
+        header(&direct, "content-type")
+    );
+    let summary = proxy.wait_for("run 1 (POST /agent): 5 event(s)");
+    assert!(summary.contains("0 error(s), 0 warning(s)"), "{summary}");
+    assert!(summary.contains("saved as entry 1"), "{summary}");
+    assert!(checked(&saved(dir.path())).is_empty());
+    // A request the example refuses passes as refused.
+    let refused = post(&format!("{}/agent", proxy.url), "{\"threadId\": 1}", &[]);
+    assert_eq!(refused.status, 422);
+}
+
+#[test]
+fn a_stream_is_passed_on_as_it_comes() {
+    // A capture whose second event comes 1.5 s after the first, served at
+    // its recorded pace: the first byte reaches the client through the
+    // proxy about as soon as without it, long before the second.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let capture = dir.path().join("slow.jsonl");
+    std::fs::write(
+        &capture,
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"timestamp\":1000}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"timestamp\":2500}\n",
+    )
+    .expect("write");
+    let server = Listening::start(&[
+        "replay",
+        capture.to_str().expect("utf-8"),
+        "--pace",
+        "recorded",
+        "--keep-ids",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let proxy = Listening::start(&["proxy", "--to", &server.url, "--listen", "127.0.0.1:0"]);
+    let direct = post(&format!("{}/agent", server.url), "{}", &[]);
+    let proxied = post(&format!("{}/agent", proxy.url), "{}", &[]);
+    assert_eq!(proxied.body, direct.body);
+    assert!(
+        direct.first_byte < Duration::from_millis(1000),
+        "{:?}",
+        direct.first_byte
+    );
+    assert!(
+        proxied.first_byte < direct.first_byte + Duration::from_millis(500),
+        "first byte {:?} through the proxy, {:?} without",
+        proxied.first_byte,
+        direct.first_byte
+    );
+}
+
+#[test]
+fn findings_are_printed_live_and_the_saved_archive_checks_the_same() {
+    // Broken captures (and a clean one), served as recorded.
+    let captures = [
+        path("fixtures/1.1/streams/invalid/duplicate-start.jsonl"),
+        path("fixtures/1.1/streams/invalid/never-ended.jsonl"),
+        path("tests/data/frameworks/langgraph/frontend-tool.har"),
+        path("tests/data/proto/captures/fixtures-1.1-valid/full-run.aguipb"),
+        path("fixtures/1.1/streams/invalid/proto-frame-truncated.aguipb"),
+    ];
+    let mut replay_args = vec!["replay", "--keep-ids", "--listen", "127.0.0.1:0"];
+    replay_args.extend(captures.iter().map(String::as_str));
+    let server = Listening::start(&replay_args);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &server.url,
+        "--listen",
+        "127.0.0.1:0",
+        "--format",
+        "jsonl",
+        "--save",
+        dir.path().to_str().expect("utf-8"),
+    ]);
+    let runs = 6; // frontend-tool.har holds two exchanges.
+    for run in 1..=runs {
+        let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+        assert_eq!(seen.status, 200);
+        proxy.wait_for(&format!(
+            "{{\"run\":{run},\"request\":\"POST /agent\",\"summary\""
+        ));
+    }
+    let lines = proxy.printed();
+    let printed: Vec<Value> = lines
+        .iter()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let live = findings_of(printed.iter().filter(|v| v.get("rule").is_some()).map(|v| {
+        (
+            v["rule"].as_str().unwrap_or("").to_owned(),
+            v["message"].as_str().unwrap_or("").to_owned(),
+        )
+    }));
+    let rules: Vec<&str> = live.keys().map(|(rule, _)| rule.as_str()).collect();
+    for expected in ["duplicate-start", "never-ended", "proto-frame-truncated"] {
+        assert!(rules.contains(&expected), "{expected} not in {rules:?}");
+    }
+    assert_eq!(live, checked(&saved(dir.path())));
+}
+
+#[test]
+fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
+    // A server that answers with an empty stream and keeps the headers it
+    // was sent.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("address");
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&heads);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let kept = Arc::clone(&kept);
+            std::thread::spawn(move || {
+                http_requests::each_request(stream, |stream, incoming| {
+                    kept.lock().expect("lock").push(incoming.head.clone());
+                    use std::io::Write;
+                    let body = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"run-1\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"run-1\"}\n\n";
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nSet-Cookie: session=cookie-secret\r\nContent-Length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    true
+                });
+            });
+        }
+    });
+    for save_secrets in [false, true] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut args = vec![
+            "proxy".to_owned(),
+            "--to".to_owned(),
+            format!("http://{address}"),
+            "--listen".to_owned(),
+            "127.0.0.1:0".to_owned(),
+            "--save".to_owned(),
+            dir.path().to_str().expect("utf-8").to_owned(),
+        ];
+        if save_secrets {
+            args.push("--save-secrets".to_owned());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut proxy = Listening::start(&args);
+        let seen = post(
+            &format!("{}/agent", proxy.url),
+            &run_request("t"),
+            &[("Authorization", "Bearer token-secret")],
+        );
+        assert_eq!(seen.status, 200);
+        assert_eq!(header(&seen, "set-cookie"), Some("session=cookie-secret"));
+        proxy.wait_for("run 1 (POST /agent): 2 event(s)");
+        let head = heads.lock().expect("lock").pop().expect("a request");
+        assert!(head.contains("Bearer token-secret"), "{head}");
+        let printed = proxy.printed();
+        assert!(
+            printed
+                .iter()
+                .all(|l| !l.contains("token-secret") && !l.contains("cookie-secret")),
+            "{printed:?}"
+        );
+        let archive = std::fs::read_to_string(saved(dir.path())).expect("archive");
+        assert_eq!(archive.contains("token-secret"), save_secrets);
+        assert_eq!(archive.contains("cookie-secret"), save_secrets);
+    }
+}
+
+#[test]
+fn an_unreachable_server_is_a_bad_gateway() {
+    let unused = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = unused.local_addr().expect("address");
+    drop(unused);
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{address}"),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+    assert_eq!(seen.status, 502);
+    proxy.wait_for("the server cannot be reached");
+}
