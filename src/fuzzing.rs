@@ -587,3 +587,52 @@ fn proto_findings(validator: &Validator, capture: &[u8], piece: Option<usize>) -
     }
     found
 }
+
+/// `data` as a recording (`agui-lint diff`, `replay`): read as each kind of
+/// capture, its runs diffed against themselves (nothing may differ) and
+/// against the runs of the same bytes read otherwise, and each exchange
+/// served again as recorded (the pieces must be its body, byte for byte)
+/// and with its ids fitted to a request.
+pub fn recordings(data: &[u8]) {
+    use crate::recording::diff::diff;
+    use crate::recording::normalize::{runs, Normalization};
+    use crate::recording::playback::{playback, Pace};
+    use crate::recording::read_capture;
+    let request = json!({"threadId": "fuzz-thread", "runId": "fuzz-run"});
+    let mut all: Vec<Vec<crate::recording::normalize::Run>> = Vec::new();
+    for name in ["c.jsonl", "c.sse", "c.har", "c.aguipb", "c.json", "-"] {
+        within_budget("a recording", || {
+            let Ok(capture) = read_capture(data, std::path::Path::new(name)) else {
+                return;
+            };
+            for how in [
+                Normalization::default(),
+                Normalization { join_pieces: false },
+            ] {
+                let read = runs(&capture, how);
+                assert!(
+                    diff(&read, &read).is_empty(),
+                    "{name}: a capture differs from itself"
+                );
+                if let Some(other) = all.last() {
+                    let _ = diff(other.as_slice(), &read);
+                }
+                all.push(read);
+            }
+            for exchange in &capture.exchanges {
+                let kept = playback(exchange, None, true, Pace::Fast);
+                if let Some(body) = &exchange.body {
+                    let served: Vec<u8> =
+                        kept.pieces.iter().flat_map(|p| p.bytes.clone()).collect();
+                    if !body.is_empty() {
+                        assert_eq!(
+                            &served, body,
+                            "{name}: a recording is not served as recorded"
+                        );
+                    }
+                }
+                let _ = playback(exchange, Some(&request), false, Pace::Recorded);
+            }
+        });
+    }
+}

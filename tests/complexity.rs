@@ -1178,3 +1178,118 @@ fn binary_frames() {
         check_capture(&validator, SourceLayout::Proto),
     );
 }
+
+/// Two captures compared as `agui-lint diff` compares them: `a`, and `a`
+/// with every id spelt otherwise.
+fn diff_against_renamed(a: &[u8]) {
+    use agui_lint::unstable::recording::diff::diff;
+    use agui_lint::unstable::recording::normalize::{runs, Normalization};
+    use agui_lint::unstable::recording::read_capture;
+    let b: Vec<u8> = String::from_utf8_lossy(a)
+        .replace("\"id-", "\"other-")
+        .into_bytes();
+    let name = std::path::Path::new("c.jsonl");
+    let runs_a = runs(&read_capture(a, name).expect("a"), Normalization::default());
+    let runs_b = runs(
+        &read_capture(&b, name).expect("b"),
+        Normalization::default(),
+    );
+    std::hint::black_box(diff(&runs_a, &runs_b));
+}
+
+/// A run of `pieces` text pieces, its ids spelt after `k`.
+fn recorded_run(k: usize, pieces: usize) -> String {
+    let mut run = format!(
+        "{{\"type\":\"RUN_STARTED\",\"threadId\":\"id-t{k}\",\"runId\":\"id-r{k}\",\"timestamp\":{k}}}\n{{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"id-m{k}\",\"role\":\"assistant\"}}\n"
+    );
+    for _ in 0..pieces {
+        run.push_str(&format!(
+            "{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"id-m{k}\",\"delta\":\"x\\u00e9 \"}}\n"
+        ));
+    }
+    run.push_str(&format!(
+        "{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"id-m{k}\"}}\n{{\"type\":\"RUN_FINISHED\",\"threadId\":\"id-t{k}\",\"runId\":\"id-r{k}\"}}\n"
+    ));
+    run
+}
+
+#[test]
+fn recordings() {
+    use agui_lint::unstable::recording::playback::{playback, Pace};
+    use agui_lint::unstable::recording::read_capture;
+    let _alone = alone();
+    family(
+        "diff: n runs, the same after normalisation",
+        2_000,
+        Memory::Linear,
+        |n| {
+            (0..n)
+                .map(|k| recorded_run(k, 3))
+                .collect::<String>()
+                .into_bytes()
+        },
+        diff_against_renamed,
+    );
+    family(
+        "diff: one message in n pieces",
+        20_000,
+        Memory::Linear,
+        |n| recorded_run(0, n).into_bytes(),
+        diff_against_renamed,
+    );
+    // One run each, no event in common: past the alignment budget, the
+    // differing middle is reported whole rather than aligned.
+    family(
+        "diff: two unrelated runs of n events",
+        5_000,
+        Memory::Linear,
+        |n| {
+            (0..n)
+                .map(|i| format!("{{\"type\":\"CUSTOM\",\"name\":\"id-{i}\",\"value\":{i}}}\n"))
+                .collect::<String>()
+                .into_bytes()
+        },
+        |a| {
+            use agui_lint::unstable::recording::diff::diff;
+            use agui_lint::unstable::recording::normalize::{runs, Normalization};
+            let b = String::from_utf8_lossy(a).replace("\"id-", "\"other-");
+            let name = std::path::Path::new("c.jsonl");
+            let how = Normalization::default();
+            let runs_a = runs(&read_capture(a, name).expect("a"), how);
+            let runs_b = runs(&read_capture(b.as_bytes(), name).expect("b"), how);
+            let found = diff(&runs_a, &runs_b);
+            assert!(found.runs[0].over_budget || runs_a[0].events.len() < 2_100);
+            std::hint::black_box(found);
+        },
+    );
+    // A recording of n events served again: cut at its events, its ids
+    // fitted to a request.
+    let request = json!({"threadId": "t-new", "runId": "r-new"});
+    family(
+        "replay: a recorded stream of n events",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let mut sse = String::new();
+            for line in recorded_run(0, n).lines() {
+                sse.push_str(&format!("data: {line}\n\n"));
+            }
+            sse.into_bytes()
+        },
+        |bytes| {
+            let capture = read_capture(bytes, std::path::Path::new("c.sse")).expect("capture");
+            let played = playback(&capture.exchanges[0], Some(&request), false, Pace::Recorded);
+            std::hint::black_box(played);
+        },
+    );
+    family(
+        "replay: an archive of n exchanges read",
+        1_000,
+        Memory::Linear,
+        |n| har(n, 5, false),
+        |bytes| {
+            let capture = read_capture(bytes, std::path::Path::new("c.har")).expect("capture");
+            assert!(!capture.exchanges.is_empty());
+        },
+    );
+}

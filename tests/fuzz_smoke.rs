@@ -98,6 +98,7 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::probe_response(&input);
             fuzzing::kit_exchange(&input);
             fuzzing::proto(&input);
+            fuzzing::recordings(&input);
             fuzzing::stream(&input);
             fuzzing::guard_body(&input);
             let mut call = input.clone();

@@ -91,6 +91,35 @@ pub fn archive_with(
     text
 }
 
+/// An archive written an exchange at a time: [`Appended::head`], then
+/// each entry's text from [`Appended::entry`], separated by `,`, then
+/// [`Appended::TAIL`]. A writer that keeps the tail at the file's end (and
+/// overwrites it with the next entry) leaves a whole archive after every
+/// exchange, at the cost of that exchange alone.
+pub struct Appended;
+
+impl Appended {
+    /// What closes the entries and the archive.
+    pub const TAIL: &'static [u8] = b"\n]}}\n";
+
+    /// The archive's beginning, up to its first entry.
+    pub fn head() -> Vec<u8> {
+        let creator = json!({"name": "agui-lint", "version": env!("CARGO_PKG_VERSION")});
+        format!("{{\"log\": {{\"version\": \"1.2\", \"creator\": {creator}, \"entries\": [\n")
+            .into_bytes()
+    }
+
+    /// One exchange's entry, as pretty-printed JSON text.
+    pub fn entry(
+        sent: &Sent,
+        received: &Received,
+        secrets: &[String],
+        masking: Masking,
+    ) -> Vec<u8> {
+        serde_json::to_vec_pretty(&entry(sent, received, secrets, masking)).unwrap_or_default()
+    }
+}
+
 /// One exchange as a HAR entry.
 fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking) -> Value {
     let request_headers: Vec<Value> = sent
@@ -293,5 +322,26 @@ mod tests {
         let content = &har["log"]["entries"][0]["response"]["content"];
         assert_eq!(content["encoding"], "base64");
         assert_eq!(content["text"], "/wAB");
+    }
+
+    #[test]
+    fn an_archive_appended_entry_by_entry_is_the_archive_whole() {
+        let exchanges = [exchange(b"data: {}\n\n"), exchange(b"data: []\n\n")];
+        let mut appended = Appended::head();
+        for (k, (sent, received)) in exchanges.iter().enumerate() {
+            if k > 0 {
+                appended.extend_from_slice(b",\n");
+            }
+            appended.extend(Appended::entry(sent, received, &[], Masking::Nothing));
+        }
+        appended.extend_from_slice(Appended::TAIL);
+        let whole: Value =
+            serde_json::from_slice(&archive_with(&exchanges, &[], Masking::Nothing)).expect("JSON");
+        let pieces: Value = serde_json::from_slice(&appended).expect("JSON");
+        assert_eq!(pieces, whole);
+        let text = String::from_utf8(appended).expect("UTF-8");
+        assert!(text.contains("tok_secret"));
+        let masked = Appended::entry(&exchanges[0].0, &exchanges[0].1, &[], Masking::Secrets);
+        assert!(!String::from_utf8_lossy(&masked).contains("Bearer tok_secret"));
     }
 }

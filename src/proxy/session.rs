@@ -1,18 +1,25 @@
 //! The session saved with `--save DIR`: every exchange so far as one HTTP
-//! Archive, rewritten after each exchange ends (through a temporary file
-//! and a rename, so that a reader never sees half an archive and a proxy
-//! stopped at any moment leaves every finished exchange saved).
+//! Archive. Each exchange, once ended, is written over the archive's
+//! closing bytes and followed by them again, so that the file is a whole
+//! archive after every exchange (a proxy stopped at any moment leaves every
+//! finished exchange saved) and saving costs each exchange its own size,
+//! however long the session.
 
+use std::fs::File;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use agui_lint::unstable::input::har_write::{archive_with, Masking, Received, Sent};
+use agui_lint::unstable::input::har_write::{Appended, Masking, Received, Sent};
 
 /// The archive being written.
 pub(crate) struct Session {
     path: PathBuf,
+    file: File,
     masking: Masking,
-    exchanges: Vec<(Sent, Received)>,
+    /// Where the closing bytes start.
+    tail_at: u64,
+    entries: usize,
 }
 
 impl Session {
@@ -26,6 +33,12 @@ impl Session {
             .unwrap_or_default()
             .as_millis();
         let path = dir.join(format!("agui-lint-proxy-{started}.har"));
+        let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", path.display());
+        let mut file = File::create(&path).map_err(cannot)?;
+        let head = Appended::head();
+        file.write_all(&head)
+            .and_then(|()| file.write_all(Appended::TAIL))
+            .map_err(cannot)?;
         if !quiet {
             eprintln!(
                 "agui-lint proxy: saving the session to {}{}",
@@ -37,34 +50,42 @@ impl Session {
                 }
             );
         }
-        let session = Session {
+        Ok(Session {
+            tail_at: head.len() as u64,
             path,
+            file,
             masking: if secrets {
                 Masking::Nothing
             } else {
                 Masking::Secrets
             },
-            exchanges: Vec::new(),
-        };
-        session.write()?;
-        Ok(session)
+            entries: 0,
+        })
     }
 
-    /// Adds an exchange and rewrites the archive; the exchange's 1-based
-    /// entry.
+    /// Adds an exchange to the archive; the exchange's 1-based entry.
     pub(crate) fn record(&mut self, sent: &Sent, received: &Received) -> usize {
-        self.exchanges.push((sent.clone(), received.clone()));
-        if let Err(e) = self.write() {
-            eprintln!("agui-lint proxy: {e}");
+        let mut text = Vec::new();
+        if self.entries > 0 {
+            text.extend_from_slice(b",\n");
         }
-        self.exchanges.len()
-    }
-
-    fn write(&self) -> Result<(), String> {
-        let text = archive_with(&self.exchanges, &[], self.masking);
-        let partial = self.path.with_extension("har.partial");
-        std::fs::write(&partial, text)
-            .and_then(|()| std::fs::rename(&partial, &self.path))
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
+        text.extend(Appended::entry(sent, received, &[], self.masking));
+        let written = self
+            .file
+            .seek(SeekFrom::Start(self.tail_at))
+            .and_then(|_| self.file.write_all(&text))
+            .and_then(|()| self.file.write_all(Appended::TAIL))
+            .and_then(|()| self.file.flush());
+        match written {
+            Ok(()) => {
+                self.tail_at += text.len() as u64;
+                self.entries += 1;
+            }
+            Err(e) => eprintln!(
+                "agui-lint proxy: {}: cannot write: {e}",
+                self.path.display()
+            ),
+        }
+        self.entries
     }
 }

@@ -213,7 +213,7 @@ pub fn playback(
         let stamps: Vec<(usize, Option<u64>)> = starts
             .iter()
             .filter(|&&(at, _)| at < body.len())
-            .map(|&(at, stamp)| (cuts.iter().filter(|&&c| c <= at).count(), stamp))
+            .map(|&(at, stamp)| (cuts.partition_point(|&c| c <= at), stamp))
             .collect();
         let mut last: Option<u64> = None;
         for (piece, stamp) in stamps {
