@@ -362,3 +362,93 @@ fn an_unreachable_server_is_a_bad_gateway() {
     assert_eq!(seen.status, 502);
     proxy.wait_for("the server cannot be reached");
 }
+
+#[test]
+fn the_same_scripted_run_recorded_twice_diffs_empty() {
+    // The golden-trace workflow: the probe's scripted runs against the
+    // example server, recorded twice (fresh ids and times each), diff empty;
+    // a run recorded through the proxy diffs empty against the same run
+    // recorded by the probe, and a planted change shows.
+    let server = example_server();
+    let url = format!("http://{server}/agent");
+    let dirs: Vec<tempfile::TempDir> = (0..2)
+        .map(|_| tempfile::tempdir().expect("temp dir"))
+        .collect();
+    for dir in &dirs {
+        let status = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+            .args(["probe", &url, "--quiet", "--save"])
+            .arg(dir.path())
+            .status()
+            .expect("probe");
+        assert_eq!(status.code(), Some(0));
+    }
+    let session = |dir: &tempfile::TempDir| dir.path().join("session.har");
+    let diff = |a: &Path, b: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+            .arg("diff")
+            .args([a, b])
+            .output()
+            .expect("diff")
+    };
+    let (first, second) = (session(&dirs[0]), session(&dirs[1]));
+    assert_ne!(
+        std::fs::read(&first).expect("first"),
+        std::fs::read(&second).expect("second")
+    );
+    let same = diff(&first, &second);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&same.stdout)
+    );
+    // The probe's runs sent through the proxy: the proxy's archive is
+    // another recording of the same runs.
+    let saved_by_proxy = tempfile::tempdir().expect("temp dir");
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{server}"),
+        "--listen",
+        "127.0.0.1:0",
+        "--save",
+        saved_by_proxy.path().to_str().expect("utf-8"),
+    ]);
+    let through = tempfile::tempdir().expect("temp dir");
+    let status = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args([
+            "probe",
+            &format!("{}/agent", proxy.url),
+            "--quiet",
+            "--save",
+        ])
+        .arg(through.path())
+        .status()
+        .expect("probe");
+    assert_eq!(status.code(), Some(0));
+    proxy.wait_for("run 2 (POST /agent): 5 event(s)");
+    let recorded = diff(&first, &saved(saved_by_proxy.path()));
+    assert_eq!(
+        recorded.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&recorded.stdout)
+    );
+    // A change planted in the second recording's answer.
+    let planted = dirs[1].path().join("planted.har");
+    let text = std::fs::read_to_string(&second).expect("second");
+    assert!(text.contains("agui-lint checked your input"));
+    std::fs::write(
+        &planted,
+        text.replacen(
+            "agui-lint checked your input",
+            "agui-lint read your input",
+            1,
+        ),
+    )
+    .expect("write");
+    let changed = diff(&first, &planted);
+    assert_eq!(changed.status.code(), Some(1));
+    let shown = String::from_utf8_lossy(&changed.stdout);
+    assert!(shown.contains("[-checked-]{+read+}"), "{shown}");
+}
