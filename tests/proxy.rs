@@ -452,3 +452,43 @@ fn the_same_scripted_run_recorded_twice_diffs_empty() {
     let shown = String::from_utf8_lossy(&changed.stdout);
     assert!(shown.contains("[-checked-]{+read+}"), "{shown}");
 }
+
+#[test]
+fn a_response_past_the_limit_passes_whole_and_is_judged_on_whole_events() {
+    let capture = path("tests/upstream/traffic-1.0/chat.response.sse");
+    let server = Listening::start(&["replay", "--keep-ids", "--listen", "127.0.0.1:0", &capture]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &server.url,
+        "--listen",
+        "127.0.0.1:0",
+        "--format",
+        "jsonl",
+        "--max-response-size",
+        "700",
+        "--save",
+        dir.path().to_str().expect("utf-8"),
+    ]);
+    let proxied = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+    assert_eq!(proxied.body, std::fs::read(&capture).expect("capture"));
+    proxy.wait_for("\"summary\"");
+    let printed: Vec<Value> = proxy
+        .printed()
+        .iter()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let live = findings_of(printed.iter().filter(|v| v.get("rule").is_some()).map(|v| {
+        (
+            v["rule"].as_str().unwrap_or("").to_owned(),
+            v["message"].as_str().unwrap_or("").to_owned(),
+        )
+    }));
+    let rules: Vec<&str> = live.keys().map(|(rule, _)| rule.as_str()).collect();
+    // The archive holds the events kept whole, and says the rest was not.
+    assert!(rules.contains(&"response-not-captured"), "{rules:?}");
+    assert!(!rules.contains(&"invalid-json"), "{rules:?}");
+    assert_eq!(live, checked(&saved(dir.path())));
+}

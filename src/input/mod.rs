@@ -7,6 +7,7 @@ mod framed;
 pub mod har;
 pub mod har_write;
 pub mod proto;
+pub mod receiving;
 mod records;
 pub mod sse;
 mod walk;

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant, SystemTime};
 pub use agui_lint::unstable::input::har_write::{Received, Sent};
 
 use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
+use agui_lint::unstable::input::receiving::Receiving;
 use agui_lint::unstable::input::sse::SseFramer;
+use agui_lint::unstable::input::Layout;
 use ureq::http::header::{HeaderName, HeaderValue};
 
 /// How long each part of an exchange may take.
@@ -149,11 +151,8 @@ impl Client {
         // No limit on what is read, only on what is kept: a response of
         // any length is read to its end or a timeout, and its size known.
         let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
-        let mut body = Vec::new();
-        let mut dropped = 0u64;
+        let mut receiving = Receiving::new(started, head_at, self.keep);
         let mut chunk = vec![0; 64 * 1024];
-        let (mut last, mut longest_gap) = (head_at, 0u64);
-        let (mut first_byte_ms, mut first_event_ms) = (None, None);
         // Counts the events of a run to cancel as they come, without
         // reading the body again at each chunk.
         let (mut framer, mut dispatched) = (SseFramer::new(1024), 0usize);
@@ -161,25 +160,14 @@ impl Client {
             match reader.read(&mut chunk) {
                 Ok(0) => break (DeliveryEnd::Complete, None, None),
                 Ok(n) => {
-                    let now = Instant::now();
-                    longest_gap = longest_gap.max(millis(now.duration_since(last)));
-                    last = now;
-                    first_byte_ms.get_or_insert(ms(now));
-                    let searched_from = body.len().saturating_sub(4);
-                    let room = self.keep.saturating_sub(body.len()).min(n);
-                    body.extend_from_slice(&chunk[..room]);
-                    dropped += (n - room) as u64;
-                    if first_event_ms.is_none()
-                        && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
-                    {
-                        first_event_ms = Some(ms(now));
-                    }
+                    receiving.piece(&chunk[..n]);
                     if let Some(events) = stop_after_events {
                         framer.push(&chunk[..n], &mut |_| dispatched += 1);
                         if dispatched >= events {
                             // The client reads no further than the event it
                             // stops at, however much the read brought.
-                            body.truncate(end_of_event(&body, events));
+                            let end = end_of_event(receiving.body(), events);
+                            receiving.truncate(end);
                             break (
                                 DeliveryEnd::ConnectionLost,
                                 None,
@@ -190,35 +178,13 @@ impl Client {
                 }
                 Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(error) => {
-                    let now = Instant::now();
-                    longest_gap = longest_gap.max(millis(now.duration_since(last)));
+                    receiving.ended_now();
                     break self.ended_by(&error);
                 }
             }
         };
-        if dropped > 0 {
-            // The recording ends with the last whole event: a piece of one
-            // cut at the limit is the recorder's doing, not the server's.
-            let end = last_event_end(&body);
-            dropped += (body.len() - end) as u64;
-            body.truncate(end);
-        }
-        let received = Received {
-            status: Some(status),
-            headers: response_headers,
-            body,
-            head_ms: Some(ms(head_at)),
-            total_ms: ms(Instant::now()),
-            delivery: Delivery {
-                first_byte_ms,
-                first_event_ms,
-                longest_gap_ms: longest_gap,
-                end,
-                limit_ms,
-                detail,
-                dropped_bytes: (dropped > 0).then_some(dropped),
-            },
-        };
+        let received =
+            receiving.finish(Layout::Sse, status, response_headers, end, limit_ms, detail);
         Ok((sent, received))
     }
 
@@ -253,31 +219,6 @@ impl Client {
     }
 }
 
-/// Where the last whole Server-Sent Event of `body` ends: just after the
-/// blank line that dispatches it, or 0 when there is none. A line ends
-/// with CRLF, LF or CR, and lines may mix them (`\r\n\n` is a blank
-/// line too); the scan goes back from the end and stops at the first
-/// blank line.
-fn last_event_end(body: &[u8]) -> usize {
-    let is_end = |b: u8| b == b'\r' || b == b'\n';
-    // A blank line's terminator starts at `at` when the line before ended
-    // just there: after an LF, or after a CR that is not the first half
-    // of a CRLF.
-    (1..body.len())
-        .rev()
-        .find(|&at| {
-            is_end(body[at])
-                && (body[at - 1] == b'\n' || (body[at - 1] == b'\r' && body[at] != b'\n'))
-        })
-        .map_or(0, |at| {
-            if body[at] == b'\r' && body.get(at + 1) == Some(&b'\n') {
-                at + 2
-            } else {
-                at + 1
-            }
-        })
-}
-
 /// Where the `n`-th Server-Sent Event of `body` ends: just after the
 /// line break of the blank line that dispatches it (the whole body when
 /// it holds fewer).
@@ -302,26 +243,11 @@ fn millis(duration: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::last_event_end;
-
     #[test]
     fn a_cancelled_run_is_recorded_to_the_event_it_stopped_at() {
         let body = b"data: 1\r\n\r\n: c\n\ndata: 2\n\ndata: 3\n\n";
         assert_eq!(super::end_of_event(body, 1), 11);
         assert_eq!(super::end_of_event(body, 2), 25);
         assert_eq!(super::end_of_event(body, 9), body.len());
-    }
-
-    #[test]
-    fn a_cut_recording_ends_with_its_last_whole_event() {
-        assert_eq!(last_event_end(b"data: 1\n\ndata: 2\n\ndata: 3"), 18);
-        assert_eq!(last_event_end(b"data: 1\r\n\r\ndata: 2"), 11);
-        assert_eq!(last_event_end(b"data: 1\r\rdata"), 9);
-        assert_eq!(last_event_end(b"data: 1"), 0);
-        // Line endings mixed within one stream.
-        assert_eq!(last_event_end(b"data: 1\r\n\ndata: 2"), 10);
-        assert_eq!(last_event_end(b"data: 1\n\r\ndata: 2"), 10);
-        assert_eq!(last_event_end(b"data: 1\n\rdata: 2"), 9);
-        assert_eq!(last_event_end(b"data: 1\r\ndata: 2\r\n"), 0);
     }
 }

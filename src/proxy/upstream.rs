@@ -6,8 +6,11 @@
 use std::io::{self, Read};
 use std::time::{Instant, SystemTime};
 
-use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
-use agui_lint::unstable::input::har_write::{Received, Sent};
+use agui_lint::unstable::input::har::DeliveryEnd;
+use agui_lint::unstable::input::har_write::Sent;
+use agui_lint::unstable::input::receiving::Receiving;
+use agui_lint::unstable::input::Layout;
+use agui_lint::unstable::recording::BodyLayout;
 use bytes::Bytes;
 use tokio::sync::{mpsc, oneshot};
 
@@ -84,8 +87,6 @@ pub(crate) fn exchange(
         at: SystemTime::now(),
     };
     let started = Instant::now();
-    let ms =
-        |at: Instant| u64::try_from(at.duration_since(started).as_millis()).unwrap_or(u64::MAX);
     let mut builder = ureq::http::Request::builder()
         .method(forward.method.as_str())
         .uri(forward.url.as_str());
@@ -132,11 +133,8 @@ pub(crate) fn exchange(
     }
     watch.response(status, content_type.as_deref());
     let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut receiving = Receiving::new(started, head_at, proxy.keep);
     let mut chunk = vec![0; 64 * 1024];
-    let mut body = Vec::new();
-    let mut dropped = 0u64;
-    let (mut last, mut longest_gap, mut first_byte_ms, mut first_event_ms) =
-        (head_at, 0u64, None, None);
     let (end, detail) = loop {
         match reader.read(&mut chunk) {
             Ok(0) => break (DeliveryEnd::Complete, None),
@@ -146,56 +144,39 @@ pub(crate) fn exchange(
                     .blocking_send(Ok(Bytes::copy_from_slice(&chunk[..n])))
                     .is_err()
                 {
+                    receiving.ended_now();
                     break (
                         DeliveryEnd::ConnectionLost,
                         Some("closed by the client".to_owned()),
                     );
                 }
-                let now = Instant::now();
-                longest_gap = longest_gap.max(ms(now).saturating_sub(ms(last)));
-                last = now;
-                first_byte_ms.get_or_insert(ms(now));
-                let searched_from = body.len().saturating_sub(4);
-                let room = proxy.keep.saturating_sub(body.len()).min(n);
-                body.extend_from_slice(&chunk[..room]);
-                dropped += (n - room) as u64;
-                if first_event_ms.is_none()
-                    && memchr::memmem::find(&body[searched_from..], b"data:").is_some()
-                {
-                    first_event_ms = Some(ms(now));
-                }
-                if room > 0 {
-                    watch.feed(&chunk[..room]);
+                let kept = receiving.piece(&chunk[..n]);
+                if !kept.is_empty() {
+                    watch.feed(kept);
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
                 // The client's connection is cut as the server's was.
                 let _ = pieces.blocking_send(Err(io::Error::other(e.to_string())));
+                receiving.ended_now();
                 break (DeliveryEnd::ConnectionLost, Some(e.to_string()));
             }
         }
     };
     drop(pieces);
-    let received = Received {
-        status: Some(status),
-        headers: text_headers,
-        body,
-        head_ms: Some(ms(head_at)),
-        total_ms: ms(Instant::now()),
-        delivery: Delivery {
-            first_byte_ms,
-            first_event_ms,
-            longest_gap_ms: longest_gap,
-            end,
-            limit_ms: None,
-            detail,
-            dropped_bytes: (dropped > 0).then_some(dropped),
-        },
+    let layout = match content_type.as_deref().and_then(BodyLayout::of_media_type) {
+        Some(BodyLayout::Proto) => Layout::Proto,
+        Some(BodyLayout::JsonLines) => Layout::JsonLines,
+        _ => Layout::Sse,
     };
+    // Past the limit, the stream's last piece kept may be half a record:
+    // what the archive holds (cut to whole records) is judged instead.
+    let over_limit = receiving.over_limit();
+    let received = receiving.finish(layout, status, text_headers, end, None, detail);
     let entry = proxy
         .session
         .as_ref()
         .and_then(|session| session.lock().ok().map(|mut s| s.record(&sent, &received)));
-    watch.finish(&sent, &received, entry);
+    watch.finish(&sent, &received, entry, over_limit);
 }

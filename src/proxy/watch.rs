@@ -96,13 +96,23 @@ impl<'a> Watch<'a> {
 
     /// The exchange ended: the rest of the stream's findings, the
     /// exchange's own, and the summary. `entry` is the exchange's place in
-    /// the saved archive.
-    pub(crate) fn finish(mut self, sent: &Sent, received: &Received, entry: Option<usize>) {
+    /// the saved archive; `over_limit` says that the stream's end was not
+    /// kept (its last record checked may be half of one: the stream's end
+    /// is judged from the archive's entry, cut to whole records).
+    pub(crate) fn finish(
+        mut self,
+        sent: &Sent,
+        received: &Received,
+        entry: Option<usize>,
+        over_limit: bool,
+    ) {
         let events = if let Some(checker) = self.checker.take() {
             let records = checker.records();
-            let mut found = Vec::new();
-            checker.finish_each(|checked| found.push(checked));
-            found.iter().for_each(|checked| self.print_checked(checked));
+            if !over_limit {
+                let mut found = Vec::new();
+                checker.finish_each(|checked| found.push(checked));
+                found.iter().for_each(|checked| self.print_checked(checked));
+            }
             records
         } else {
             0
