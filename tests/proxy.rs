@@ -4,12 +4,11 @@
 //! the same findings, and secrets are passed on but never printed or saved.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -23,7 +22,7 @@ mod listening;
 #[path = "common/http_requests.rs"]
 mod http_requests;
 
-use listening::Listening;
+use listening::{header, post, Listening};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -54,57 +53,6 @@ fn example_server() -> SocketAddr {
     address
 }
 
-/// A response as the client saw it: status, headers, body, and how long
-/// its first byte of body took.
-struct Seen {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    first_byte: Duration,
-}
-
-fn post(url: &str, body: &str, headers: &[(&str, &str)]) -> Seen {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .proxy(None)
-        .build()
-        .into();
-    let mut request = agent.post(url).header("Content-Type", "application/json");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let started = Instant::now();
-    let mut response = request.send(body).expect("request");
-    let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(n, v)| (n.as_str().to_owned(), v.to_str().unwrap_or("").to_owned()))
-        .collect();
-    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
-    let mut body = Vec::new();
-    let mut first = [0u8; 1];
-    let mut first_byte = Duration::ZERO;
-    if reader.read(&mut first).expect("first byte") == 1 {
-        first_byte = started.elapsed();
-        body.push(first[0]);
-    }
-    reader.read_to_end(&mut body).expect("body");
-    Seen {
-        status,
-        headers,
-        body,
-        first_byte,
-    }
-}
-
-fn header<'a>(seen: &'a Seen, name: &str) -> Option<&'a str> {
-    seen.headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
-}
-
 fn run_request(thread: &str) -> String {
     serde_json::json!({
         "threadId": thread, "runId": "run-1", "protocolVersion": "1.0", "state": {},
@@ -121,6 +69,26 @@ fn findings_of(items: impl Iterator<Item = (String, String)>) -> BTreeMap<(Strin
         *counted.entry(item).or_insert(0) += 1;
     }
     counted
+}
+
+/// The JSON Lines a proxy printed with `--format jsonl`.
+fn json_lines(proxy: &mut Listening) -> Vec<Value> {
+    proxy
+        .printed()
+        .iter()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+/// The findings among a proxy's JSON Lines, as (rule, message) counts.
+fn live_findings(printed: &[Value]) -> BTreeMap<(String, String), usize> {
+    findings_of(printed.iter().filter(|v| v.get("rule").is_some()).map(|v| {
+        (
+            v["rule"].as_str().unwrap_or("").to_owned(),
+            v["message"].as_str().unwrap_or("").to_owned(),
+        )
+    }))
 }
 
 /// What `check --format json` reports of `file`, as (rule, message) counts.
@@ -261,18 +229,8 @@ fn findings_are_printed_live_and_the_saved_archive_checks_the_same() {
             "{{\"run\":{run},\"request\":\"POST /agent\",\"summary\""
         ));
     }
-    let lines = proxy.printed();
-    let printed: Vec<Value> = lines
-        .iter()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    let live = findings_of(printed.iter().filter(|v| v.get("rule").is_some()).map(|v| {
-        (
-            v["rule"].as_str().unwrap_or("").to_owned(),
-            v["message"].as_str().unwrap_or("").to_owned(),
-        )
-    }));
+    let printed = json_lines(&mut proxy);
+    let live = live_findings(&printed);
     let rules: Vec<&str> = live.keys().map(|(rule, _)| rule.as_str()).collect();
     for expected in ["duplicate-start", "never-ended", "proto-frame-truncated"] {
         assert!(rules.contains(&expected), "{expected} not in {rules:?}");
@@ -474,18 +432,8 @@ fn a_response_past_the_limit_passes_whole_and_is_judged_on_whole_events() {
     let proxied = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
     assert_eq!(proxied.body, std::fs::read(&capture).expect("capture"));
     proxy.wait_for("\"summary\"");
-    let printed: Vec<Value> = proxy
-        .printed()
-        .iter()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    let live = findings_of(printed.iter().filter(|v| v.get("rule").is_some()).map(|v| {
-        (
-            v["rule"].as_str().unwrap_or("").to_owned(),
-            v["message"].as_str().unwrap_or("").to_owned(),
-        )
-    }));
+    let printed = json_lines(&mut proxy);
+    let live = live_findings(&printed);
     let rules: Vec<&str> = live.keys().map(|(rule, _)| rule.as_str()).collect();
     // The archive holds the events kept whole, and says the rest was not.
     assert!(rules.contains(&"response-not-captured"), "{rules:?}");

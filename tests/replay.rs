@@ -3,14 +3,13 @@
 //! matched in order or by request, at the recorded pace, and the address
 //! it listens on said.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[path = "common/listening.rs"]
 mod listening;
 
-use listening::Listening;
+use listening::{header, post, Listening};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -18,36 +17,6 @@ fn root() -> PathBuf {
 
 fn path(relative: &str) -> String {
     root().join(relative).to_str().expect("utf-8").to_owned()
-}
-
-/// POSTs `body` to `url`: the status, the Content-Type and the body's bytes.
-fn post(url: &str, body: &str) -> (u16, String, Vec<u8>) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .proxy(None)
-        .build()
-        .into();
-    let mut response = agent
-        .post(url)
-        .header("Content-Type", "application/json")
-        .send(body)
-        .expect("request");
-    let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    let mut bytes = Vec::new();
-    response
-        .body_mut()
-        .with_config()
-        .limit(u64::MAX)
-        .reader()
-        .read_to_end(&mut bytes)
-        .expect("body");
-    (status, content_type, bytes)
 }
 
 fn request(thread: &str, run: &str, user: &str) -> String {
@@ -76,20 +45,22 @@ fn a_broken_stream_is_served_byte_for_byte() {
         "--listen",
         "127.0.0.1:0",
     ]);
-    let (status, content_type, body) = post(&format!("{}/agent", server.url), "{}");
-    assert_eq!(status, 200);
-    assert_eq!(content_type, "text/event-stream");
-    assert_eq!(body, bytes);
+    let seen = post(&format!("{}/agent", server.url), "{}", &[]);
+    assert_eq!(seen.status, 200);
+    assert_eq!(header(&seen, "content-type"), Some("text/event-stream"));
+    assert_eq!(seen.body, bytes);
 }
 
 #[test]
 fn ids_are_fitted_to_the_request_unless_kept() {
     let capture = path("tests/data/frameworks/langgraph/text.har");
     let server = Listening::start(&["replay", &capture, "--listen", "127.0.0.1:0"]);
-    let (_, _, body) = post(
+    let body = post(
         &format!("{}/agent", server.url),
         &request("thread-new", "run-new", "Hi!"),
-    );
+        &[],
+    )
+    .body;
     let text = String::from_utf8(body).expect("utf-8");
     assert!(
         text.contains(r#""threadId":"thread-new","runId":"run-new""#),
@@ -107,10 +78,12 @@ fn ids_are_fitted_to_the_request_unless_kept() {
     assert!(!text.contains(recorded_thread), "{text}");
 
     let kept = Listening::start(&["replay", &capture, "--keep-ids", "--listen", "127.0.0.1:0"]);
-    let (_, _, body) = post(
+    let body = post(
         &format!("{}/agent", kept.url),
         &request("thread-new", "run-new", "Hi!"),
-    );
+        &[],
+    )
+    .body;
     assert!(String::from_utf8(body)
         .expect("utf-8")
         .contains(recorded_thread));
@@ -129,9 +102,9 @@ fn recordings_are_matched_in_order_or_by_request() {
     std::fs::write(&capture, format!("{}{}", run("first"), run("second"))).expect("write");
     let capture = capture.to_str().expect("utf-8");
     let answer = |url: &str, asked: &str| {
-        let (_, content_type, body) = post(&format!("{url}/agent"), &request("t2", "r2", asked));
-        assert_eq!(content_type, "text/event-stream");
-        let text = String::from_utf8(body).expect("utf-8");
+        let seen = post(&format!("{url}/agent"), &request("t2", "r2", asked), &[]);
+        assert_eq!(header(&seen, "content-type"), Some("text/event-stream"));
+        let text = String::from_utf8(seen.body).expect("utf-8");
         ["first", "second"]
             .into_iter()
             .find(|n| text.contains(&format!("\"value\":\"{n}\"")))
@@ -174,7 +147,13 @@ fn the_recorded_pace_is_kept_when_asked() {
         "127.0.0.1:0",
     ]);
     let started = Instant::now();
-    post(&format!("{}/agent", paced.url), "{}");
+    let seen = post(&format!("{}/agent", paced.url), "{}", &[]);
+    // The first event at once, the second after the recorded gap.
+    assert!(
+        seen.first_byte < Duration::from_millis(600),
+        "{:?}",
+        seen.first_byte
+    );
     assert!(
         started.elapsed() >= Duration::from_millis(600),
         "{:?}",
@@ -190,7 +169,7 @@ fn the_address_is_said_and_a_reachable_one_warned_of() {
     server.wait_for("is not a loopback address");
     let local = Listening::start(&["replay", &capture, "--listen", "127.0.0.1:0"]);
     let url = format!("{}/agent", local.url);
-    post(&url, "{}");
+    post(&url, "{}", &[]);
     let mut local = local;
     local.wait_for("POST /agent");
     assert!(local

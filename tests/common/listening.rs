@@ -1,11 +1,12 @@
 //! The CLI's servers (`agui-lint replay`, `agui-lint proxy`) run as child
 //! processes on a free port of 127.0.0.1: the address they print, what
-//! they print after it, and their end when the test is done.
+//! they print after it, and their end when the test is done; and the
+//! client's side of one exchange with them.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A running server: its base URL and the lines it prints on stderr.
 pub struct Listening {
@@ -87,4 +88,55 @@ impl Drop for Listening {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A response as the client saw it: status, headers, body, and how long
+/// its first byte of body took.
+pub struct Seen {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub first_byte: Duration,
+}
+
+pub fn post(url: &str, body: &str, headers: &[(&str, &str)]) -> Seen {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .proxy(None)
+        .build()
+        .into();
+    let mut request = agent.post(url).header("Content-Type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let started = Instant::now();
+    let mut response = request.send(body).expect("request");
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str().to_owned(), v.to_str().unwrap_or("").to_owned()))
+        .collect();
+    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut body = Vec::new();
+    let mut first = [0u8; 1];
+    let mut first_byte = Duration::ZERO;
+    if reader.read(&mut first).expect("first byte") == 1 {
+        first_byte = started.elapsed();
+        body.push(first[0]);
+    }
+    reader.read_to_end(&mut body).expect("body");
+    Seen {
+        status,
+        headers,
+        body,
+        first_byte,
+    }
+}
+
+pub fn header<'a>(seen: &'a Seen, name: &str) -> Option<&'a str> {
+    seen.headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
