@@ -18,7 +18,7 @@
 
 mod payloads;
 
-use payloads::{events, Finding};
+use payloads::{events, traffic, Finding};
 
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -118,6 +118,12 @@ fn main() {
     // `AGUI_LINT_BENCH=cli cargo bench` runs the CLI captures alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cli") {
         cli_captures();
+        return;
+    }
+    // `AGUI_LINT_BENCH=traffic cargo bench` runs the traffic-shaped
+    // captures alone.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("traffic") {
+        traffic_captures();
         return;
     }
     // `AGUI_LINT_BENCH=binary cargo bench` runs the binary capture alone.
@@ -487,15 +493,64 @@ fn write_capture<T>(
     (path, written)
 }
 
-/// The CLI over generated captures: RunAgentInputs, events as JSON Lines
-/// and as SSE, inputs with warnings and errors, and one warning per line
-/// in every output format.
-fn cli_captures() {
+/// The head of the CLI captures' table.
+fn cli_header() {
     println!();
     println!(
         "{:<34} {:>10} {:>10} {:>14} {:>17}   holds",
         "capture (format)", "baseline", "agui-lint", "ratio (target)", "peak RSS (target)"
     );
+}
+
+/// The vendored real exchanges' runs, copy after copy (issue 52): what
+/// servers send, rather than what was generated.
+fn traffic_captures() {
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("traffic") {
+        cli_header();
+    }
+    for (name, framing, records) in [
+        ("traffic.jsonl", events::Framing::JsonLines, Records::Lines),
+        ("traffic.sse", events::Framing::Sse, Records::SseData),
+    ] {
+        let (path, written) =
+            write_capture(name, |out| traffic::capture(out, 100_000_000, framing));
+        // The real servers' runs carry their findings (an adapter that
+        // declares no version, a run left open): the check's exit code is
+        // what it is, held the same in every run.
+        let code = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+            .args(["check", "--quiet", "--format", "jsonl", "--output"])
+            .arg(std::env::temp_dir().join("agui-lint-bench-capture/report.out"))
+            .arg(&path)
+            .status()
+            .expect("run agui-lint")
+            .code()
+            .unwrap_or(2);
+        let baseline = || parse_records(&path, records);
+        measure_cli(
+            &CliCase {
+                name: format!("{name} (jsonl)"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} events: the vendored 1.0 and framework adapters' runs, ids renamed",
+                    written.bytes as f64 / 1e6,
+                    written.events
+                ),
+                largest: written.largest,
+                format: "jsonl",
+                code,
+                rss_base_mb: 32,
+                time_target: 1.0,
+            },
+            baseline,
+        );
+    }
+}
+
+/// The CLI over generated captures: RunAgentInputs, events as JSON Lines
+/// and as SSE, inputs with warnings and errors, and one warning per line
+/// in every output format.
+fn cli_captures() {
+    cli_header();
     let (path, (size, largest)) = write_capture("capture.jsonl", payloads::capture);
     let baseline = || parse_records(&path, Records::Lines);
     measure_cli(
@@ -538,6 +593,7 @@ fn cli_captures() {
             baseline,
         );
     }
+    traffic_captures();
     // Events where one run in 25 leaves a message open: errors in a few
     // percent of runs, as a server with a bug sends them.
     for (name, framing, records) in [

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 pub mod events;
 pub mod frames;
+pub mod traffic;
 
 /// A tiny linear congruential generator: deterministic, dependency-free.
 pub struct Lcg(u64);
