@@ -6,11 +6,11 @@
 //! version, read once into [`EventShapes`]: for every `type`, its keys,
 //! which are required, and what each key's value must be ([`Slot`]). The
 //! keys agui-lint reads are those [`super::slot`] reads: strings, bounded
-//! integers, booleans, open objects, `any` values, and lists and tagged
-//! objects of these (patch operations, a subagent's outcome). A key whose
-//! schema is anything richer (a RunAgentInput, a run's outcome, content
-//! parts) is left to the full path: an event that carries one is not read
-//! here. So are events whose first key is not `type`, which no SDK sends.
+//! integers, booleans, open objects, `any` values, lists of these, objects
+//! of known keys holding them (an interrupt, token usage) and tagged
+//! objects (patch operations, a run's or a subagent's outcome). A key whose
+//! schema is anything richer (a RunAgentInput, messages, content parts) is
+//! left to the full path: an event that carries one is not read here. So are events whose first key is not `type`, which no SDK sends.
 //!
 //! Strings borrow from the input unless they hold escapes; every other
 //! member is kept as its source text (checked as the full path
@@ -184,7 +184,10 @@ pub(super) mod tests {
         r#"{"type":"CUSTOM","name":"n","value":{"a":1,"a":2}}"#,
         r#"{"type":"CUSTOM","name":"n","value":12345678901234567890}"#,
         r#"{"type":"REASONING_MESSAGE_START","messageId":"m","role":"assistant"}"#,
-        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[]}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i"}]}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","id":"j"}]}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","extra":1}]}}"#,
         r#"{"type":"THINKING_START"}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"} x"#,
         "[]",
@@ -233,10 +236,18 @@ pub(super) mod tests {
             Some(Slot::StrIn(vec!["reasoning".into()]))
         );
         assert_eq!(slot("TOOL_CALL_RESULT", "content"), Some(Slot::StrOrRicher));
-        // An outcome's interrupts are a non-empty list, which is richer.
-        assert_eq!(slot("RUN_FINISHED", "outcome"), Some(Slot::Richer));
+        // A run's outcome is tagged; an interrupt outcome's interrupts are
+        // a non-empty list of objects of known keys.
+        assert!(matches!(
+            slot("RUN_FINISHED", "outcome"),
+            Some(Slot::Tagged(_))
+        ));
+        assert!(matches!(
+            slot("RUN_FINISHED", "usage"),
+            Some(Slot::Keyed(_) | Slot::Array { .. })
+        ));
         let patch = |kind: &str, key: &str| match slot(kind, key) {
-            Some(Slot::Array(item)) => matches!(*item, Slot::Tagged(_)),
+            Some(Slot::Array { item, min: 0 }) => matches!(*item, Slot::Tagged(_)),
             _ => false,
         };
         assert!(patch("STATE_DELTA", "delta"), "a list of patch operations");
@@ -266,6 +277,12 @@ pub(super) mod tests {
         ));
         assert!(read(
             r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,null]}}"#
+        ));
+        assert!(read(
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success"}}"#
+        ));
+        assert!(read(
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"tool_call","metadata":{"n":1}}]}}"#
         ));
         for refused in REFUSED {
             assert!(!read(refused), "{refused}");

@@ -5,10 +5,11 @@
 //!
 //! The slots cover the schema subset AG-UI's events use: strings (from a
 //! closed set, or JSON Pointers), bounded integers, numbers, booleans,
-//! open objects, `any` values, arrays of any of these, and objects told
-//! apart by a tag (the JSON Patch operations of a state delta, a
-//! subagent's outcome). Anything else is [`Slot::Richer`]: an event that
-//! carries it is left to the full path.
+//! open objects, `any` values, arrays of any of these (with a least
+//! length), objects of known keys holding plain values (a run's
+//! interrupts, its token usage), and objects told apart by a tag (the JSON Patch operations of a
+//! state delta, a run's or a subagent's outcome). Anything else is
+//! [`Slot::Richer`]: an event that carries it is left to the full path.
 
 use std::fmt;
 
@@ -43,8 +44,10 @@ pub(super) enum Slot {
     Any { null_ok: bool },
     /// An object of any members.
     Object,
-    /// An array whose every item fits the slot.
-    Array(Box<Slot>),
+    /// An array of at least `min` items, each fitting `item`.
+    Array { item: Box<Slot>, min: usize },
+    /// An object of these keys, each a plain value ([`Slot::is_plain`]).
+    Keyed(Keys),
     /// An object told apart by a tag.
     Tagged(Tagged),
     /// Something richer: the full path reads it.
@@ -195,10 +198,27 @@ impl Slot {
             {
                 Slot::Object
             }
-            [("items", items), ("type", _)] if type_is("array") => match Slot::of(items, defs) {
-                Slot::Richer => Slot::Richer,
-                item => Slot::Array(Box::new(item)),
-            },
+            [("items", items), ("type", _)] if type_is("array") => Slot::array(items, 0, defs),
+            [("items", items), ("minItems", min), ("type", _)] if type_is("array") => {
+                match min.as_u64().and_then(|min| usize::try_from(min).ok()) {
+                    Some(min) => Slot::array(items, min, defs),
+                    None => Slot::Richer,
+                }
+            }
+            [("additionalProperties", _), ("properties", _), ("required", _), ("type", _)]
+            | [("additionalProperties", _), ("properties", _), ("type", _)]
+                if type_is("object") =>
+            {
+                // Only plain members: an object nesting deeper (a
+                // RunAgentInput a `RUN_STARTED` embeds, whose messages the
+                // rules read) is the full path's.
+                match Keys::of(schema, defs, "") {
+                    Some(keys) if keys.keys.iter().all(|(_, slot)| slot.is_plain()) => {
+                        Slot::Keyed(keys)
+                    }
+                    _ => Slot::Richer,
+                }
+            }
             [("maximum", _), ("minimum", _), ("type", _)] if type_is("integer") => {
                 match (
                     object.get("minimum").and_then(Value::as_i64),
@@ -219,6 +239,17 @@ impl Slot {
                 Slot::of_alternatives(branches, defs)
             }
             _ => Slot::Richer,
+        }
+    }
+
+    /// The slot of an array of at least `min` items of the schema `items`.
+    fn array(items: &Value, min: usize, defs: &serde_json::Map<String, Value>) -> Slot {
+        match Slot::of(items, defs) {
+            Slot::Richer => Slot::Richer,
+            item => Slot::Array {
+                item: Box::new(item),
+                min,
+            },
         }
     }
 
@@ -283,6 +314,22 @@ impl Slot {
         } else {
             Slot::Richer
         }
+    }
+
+    /// Whether a value in this slot is a scalar or an open object, which no
+    /// rule reads but as the slot does.
+    fn is_plain(&self) -> bool {
+        matches!(
+            self,
+            Slot::Str
+                | Slot::StrIn(_)
+                | Slot::Pointer
+                | Slot::Integer { .. }
+                | Slot::Number
+                | Slot::Bool
+                | Slot::Any { .. }
+                | Slot::Object
+        )
     }
 
     /// Whether a value in this slot is left to the full path.
@@ -387,7 +434,8 @@ impl<'de> DeserializeSeed<'de> for Fit<'_> {
                     Ok(())
                 }
             }
-            Slot::Array(item) => deserializer.deserialize_seq(Items(item)),
+            Slot::Array { item, min } => deserializer.deserialize_seq(Items(item, *min)),
+            Slot::Keyed(keys) => deserializer.deserialize_map(KeyedFit(keys)),
             Slot::Tagged(tagged) => deserializer.deserialize_map(TaggedFit(tagged)),
             Slot::Richer => Err(refuse("a member the full path reads")),
         }
@@ -426,8 +474,8 @@ fn interoperable<E: de::Error>(number: &Number) -> Result<(), E> {
     }
 }
 
-/// An array whose items each fit a slot.
-struct Items<'s>(&'s Slot);
+/// An array of at least so many items, each fitting a slot.
+struct Items<'s>(&'s Slot, usize);
 
 impl<'de> Visitor<'de> for Items<'_> {
     type Value = ();
@@ -437,8 +485,15 @@ impl<'de> Visitor<'de> for Items<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Fit(self.0))?.is_some() {}
-        Ok(())
+        let mut items = 0usize;
+        while seq.next_element_seed(Fit(self.0))?.is_some() {
+            items += 1;
+        }
+        if items >= self.1 {
+            Ok(())
+        } else {
+            Err(refuse("fewer items than the schema asks"))
+        }
     }
 }
 
@@ -465,29 +520,54 @@ impl<'de> Visitor<'de> for TaggedFit<'_> {
             .find(|(tag, _)| tag == value.as_str())
             .map(|(_, keys)| keys)
             .ok_or_else(|| refuse("a tag the schema does not define"))?;
-        let mut seen = 0u64;
-        // Keys an open object adds, each at most once.
-        let mut others: Vec<Str<'de>> = Vec::new();
-        while let Some(key) = map.next_key::<Str<'de>>()? {
-            if key.as_str() == tagged.tag {
-                return Err(refuse("a repeated key"));
-            }
-            match keys.slot_of(key.as_str(), &mut seen).map_err(refuse)? {
-                Some(slot) => map.next_value_seed(Fit(slot))?,
-                None => {
-                    if others.contains(&key) {
-                        return Err(refuse("a repeated key"));
-                    }
-                    others.push(key);
-                    map.next_value::<Any>()?;
+        fit_keys(map, keys, Some(&tagged.tag))
+    }
+}
+
+/// An object of known keys.
+struct KeyedFit<'s>(&'s Keys);
+
+impl<'de> Visitor<'de> for KeyedFit<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        fit_keys(map, self.0, None)
+    }
+}
+
+/// Whether the rest of `map` fits `keys`: each key once (and never `tag`,
+/// already read), each value fitting its slot, every required key there.
+fn fit_keys<'de, A: MapAccess<'de>>(
+    mut map: A,
+    keys: &Keys,
+    tag: Option<&str>,
+) -> Result<(), A::Error> {
+    let mut seen = 0u64;
+    // Keys an open object adds, each at most once.
+    let mut others: Vec<Str<'de>> = Vec::new();
+    while let Some(key) = map.next_key::<Str<'de>>()? {
+        if Some(key.as_str()) == tag {
+            return Err(refuse("a repeated key"));
+        }
+        match keys.slot_of(key.as_str(), &mut seen).map_err(refuse)? {
+            Some(slot) => map.next_value_seed(Fit(slot))?,
+            None => {
+                if others.contains(&key) {
+                    return Err(refuse("a repeated key"));
                 }
+                others.push(key);
+                map.next_value::<Any>()?;
             }
         }
-        if keys.has_required(seen) {
-            Ok(())
-        } else {
-            Err(refuse("a required key is missing"))
-        }
+    }
+    if keys.has_required(seen) {
+        Ok(())
+    } else {
+        Err(refuse("a required key is missing"))
     }
 }
 
