@@ -18,7 +18,7 @@
 
 mod payloads;
 
-use payloads::{events, traffic, Finding};
+use payloads::{apps, events, traffic, Finding};
 
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -515,16 +515,9 @@ fn traffic_captures() {
         let (path, written) =
             write_capture(name, |out| traffic::capture(out, 100_000_000, framing));
         // The real servers' runs carry their findings (an adapter that
-        // declares no version, a run left open): the check's exit code is
-        // what it is, held the same in every run.
-        let code = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
-            .args(["check", "--quiet", "--format", "jsonl", "--output"])
-            .arg(std::env::temp_dir().join("agui-lint-bench-capture/report.out"))
-            .arg(&path)
-            .status()
-            .expect("run agui-lint")
-            .code()
-            .unwrap_or(2);
+        // declares no version): the check's exit code is what it is, held
+        // the same in every run.
+        let code = exit_code(&path);
         let baseline = || parse_records(&path, records);
         measure_cli(
             &CliCase {
@@ -544,6 +537,71 @@ fn traffic_captures() {
             baseline,
         );
     }
+    // Requests of a few applications whose tools vary by release, clean
+    // and with many findings of one rule on most records; and the same
+    // requests sent as SSE events, which a stream judges as events: one
+    // `missing-field` error each (a union's errors on a copy of every
+    // record cost 21x before the union was shown the tag alone).
+    for (name, framing, records, warned, target, holds) in [
+        (
+            "apps-clean.jsonl",
+            events::Framing::JsonLines,
+            Records::Lines,
+            false,
+            1.0,
+            "clean",
+        ),
+        (
+            "apps.jsonl",
+            events::Framing::JsonLines,
+            Records::Lines,
+            true,
+            2.0,
+            "58% with 20 tool-arguments-schema-mismatch",
+        ),
+        (
+            "apps.sse",
+            events::Framing::Sse,
+            Records::SseData,
+            false,
+            1.5,
+            "as SSE events: a missing-field error each",
+        ),
+    ] {
+        let (path, written) =
+            write_capture(name, |out| apps::capture(out, 64_000_000, framing, warned));
+        let baseline = || parse_records(&path, records);
+        measure_cli(
+            &CliCase {
+                name: format!("{name} (jsonl)"),
+                path: &path,
+                holds: format!(
+                    "{:.0} MB, {} RunAgentInputs of 3 apps x 3 tool releases, {holds}",
+                    written.bytes as f64 / 1e6,
+                    written.records,
+                ),
+                largest: written.largest,
+                format: "jsonl",
+                code: exit_code(&path),
+                rss_base_mb: 32,
+                time_target: target,
+            },
+            baseline,
+        );
+    }
+}
+
+/// The exit code of `agui-lint check` on `path`, for a capture whose
+/// findings are what they are.
+fn exit_code(path: &Path) -> i32 {
+    Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(["check", "--quiet", "--format", "jsonl", "--output"])
+        .arg(std::env::temp_dir().join("agui-lint-bench-capture/report.out"))
+        .arg(path)
+        .status()
+        .expect("run agui-lint")
+        .code()
+        .unwrap_or(2)
 }
 
 /// The CLI over generated captures: RunAgentInputs, events as JSON Lines

@@ -4,6 +4,7 @@
 use base64::Engine;
 use serde_json::{json, Value};
 
+pub mod apps;
 pub mod events;
 pub mod frames;
 pub mod traffic;

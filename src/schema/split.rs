@@ -75,6 +75,80 @@ impl Union {
     }
 }
 
+/// A schema whose root is a discriminated union (an event, a message),
+/// with its branches compiled as those of an array's items are: the union
+/// is copied among the definitions, where the branches are referenced
+/// from.
+struct RootUnion {
+    /// The schema with the union among its definitions, which the
+    /// branches' errors point into.
+    schema: Value,
+    union: Union,
+}
+
+/// The name the root union is copied under.
+const ROOT_UNION: &str = "agui-lint-root-union";
+
+impl RootUnion {
+    /// The root union of `document`, when it is one.
+    fn of(document: &Value) -> Option<RootUnion> {
+        document.get("discriminator")?;
+        let union: Map<String, Value> = document
+            .as_object()?
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "$schema" | "$defs" | "definitions"))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        let mut schema = document.clone();
+        schema
+            .as_object_mut()?
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()?
+            .insert(ROOT_UNION.to_string(), Value::Object(union));
+        let path = format!("/$defs/{ROOT_UNION}");
+        let union = Union::of(schema.pointer(&path)?, &path, &schema)?;
+        Some(RootUnion { schema, union })
+    }
+
+    /// The findings of `value`, a document the union `schema` (whose
+    /// `validator` is given) is the root of, known not to be valid: the
+    /// errors of the branch its tag names, or, when it names none, the
+    /// union's one finding about the tag, which is all the refiner makes
+    /// of the whole union's errors. That finding reads the tag alone, so
+    /// the union is shown an object of the tag alone: an object of another
+    /// kind (a RunAgentInput sent as an event) costs every branch's errors
+    /// on a copy of it otherwise.
+    fn check_root(
+        &self,
+        schema: &Value,
+        validator: &jsonschema::Validator,
+        value: &Value,
+        reading: Reading,
+        out: &mut impl Findings,
+    ) {
+        if let Some(branch) = self.union.branch(value) {
+            return refine_errors(&self.schema, value, reading, branch.iter_errors(value), out);
+        }
+        let Value::Object(object) = value else {
+            return refine_errors(schema, value, reading, validator.iter_errors(value), out);
+        };
+        let tag_alone: Map<String, Value> = object
+            .get(&self.union.tag_key)
+            .map(|tag| (self.union.tag_key.clone(), tag.clone()))
+            .into_iter()
+            .collect();
+        let tag_alone = Value::Object(tag_alone);
+        refine_errors(
+            schema,
+            &tag_alone,
+            reading,
+            validator.iter_errors(&tag_alone),
+            out,
+        );
+    }
+}
+
 /// A schema of `members` with `document`'s dialect and definitions beside
 /// them, so that its references resolve as in the document.
 fn with_definitions(
@@ -107,6 +181,9 @@ fn compile(schema: &Value) -> Option<jsonschema::Validator> {
 pub(crate) struct Split {
     members: Vec<(String, ItemSchema)>,
     root: Option<ItemSchema>,
+    /// When the schema is a discriminated union (an event, a message), its
+    /// branches.
+    union: Option<RootUnion>,
 }
 
 /// The keywords an array's schema may hold beside `items` for its items to
@@ -195,6 +272,7 @@ impl Split {
         Split {
             members,
             root: ItemSchema::of(schema, schema),
+            union: RootUnion::of(schema),
         }
     }
 
@@ -249,6 +327,9 @@ impl Split {
             _ => Vec::new(),
         };
         if split.is_empty() {
+            if let Some(union) = &self.union {
+                return union.check_root(schema, validator, value, reading, out);
+            }
             return refine_errors(schema, value, reading, validator.iter_errors(value), out);
         }
         // The rest of the document, its split arrays empty (the arrays
@@ -361,6 +442,68 @@ mod tests {
             compared += 1;
         }
         assert!(compared >= 80, "only {compared} fixtures compared");
+    }
+
+    /// A single event or message, as each version's union of them: one of
+    /// another kind, one whose tag names no branch, one whose branch
+    /// rejects it.
+    #[test]
+    fn a_union_document_is_checked_as_the_whole_union_checks_it() {
+        let schemas = Schemas::new();
+        let input = serde_json::json!({"threadId": "t", "runId": "r", "messages": [
+            {"id": "u", "role": "user", "content": "hi"}], "tools": [], "context": [], "state": {}});
+        let documents = [
+            (Kind::Event, input.clone()),
+            (
+                Kind::Event,
+                serde_json::json!({"type": "NO_SUCH_EVENT", "delta": 5}),
+            ),
+            (
+                Kind::Event,
+                serde_json::json!({"type": "THINKING_START", "x": [1, 2]}),
+            ),
+            (
+                Kind::Event,
+                serde_json::json!({"type": 7, "messageId": "m"}),
+            ),
+            (
+                Kind::Event,
+                serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": 1, "delta": "x", "extra": true}),
+            ),
+            (
+                Kind::Event,
+                serde_json::json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": {"messages": 3}}),
+            ),
+            (Kind::Event, serde_json::json!([1, 2])),
+            (
+                Kind::Message,
+                serde_json::json!({"id": "a", "content": "no role", "toolCalls": 5}),
+            ),
+            (
+                Kind::Message,
+                serde_json::json!({"id": "a", "role": "assistant", "toolCalls": [{"id": 5}]}),
+            ),
+            (
+                Kind::Message,
+                serde_json::json!({"id": "a", "role": "robot"}),
+            ),
+        ];
+        let mut compared = 0;
+        for protocol in Protocol::ALL {
+            for (kind, value) in &documents {
+                let Ok(Some(compiled)) = schemas.get(protocol, *kind) else {
+                    continue;
+                };
+                if compiled.validator.is_valid(value) {
+                    continue;
+                }
+                let (whole, split) = both(compiled, value, Reading::new(protocol, *kind));
+                assert_eq!(whole, split, "{protocol} {kind:?} {value}");
+                assert!(!split.is_empty(), "{protocol} {kind:?} {value}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 25, "only {compared} documents compared");
     }
 
     #[test]
