@@ -333,7 +333,22 @@ fn arguments(tool: &Value, broken: bool, rng: &mut Lcg) -> String {
 /// turns, whose first `broken` tool calls break their tool's schema.
 fn request(seed: u64, app: usize, variant: usize, turns: usize, broken: usize) -> Value {
     let mut rng = Lcg::new(seed);
-    let tools = tools(app, variant);
+    let mut tools = tools(app, variant);
+    // The CRM tells the model whose workspace it works in, in the
+    // descriptions of its tools' parameters: schemas that differ by
+    // thread in their annotations alone.
+    if app == 1 {
+        for tool in &mut tools {
+            for (_, property) in tool["parameters"]["properties"]
+                .as_object_mut()
+                .into_iter()
+                .flatten()
+            {
+                property["description"] =
+                    Value::from(format!("In workspace ws-{} of Zürich office", seed / 7));
+            }
+        }
+    }
     let mut messages = vec![json!({"id": format!("sys-{seed}"), "role": "system",
         "content": "You are the assistant of this application. Use the tools; answer in the user's language."})];
     let mut calls = 0;

@@ -7,17 +7,27 @@
 //! thread of the process. What is cached is a pure function of the schema
 //! (and of agui-lint's fixed compile options), so sharing is invisible in
 //! results. The cache is bounded: when full it starts over.
+//!
+//! Schemas that differ only in their annotations (a `description`, `title`
+//! or `$comment` string, as an application writes the user's workspace or
+//! today's date into its tools) share an entry ([`annotations`]): the
+//! compiled validator is the same, and so are the findings of checking the
+//! schema, unless a finding quotes a subschema, which only a broken schema
+//! has; an entry's findings, computed from the schema that made it, are
+//! taken for another schema only when there are none.
 
 // foldhash: seeded per process, so schemas a client chooses cannot collide
 // at will, and several times faster than SipHash. The map's keys are the
-// structural hashes below; equal hashes are told apart by comparing values.
+// hashes of `annotations::hash`; equal hashes are told apart by comparing
+// schemas.
 use foldhash::{HashMap, HashMapExt};
-use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, OnceLock, RwLock};
 
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
+
+mod annotations;
 
 /// What a call's arguments are checked with: the compiled schema, and the
 /// schema as a graph, which tells what a check will cost before it runs.
@@ -34,6 +44,9 @@ pub(super) const CAPACITY: usize = 1024;
 /// What is known about one schema, each part computed on first need.
 #[derive(Default)]
 pub(in crate::rules) struct Compiled {
+    /// The schema that made the entry, which the parts are computed from;
+    /// others of the entry differ from it in annotations alone.
+    pub(in crate::rules) schema: Value,
     /// The findings of checking the schema, with pointers relative to the
     /// `parameters` value itself.
     pub(in crate::rules) findings: OnceLock<Vec<Diagnostic>>,
@@ -42,20 +55,23 @@ pub(in crate::rules) struct Compiled {
     pub(in crate::rules) arguments: OnceLock<Option<Arguments>>,
 }
 
-type Entries = HashMap<u64, Vec<(Value, Arc<Compiled>)>>;
+type Entries = HashMap<u64, Vec<Arc<Compiled>>>;
 
 static CACHE: LazyLock<RwLock<(Entries, usize)>> =
     LazyLock::new(|| RwLock::new((HashMap::new(), 0)));
 
 /// The entry of `schema`, made empty when new.
 pub(super) fn lookup(schema: &Value) -> Arc<Compiled> {
-    let key = hash(schema);
+    let key = annotations::hash(schema);
     if let Ok(cache) = CACHE.read() {
         if let Some(found) = find(&cache.0, key, schema) {
             return found;
         }
     }
-    let fresh = Arc::new(Compiled::default());
+    let fresh = Arc::new(Compiled {
+        schema: schema.clone(),
+        ..Compiled::default()
+    });
     // A poisoned lock (a panic elsewhere while writing) only costs caching.
     let Ok(mut cache) = CACHE.write() else {
         return fresh;
@@ -67,11 +83,7 @@ pub(super) fn lookup(schema: &Value) -> Arc<Compiled> {
         cache.0.clear();
         cache.1 = 0;
     }
-    cache
-        .0
-        .entry(key)
-        .or_default()
-        .push((schema.clone(), fresh.clone()));
+    cache.0.entry(key).or_default().push(fresh.clone());
     cache.1 += 1;
     fresh
 }
@@ -80,47 +92,8 @@ fn find(entries: &Entries, key: u64, schema: &Value) -> Option<Arc<Compiled>> {
     entries
         .get(&key)?
         .iter()
-        .find(|(known, _)| known == schema)
-        .map(|(_, compiled)| compiled.clone())
-}
-
-/// The seed of [`hash`], one per process.
-static SCHEMA_HASHER: LazyLock<foldhash::quality::RandomState> =
-    LazyLock::new(foldhash::quality::RandomState::default);
-
-/// A structural hash of `value`, without recursion (schemas may be deep).
-fn hash(value: &Value) -> u64 {
-    let mut hasher = SCHEMA_HASHER.build_hasher();
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Null => 0u8.hash(&mut hasher),
-            Value::Bool(b) => (1u8, b).hash(&mut hasher),
-            Value::Number(n) => {
-                // Without formatting the number: its integer or float bits.
-                2u8.hash(&mut hasher);
-                match (n.as_u64(), n.as_i64(), n.as_f64()) {
-                    (Some(u), _, _) => (0u8, u).hash(&mut hasher),
-                    (_, Some(i), _) => (1u8, i).hash(&mut hasher),
-                    (_, _, Some(f)) => (2u8, f.to_bits()).hash(&mut hasher),
-                    _ => 3u8.hash(&mut hasher),
-                }
-            }
-            Value::String(s) => (3u8, s).hash(&mut hasher),
-            Value::Array(items) => {
-                (4u8, items.len()).hash(&mut hasher);
-                stack.extend(items.iter().rev());
-            }
-            Value::Object(map) => {
-                (5u8, map.len()).hash(&mut hasher);
-                for (key, value) in map {
-                    key.hash(&mut hasher);
-                    stack.push(value);
-                }
-            }
-        }
-    }
-    hasher.finish()
+        .find(|compiled| annotations::same(&compiled.schema, schema))
+        .cloned()
 }
 
 #[cfg(test)]
@@ -139,12 +112,17 @@ mod tests {
     }
 
     #[test]
-    fn hashing_tells_structure_apart() {
-        assert_ne!(hash(&json!([1, [2]])), hash(&json!([[1], 2])));
-        assert_ne!(hash(&json!({"a": "b"})), hash(&json!({"b": "a"})));
-        assert_eq!(
-            hash(&json!({"a": [1, {"b": null}]})),
-            hash(&json!({"a": [1, {"b": null}]}))
-        );
+    fn schemas_that_differ_in_annotations_share_an_entry_made_by_the_first() {
+        let first = json!({"type": "object", "description": "ws-1", "properties": {"annotated": {"type": "string", "title": "Query in ws-1"}}});
+        let second = json!({"type": "object", "description": "ws-2", "properties": {"annotated": {"type": "string", "title": "Query in ws-2"}}});
+        let a = lookup(&first);
+        let b = lookup(&second);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(b.schema, first);
+        // A property named `description` is no annotation.
+        let c =
+            lookup(&json!({"type": "object", "properties": {"description": {"type": "string"}}}));
+        let d = lookup(&json!({"type": "object", "properties": {"title": {"type": "string"}}}));
+        assert!(!Arc::ptr_eq(&c, &d));
     }
 }

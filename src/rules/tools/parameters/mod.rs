@@ -107,9 +107,15 @@ pub(super) fn check_parameters(
     let compiled = cache::lookup(parameters);
     let findings = compiled.findings.get_or_init(|| {
         let mut findings = Vec::new();
-        check_schema(parameters, "", &mut findings);
+        check_schema(&compiled.schema, "", &mut findings);
         findings
     });
+    // The entry's findings are its first schema's; a finding may quote a
+    // subschema, annotations and all, so another schema of the entry with
+    // findings has them made anew.
+    if !findings.is_empty() && compiled.schema != *parameters {
+        return check_schema(parameters, base, out);
+    }
     out.extend(findings.iter().map(|finding| {
         let mut finding = finding.clone();
         finding.pointer.insert_str(0, base);
@@ -136,7 +142,7 @@ pub(in crate::rules) fn cached_arguments_validator(
     let compiled = cache::lookup(schema);
     compiled
         .arguments
-        .get_or_init(|| arguments_validator(schema));
+        .get_or_init(|| arguments_validator(&compiled.schema));
     compiled
 }
 
