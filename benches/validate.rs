@@ -9,9 +9,12 @@
 //! with some findings, with a warning on every line in every format)
 //! against the fair baseline (`benches/baseline/`: one thread reading the
 //! file into one buffer and parsing each record into serde_json's default
-//! `Value`, run as a process as the CLI is); the cost of a
-//! finding, a record with 20 findings against the same record clean; and a
-//! binary (protobuf) capture against its JSON Lines twin.
+//! `Value`, run as a process as the CLI is); captures shaped like traffic
+//! (the vendored real exchanges' runs replayed, and three applications'
+//! requests with tools in several releases: `AGUI_LINT_BENCH=traffic`
+//! runs them alone); the cost of a finding, a record with 20 findings
+//! against the same record clean; and a binary (protobuf) capture against
+//! its JSON Lines twin.
 //!
 //! Criterion measures each case; the table at the end gives both
 //! throughputs and their ratio from that same run.
