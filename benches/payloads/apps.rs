@@ -420,13 +420,8 @@ pub fn capture(
         let broken = if warned && rng.below(100) < 58 { 20 } else { 0 };
         let record = request(seed, app, variant, turns, broken).to_string();
         written.largest = written.largest.max(record.len());
-        let framed = match framing {
-            Framing::JsonLines => format!("{record}\n"),
-            Framing::Sse => format!("data: {record}\n\n"),
-        };
-        written.bytes += framed.len();
+        written.bytes += framing.write(&record, out)?;
         written.records += 1;
-        out.write_all(framed.as_bytes())?;
         seed += 1;
     }
     Ok(written)

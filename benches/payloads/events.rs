@@ -18,6 +18,18 @@ pub enum Framing {
     Sse,
 }
 
+impl Framing {
+    /// Writes `record` to `out` framed, and says how many bytes that took.
+    pub fn write(self, record: &str, out: &mut impl std::io::Write) -> std::io::Result<usize> {
+        let framed = match self {
+            Framing::JsonLines => format!("{record}\n"),
+            Framing::Sse => format!("data: {record}\n\n"),
+        };
+        out.write_all(framed.as_bytes())?;
+        Ok(framed.len())
+    }
+}
+
 /// What a written capture holds.
 pub struct Written {
     /// Bytes written.
@@ -298,12 +310,7 @@ pub fn capture_with_errors(
         for event in events {
             written.largest = written.largest.max(event.len());
             written.events += 1;
-            let framed = match framing {
-                Framing::JsonLines => format!("{event}\n"),
-                Framing::Sse => format!("data: {event}\n\n"),
-            };
-            written.bytes += framed.len();
-            out.write_all(framed.as_bytes())?;
+            written.bytes += framing.write(&event, out)?;
         }
         n += 1;
     }

@@ -135,12 +135,7 @@ pub fn capture(
                 let event = value.to_string();
                 written.largest = written.largest.max(event.len());
                 written.events += 1;
-                let framed = match framing {
-                    Framing::JsonLines => format!("{event}\n"),
-                    Framing::Sse => format!("data: {event}\n\n"),
-                };
-                written.bytes += framed.len();
-                out.write_all(framed.as_bytes())?;
+                written.bytes += framing.write(&event, out)?;
             }
         }
         copy += 1;
