@@ -126,6 +126,7 @@ fn main() {
     // `AGUI_LINT_BENCH=traffic cargo bench` runs the traffic-shaped
     // captures alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("traffic") {
+        cli_header();
         traffic_captures();
         return;
     }
@@ -508,9 +509,6 @@ fn cli_header() {
 /// The vendored real exchanges' runs, copy after copy (issue 52): what
 /// servers send, rather than what was generated.
 fn traffic_captures() {
-    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("traffic") {
-        cli_header();
-    }
     for (name, framing, records) in [
         ("traffic.jsonl", events::Framing::JsonLines, Records::Lines),
         ("traffic.sse", events::Framing::Sse, Records::SseData),

@@ -320,7 +320,9 @@ fn arguments(tool: &Value, broken: bool, rng: &mut Lcg) -> String {
             .to_owned();
         match rng.below(3) {
             0 => {
-                arguments.as_object_mut().map(|o| o.remove(&required));
+                if let Some(object) = arguments.as_object_mut() {
+                    object.remove(&required);
+                }
             }
             1 => arguments[required.as_str()] = json!(12345),
             _ => arguments[required.as_str()] = json!({"unexpected": true}),

@@ -146,13 +146,13 @@ impl<'a> Iterator for Tokens<'a> {
                 Token::Array(items.len())
             }
             Value::Object(members) => {
+                let in_schema = matches!(position, Position::Schema | Position::SchemaOrList);
                 let kept = |(key, member): &(&'a String, &'a Value)| {
-                    !(matches!(position, Position::Schema | Position::SchemaOrList)
-                        && ANNOTATIONS.contains(&key.as_str())
-                        && member.is_string())
+                    !(in_schema && ANNOTATIONS.contains(&key.as_str()) && member.is_string())
                 };
-                let members: Vec<(&String, &Value)> = members.iter().filter(kept).collect();
-                for (key, member) in members.iter().rev() {
+                // Counted, then stacked last first: no list of the kept.
+                let count = members.iter().filter(kept).count();
+                for (key, member) in members.iter().rev().filter(kept) {
                     let inner = match position {
                         Position::Schema | Position::SchemaOrList => position_of(key),
                         Position::Schemas => Position::Schema,
@@ -161,7 +161,7 @@ impl<'a> Iterator for Tokens<'a> {
                     self.stack.push(Frame::Value(member, inner));
                     self.stack.push(Frame::Key(key));
                 }
-                Token::Object(members.len())
+                Token::Object(count)
             }
         })
     }
