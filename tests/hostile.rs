@@ -456,6 +456,42 @@ fn a_ten_megabyte_snapshot_fits_the_default_state_budget() {
     );
 }
 
+/// A snapshot the fast path reads is kept as its text until a delta
+/// needs it, and charged what it would take as a value: at every budget
+/// around that size, the events fed one by one (each snapshot read without
+/// a value) report what the same events checked as one document (parsed
+/// into values) report.
+#[test]
+fn a_snapshot_kept_as_text_is_charged_what_its_value_takes() {
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": [1, "\u{e9}\n"], "b": {"c": null}}}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a/-", "value": 2}]}),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": {"x": "y", "list": [true, 1.5, {}]}}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/x", "value": "z"}]}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/nope"}]}),
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+    ];
+    let document = serde_json::to_vec(&events).expect("JSON");
+    let mut outcomes = std::collections::BTreeSet::new();
+    for limit in (200..1_400).step_by(20) {
+        let validator = Validator::new().expect("validator").with_settings(
+            Settings::default().with_limits(Limits::default().with_max_state_bytes(limit)),
+        );
+        let streamed = stream_findings(&validator, &mut EventStream::new(), &events);
+        let whole: Vec<(String, String)> = validator
+            .validate(Kind::Events, &document)
+            .diagnostics()
+            .iter()
+            .map(|d| (d.rule.clone(), d.message.clone()))
+            .collect();
+        assert_eq!(streamed, whole, "a state limit of {limit} bytes");
+        outcomes.insert(streamed);
+    }
+    // The budgets tried refuse both snapshots, one, and neither.
+    assert!(outcomes.len() >= 3, "{outcomes:?}");
+}
+
 /// The (rule, message) of each finding `events`, fed one by one to
 /// `stream`, bring.
 fn stream_findings(

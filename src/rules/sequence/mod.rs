@@ -66,6 +66,7 @@ pub(crate) mod steps;
 mod streamed;
 mod subagents;
 mod text;
+mod text_size;
 pub(crate) mod tool_calls;
 mod versions;
 mod view;

@@ -209,16 +209,16 @@ pub(crate) fn size_of(value: &Value, visits: u64) -> (u64, bool) {
 }
 
 /// The bytes of a `serde_json::Value` itself.
-const VALUE_BYTES: u64 = std::mem::size_of::<Value>() as u64;
+pub(super) const VALUE_BYTES: u64 = std::mem::size_of::<Value>() as u64;
 
 /// The bytes an object's map allocates however few its members (its
 /// index table and entry list): measured with a counting allocator, a
 /// tree of two-member objects takes about this much more per object.
-const OBJECT_BYTES: u64 = 128;
+pub(super) const OBJECT_BYTES: u64 = 128;
 
 /// The bytes an object member takes beside its value: the map's entry
 /// (hash, key string, index) and the key's text.
-fn slot_of_key(key: &str) -> u64 {
+pub(super) fn slot_of_key(key: &str) -> u64 {
     key.len() as u64 + 64
 }
 

@@ -200,7 +200,7 @@ A consumer that applies them runs out of memory; so would a checker.
 #[derive(Debug, Default)]
 pub(super) struct State {
     /// The state; `None` when unknown.
-    value: Option<Value>,
+    value: Option<Base>,
     /// The state's size in bytes, within the budget.
     size: u64,
     /// Whether any base state was ever given.
@@ -208,6 +208,31 @@ pub(super) struct State {
     /// The state of the request the stream answers: a run's baseline when
     /// its `RUN_STARTED` echoes no input.
     requested: Option<Value>,
+}
+
+/// A base state: a value, or the text of a snapshot read without one,
+/// built into a value when a delta first needs it ([`super::text_size`]).
+#[derive(Debug)]
+enum Base {
+    /// The state as a value.
+    Value(Value),
+    /// The text of a snapshot that fit its schema.
+    Text(Box<str>),
+}
+
+impl Base {
+    /// The state as a value, built from its text the first time; `None`
+    /// when the text is no JSON value (a snapshot is only kept as text
+    /// once the fast path read it as one).
+    fn value(&mut self) -> Option<&mut Value> {
+        if let Base::Text(text) = self {
+            *self = Base::Value(serde_json::from_str(text).ok()?);
+        }
+        match self {
+            Base::Value(value) => Some(value),
+            Base::Text(_) => None,
+        }
+    }
 }
 
 impl State {
@@ -228,11 +253,14 @@ impl State {
     ) {
         let input = at.event.get("input");
         match input.as_deref().and_then(|input| input.get("state")) {
-            Some(state) => self.set(Some(state.clone()), "/input/state", at, budget, out),
+            Some(state) => {
+                let base = Some((Base::Value(state.clone()), patch::measured(state)));
+                self.set(base, "/input/state", at, budget, out);
+            }
             None => {
-                if self.requested.is_some() {
-                    let requested = self.requested.clone();
-                    self.set(requested, "", at, budget, out);
+                if let Some(requested) = &self.requested {
+                    let base = Some((Base::Value(requested.clone()), patch::measured(requested)));
+                    self.set(base, "", at, budget, out);
                 }
             }
         }
@@ -247,7 +275,16 @@ impl State {
     ) {
         match at.kind {
             EventType::StateSnapshot => {
-                let snapshot = at.event.get("snapshot").map(std::borrow::Cow::into_owned);
+                // A read snapshot stays text until a delta needs it.
+                let snapshot = match at.event.text("snapshot") {
+                    Some(text) => super::text_size::size_of_text(text)
+                        .map(|bytes| (Base::Text(text.into()), bytes)),
+                    None => at.event.get("snapshot").map(|snapshot| {
+                        let snapshot = snapshot.into_owned();
+                        let bytes = patch::measured(&snapshot);
+                        (Base::Value(snapshot), bytes)
+                    }),
+                };
                 self.set(snapshot, "/snapshot", at, budget, out);
             }
             EventType::StateDelta => self.delta(at, budget, out),
@@ -261,11 +298,12 @@ impl State {
         budget.release(std::mem::take(&mut self.size));
     }
 
-    /// A new base state (a snapshot, or a run's input) at `pointer`, kept
-    /// if it fits the budget; otherwise the state is unknown.
+    /// A new base state (a snapshot, or a run's input) at `pointer`, of
+    /// `bytes` as a value, kept if it fits the budget; otherwise the state
+    /// is unknown.
     fn set(
         &mut self,
-        state: Option<Value>,
+        state: Option<(Base, u64)>,
         pointer: &str,
         at: &Here<'_>,
         budget: &mut patch::Budget,
@@ -273,10 +311,9 @@ impl State {
     ) {
         self.had = true;
         self.forget(budget);
-        let Some(state) = state else {
+        let Some((state, bytes)) = state else {
             return;
         };
-        let bytes = patch::measured(&state);
         if budget.take(bytes, 0).is_ok() {
             self.value = Some(state);
             self.size = bytes;
@@ -321,7 +358,7 @@ impl State {
                 return;
             }
         };
-        let Some(state) = &mut self.value else {
+        let Some(state) = self.value.as_mut().and_then(Base::value) else {
             if !self.had {
                 out.push(
                     at.finding(

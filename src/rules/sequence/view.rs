@@ -43,6 +43,15 @@ impl<'a> EventView<'a> {
         }
     }
 
+    /// The source text of the member `key` of a read event, when it is
+    /// not a string; `None` for a parsed event, whose members are values.
+    pub(crate) fn text(self, key: &str) -> Option<&'a str> {
+        match self {
+            EventView::Value(_) => None,
+            EventView::Read(event) => event.text(key),
+        }
+    }
+
     /// The member `key`, as a value: borrowed from a parsed event, built
     /// for a read one (only the few members the sequence rules read whole
     /// are ever asked for).
