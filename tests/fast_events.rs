@@ -299,6 +299,7 @@ fn the_generated_capture_is_read_by_the_fast_path() {
         "SUBAGENT_STARTED",
         "SUBAGENT_ERROR",
         "RUN_ERROR",
+        "MESSAGES_SNAPSHOT",
     ] {
         let (seen, fast) = by_type.get(kind).copied().unwrap_or_default();
         assert!(seen > 0, "the capture has no {kind}");
@@ -366,6 +367,61 @@ fn patch_operations_and_tagged_outcomes_get_the_same_verdict_on_both_paths() {
         agree(event.as_bytes(), Protocol::V1_1);
         agree(event.as_bytes(), Protocol::V1_0);
     }
+}
+
+/// A `MESSAGES_SNAPSHOT`'s messages are judged as a request's are, with
+/// the message shapes and rules: every snapshot of the corpus and of the
+/// generated capture, and each with one message edited (each edit of
+/// [`edits`]), gets the same verdict on both paths under every version;
+/// every one the full path finds clean is read by the fast path.
+#[test]
+fn messages_snapshots_get_the_same_verdict_on_both_paths() {
+    let mut snapshots: Vec<Value> = corpus_events()
+        .into_iter()
+        .chain(generated_events())
+        .filter(|e| e["type"] == "MESSAGES_SNAPSHOT" && e["messages"].is_array())
+        .collect();
+    snapshots.dedup();
+    assert!(snapshots.len() >= 20, "only {} snapshots", snapshots.len());
+    let (mut read, mut clean, mut checked) = (0, 0, 0);
+    for snapshot in &snapshots {
+        let bytes = serde_json::to_vec(snapshot).expect("serialize");
+        let read_fast = agree(&bytes, Protocol::V1_1);
+        read += usize::from(read_fast);
+        let (_, full) = fuzzing::fast_and_full_event(&bytes, Protocol::V1_1).expect("validator");
+        clean += usize::from(full.diagnostics().is_empty());
+        let messages = snapshot["messages"].as_array().expect("an array");
+        // Each message edited in turn, the first three of a long snapshot.
+        for (index, message) in messages.iter().enumerate().take(3) {
+            let Some(map) = message.as_object() else {
+                continue;
+            };
+            for edited in edits(map) {
+                let mut text = br#"{"type":"MESSAGES_SNAPSHOT","messages":["#.to_vec();
+                for (i, other) in messages.iter().enumerate() {
+                    if i > 0 {
+                        text.push(b',');
+                    }
+                    if i == index {
+                        text.extend_from_slice(&edited);
+                    } else {
+                        text.extend(serde_json::to_vec(other).expect("serialize"));
+                    }
+                }
+                text.extend_from_slice(b"]}");
+                for protocol in Protocol::ALL {
+                    agree(&text, protocol);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(
+        read, clean,
+        "the fast path read {read} of {clean} clean snapshots"
+    );
+    assert!(read >= 10, "only {read} clean snapshots");
+    assert!(checked > 2_000, "only {checked} edits");
 }
 
 #[test]

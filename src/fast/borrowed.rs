@@ -42,7 +42,7 @@ use crate::spec::RESERVED_METADATA_KEY;
 
 mod messages;
 
-pub(super) use messages::{read_input, Messages};
+pub(super) use messages::{read_input, read_messages, Messages};
 
 /// A JSON string, borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

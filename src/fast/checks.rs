@@ -53,7 +53,7 @@ pub(super) fn judge<'a>(
         return false;
     };
     let conversation = conversation(input, protocol, verdicts, limits);
-    let mut check = ConversationCheck::new(&conversation, out);
+    let check = ConversationCheck::new(&conversation, out);
     let names: Vec<Option<&str>> = conversation
         .tools
         .iter()
@@ -64,6 +64,45 @@ pub(super) fn judge<'a>(
     let Some(messages) = messages else {
         return true;
     };
+    judge_messages(messages, &conversation, check, out, anchors)
+}
+
+/// Runs the message rules on `messages`, a `MESSAGES_SNAPSHOT`'s, as the
+/// full path runs them on the conversation an event carries (no run, no
+/// tools), into `out`. False when a message does not fit the schema of
+/// `protocol`; what was reported by then is to be dropped.
+pub(super) fn judge_snapshot(
+    messages: Messages<'_>,
+    protocol: Protocol,
+    limits: Limits,
+    out: &mut impl Findings,
+    anchors: &mut Anchors<'_>,
+) -> bool {
+    let conversation = Conversation {
+        protocol,
+        run: None,
+        message_places: view::list("/messages"),
+        whole: true,
+        tools: None,
+        tool_places: view::list("/tools"),
+        resume: Vec::new(),
+        resume_places: view::Places::Alone,
+        schema_budget: limits.max_tool_schema_nodes,
+    };
+    let check = ConversationCheck::new(&conversation, out);
+    judge_messages(messages, &conversation, check, out, anchors)
+}
+
+/// Runs the rules on each of `messages`, of `conversation`, one at a
+/// time, and ends `check`; false when a message does not fit the schema.
+fn judge_messages<'c, 'a>(
+    messages: Messages<'a>,
+    conversation: &'c Conversation<'a>,
+    mut check: ConversationCheck<'c, 'a>,
+    out: &mut impl Findings,
+    anchors: &mut Anchors<'_>,
+) -> bool {
+    let protocol = conversation.protocol;
     let read = messages.each(|index, message| {
         if !message_fits(&message, protocol) {
             return false;
@@ -73,7 +112,7 @@ pub(super) fn judge<'a>(
         let (read, calls, content) = turn(index, message);
         check.message(index, &read, &calls, out);
         if let Some(role) = read.role.as_deref() {
-            check_content(index, role, content.as_ref(), &conversation, out);
+            check_content(index, role, content.as_ref(), conversation, out);
         }
         true
     });

@@ -86,18 +86,38 @@ impl EventShapes {
     /// What [`Self::read`] makes of `text` through serde: the reference
     /// for what the fast path accepts, read when the scanner gives up.
     pub(super) fn read_with_serde<'a>(&self, text: &'a str) -> Option<Event<'a>> {
+        self.read_seeded(text, None)
+    }
+
+    /// A `MESSAGES_SNAPSHOT` event `bytes` hold, read as [`Self::read`]
+    /// reads an event but for its `messages`, kept as their source text
+    /// for [`super::snapshot`] to judge.
+    pub(super) fn read_messages_snapshot<'a>(&self, bytes: &'a [u8]) -> Option<Event<'a>> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        self.read_seeded(text, Some(("MESSAGES_SNAPSHOT", "messages")))
+    }
+
+    fn read_seeded<'a>(&self, text: &'a str, richer: Option<Richer>) -> Option<Event<'a>> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let event = EventSeed { shapes: self }
-            .deserialize(&mut deserializer)
-            .ok()?;
+        let event = EventSeed {
+            shapes: self,
+            richer,
+        }
+        .deserialize(&mut deserializer)
+        .ok()?;
         deserializer.end().ok()?;
         Some(event)
     }
 }
 
+/// The one event type read, and its one member of a richer schema kept as
+/// its source text (for a judge of its own), when not every type is.
+type Richer = (&'static str, &'static str);
+
 /// Reads an event against the shapes of a version.
 struct EventSeed<'s> {
     shapes: &'s EventShapes,
+    richer: Option<Richer>,
 }
 
 impl<'de> DeserializeSeed<'de> for EventSeed<'_> {
@@ -122,6 +142,9 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
             _ => return Err(refuse("the first key is not 'type'")),
         }
         let kind: Str<'de> = map.next_value()?;
+        if self.richer.is_some_and(|(only, _)| kind.as_str() != only) {
+            return Err(refuse("another type than the one read"));
+        }
         let shape = self
             .shapes
             .by_type
@@ -143,7 +166,13 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                     }
                     Member::Str(text)
                 }
-                Slot::Richer => return Err(refuse("a member the full path reads")),
+                Slot::Richer => match self.richer {
+                    Some((_, member)) if key.as_str() == member => {
+                        let text: &'de RawValue = map.next_value()?;
+                        Member::Text(text.get())
+                    }
+                    _ => return Err(refuse("a member the full path reads")),
+                },
                 _ => {
                     let text: &'de RawValue = map.next_value()?;
                     if !slot::fits(slot, text.get()) {

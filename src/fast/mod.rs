@@ -48,6 +48,7 @@ mod members;
 mod scan;
 mod shape;
 mod slot;
+mod snapshot;
 mod unknown;
 
 pub(crate) use event::EventShapes;
@@ -136,14 +137,7 @@ pub(crate) fn read_clean_event<'a>(
     limits: Limits,
     protocol: Protocol,
 ) -> Option<Event<'a>> {
-    if bytes.len() > limits.max_document_bytes {
-        return None;
-    }
-    if limits.max_depth < PARSER_DEPTH
-        && limits::nesting(bytes, limits.max_depth)
-            .too_deep_at
-            .is_some()
-    {
+    if !event_within(bytes, limits) {
         return None;
     }
     let event = shapes.read(bytes)?;
@@ -153,4 +147,30 @@ pub(crate) fn read_clean_event<'a>(
         }
     }
     Some(event)
+}
+
+/// Whether `bytes`, a record of a stream judged by `protocol` that
+/// [`read_clean_event`] does not read, is a `MESSAGES_SNAPSHOT` the full
+/// path would report nothing about on its own (its findings against the
+/// events before it are not judged here): its messages are judged as a
+/// request's are ([`snapshot`]). False sends it to the full path; true
+/// leaves it only to be parsed for the sequence rules.
+pub(crate) fn is_clean_messages_snapshot(
+    shapes: &EventShapes,
+    bytes: &[u8],
+    limits: Limits,
+    protocol: Protocol,
+) -> bool {
+    event_within(bytes, limits) && snapshot::is_clean(shapes, bytes, limits, protocol)
+}
+
+/// Whether an event's `bytes` are within the document size and nesting
+/// `limits`, as the full path holds them (the parser's own depth limit is
+/// the same on both paths).
+fn event_within(bytes: &[u8], limits: Limits) -> bool {
+    bytes.len() <= limits.max_document_bytes
+        && (limits.max_depth >= PARSER_DEPTH
+            || limits::nesting(bytes, limits.max_depth)
+                .too_deep_at
+                .is_none())
 }

@@ -29,7 +29,9 @@ impl Validator {
     /// `protocol`, as a clean event.
     pub(crate) fn reads_clean_event(&self, bytes: &[u8], protocol: Protocol) -> bool {
         let shapes = &self.event_shapes[protocol.index()];
-        fast::read_clean_event(shapes, bytes, self.settings.limits(), protocol).is_some()
+        let limits = self.settings.limits();
+        fast::read_clean_event(shapes, bytes, limits, protocol).is_some()
+            || fast::is_clean_messages_snapshot(shapes, bytes, limits, protocol)
     }
 
     /// The full path's report on `bytes`, a record of a stream judged by

@@ -48,6 +48,24 @@ pub(in crate::fast) fn read_input(bytes: &[u8], keep: usize) -> Option<RunAgentI
     Some(input)
 }
 
+/// Reads `text`, the source of a `messages` array outside a RunAgentInput
+/// (a `MESSAGES_SNAPSHOT`'s, two levels down as a request's are), as
+/// [`read_input`] reads a request's; of the unknown keys of each object,
+/// the first `keep` are kept.
+pub(in crate::fast) fn read_messages(text: &str, keep: usize) -> Option<Messages<'_>> {
+    DOCUMENT_AT.set(text.as_ptr() as usize);
+    REST_AT.set(None);
+    super::KEPT_UNKNOWN.set(keep);
+    let mut messages: Messages<'_> = serde_json::from_str(text).ok()?;
+    if let Some((start, end)) = REST_AT.take() {
+        let Messages::Split { rest, .. } = &mut messages else {
+            return None;
+        };
+        *rest = text.as_bytes().get(start..end)?;
+    }
+    Some(messages)
+}
+
 /// A RunAgentInput's `messages`, as [`read_input`] read them.
 pub(in crate::fast) enum Messages<'a> {
     /// All of them, read with the rest of the document.

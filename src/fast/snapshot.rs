@@ -1,0 +1,86 @@
+//! A `MESSAGES_SNAPSHOT` judged without the schema: its members but
+//! `messages` read as every event's are ([`super::event`]), its messages
+//! read as a request's are ([`super::borrowed`]) and held to the same
+//! message shapes and rules ([`super::shape`], [`super::checks`]).
+//!
+//! A snapshot restates the conversation, so it is among the largest events
+//! a stream carries (a fifth of the bytes of the traffic-shaped benchmark
+//! capture), and its messages are the one member the event slots do not
+//! read. The full path checks it against the whole event schema and runs
+//! every rule on a `Value`; this judge says, at a fraction of that, when
+//! the full path would report nothing, and the validator then only parses
+//! the event for the sequence rules, which read its messages as values.
+
+use super::borrowed::read_messages;
+use super::checks::judge_snapshot;
+use super::event::EventShapes;
+use crate::locate::Anchors;
+use crate::rules::view::AnyFound;
+use crate::rules::ReadEvent;
+use crate::{Limits, Protocol};
+
+/// Whether `bytes`, a record of a stream judged by `protocol` that
+/// [`super::read_clean_event`] did not read, is a `MESSAGES_SNAPSHOT` the
+/// full path reports nothing about (on its own, without the sequence
+/// rules), read against `shapes` within `limits` (already held to their
+/// size and nesting bounds).
+pub(super) fn is_clean(
+    shapes: &EventShapes,
+    bytes: &[u8],
+    limits: Limits,
+    protocol: Protocol,
+) -> bool {
+    let Some(event) = shapes.read_messages_snapshot(bytes) else {
+        return false;
+    };
+    let Some(messages) = event.text("messages") else {
+        return false;
+    };
+    // The unknown keys are findings: one is enough to refuse.
+    let Some(messages) = read_messages(messages, 1) else {
+        return false;
+    };
+    let mut found = AnyFound::default();
+    let mut anchors = Anchors::new(bytes);
+    judge_snapshot(messages, protocol, limits, &mut found, &mut anchors) && !found.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{schema, Kind};
+
+    fn judged(text: &str) -> bool {
+        let protocol = Protocol::V1_1;
+        let schema = schema::generate(protocol, Kind::Event).expect("event schema");
+        let shapes = EventShapes::of_schema(&schema);
+        is_clean(&shapes, text.as_bytes(), Limits::default(), protocol)
+    }
+
+    #[test]
+    fn a_clean_snapshot_is_judged_clean_and_anything_found_is_not() {
+        assert!(judged(
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":"hi"},{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"t","role":"tool","toolCallId":"c","content":"ok"}],"timestamp":1}"#
+        ));
+        assert!(judged(r#"{"type":"MESSAGES_SNAPSHOT","messages":[]}"#));
+        for refused in [
+            // Rules: a repeated message id, a result of no call, an empty
+            // user message.
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":"hi"},{"id":"u","role":"user","content":"again"}]}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"t","role":"tool","toolCallId":"nope","content":"ok"}]}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":""}]}"#,
+            // The schema: an unknown key, a missing one, a wrong type.
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":"hi","extra":1}]}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"role":"user","content":"hi"}]}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":{"id":"u"}}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[],"extra":1}"#,
+            r#"{"type":"MESSAGES_SNAPSHOT"}"#,
+            // The parse layer: a repeated key.
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","id":"v","role":"user","content":"hi"}]}"#,
+            // Another type.
+            r#"{"type":"STATE_SNAPSHOT","snapshot":{}}"#,
+        ] {
+            assert!(!judged(refused), "{refused}");
+        }
+    }
+}
