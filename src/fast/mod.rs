@@ -161,7 +161,9 @@ pub(crate) fn is_clean_messages_snapshot(
     limits: Limits,
     protocol: Protocol,
 ) -> bool {
-    event_within(bytes, limits) && snapshot::is_clean(shapes, bytes, limits, protocol)
+    snapshot::is_tagged(bytes)
+        && event_within(bytes, limits)
+        && snapshot::is_clean(shapes, bytes, limits, protocol)
 }
 
 /// Whether an event's `bytes` are within the document size and nesting

@@ -19,6 +19,27 @@ use crate::rules::view::AnyFound;
 use crate::rules::ReadEvent;
 use crate::{Limits, Protocol};
 
+/// Whether `bytes` start as the judge reads a `MESSAGES_SNAPSHOT`: its
+/// `type` first, unescaped. The one test every other record pays, so that
+/// a record which is no snapshot is not scanned again.
+pub(super) fn is_tagged(bytes: &[u8]) -> bool {
+    fn skip(bytes: &[u8]) -> &[u8] {
+        let blank = bytes
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            .count();
+        &bytes[blank..]
+    }
+    let mut rest = bytes;
+    for token in [&b"{"[..], b"\"type\"", b":", b"\"MESSAGES_SNAPSHOT\""] {
+        match skip(rest).strip_prefix(token) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Whether `bytes`, a record of a stream judged by `protocol` that
 /// [`super::read_clean_event`] did not read, is a `MESSAGES_SNAPSHOT` the
 /// full path reports nothing about (on its own, without the sequence
@@ -55,6 +76,18 @@ mod tests {
         let schema = schema::generate(protocol, Kind::Event).expect("event schema");
         let shapes = EventShapes::of_schema(&schema);
         is_clean(&shapes, text.as_bytes(), Limits::default(), protocol)
+    }
+
+    #[test]
+    fn a_snapshot_is_told_by_its_first_member() {
+        assert!(is_tagged(br#"{"type":"MESSAGES_SNAPSHOT","messages":[]}"#));
+        assert!(is_tagged(b" {\n \"type\" : \"MESSAGES_SNAPSHOT\"}"));
+        assert!(!is_tagged(
+            br#"{"type":"MESSAGES_SNAPSHOTS","messages":[]}"#
+        ));
+        assert!(!is_tagged(br#"{"messages":[],"type":"MESSAGES_SNAPSHOT"}"#));
+        assert!(!is_tagged(br#"{"type":"STATE_SNAPSHOT"}"#));
+        assert!(!is_tagged(b""));
     }
 
     #[test]
