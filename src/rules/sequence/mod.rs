@@ -325,10 +325,12 @@ impl Sequence {
     fn run_finished(&mut self, thread: Option<String>, at: &Here<'_>, out: &mut impl Findings) {
         self.chunks_pre1.close_tool(at, out);
         if at.is_1x() {
-            outcome::check(at, self.tool_calls.answered(), out);
+            // A read event's outcome is built into a value once.
+            let outcome = at.event.get("outcome");
+            outcome::check(at, outcome.as_deref(), self.tool_calls.answered(), out);
             self.interrupted = Some(Interrupted {
                 thread,
-                ids: outcome::interrupt_ids(at.event),
+                ids: outcome::interrupt_ids(outcome.as_deref()),
             });
         }
         lifecycle::finished_while_open(&mut self.open, at, out);

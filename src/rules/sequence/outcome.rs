@@ -9,7 +9,6 @@ use foldhash::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::here::Here;
-use super::view::EventView;
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, SINCE_1_0};
@@ -158,11 +157,15 @@ pub struct Interrupted {
 
 /// Checks the outcome of the `RUN_FINISHED` at `at`; `answered` holds the
 /// tool calls the run's `TOOL_CALL_RESULT`s answered.
-pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut impl Findings) {
-    let Some(outcome) = at.event.get("outcome") else {
+pub(super) fn check(
+    at: &Here<'_>,
+    outcome: Option<&Value>,
+    answered: &HashSet<String>,
+    out: &mut impl Findings,
+) {
+    let Some(outcome) = outcome else {
         return;
     };
-    let outcome = outcome.as_ref();
     match outcome.get("type").and_then(Value::as_str) {
         Some("interrupt") => interrupts(at, outcome, answered, out),
         Some("success") => {
@@ -185,12 +188,10 @@ pub(super) fn check(at: &Here<'_>, answered: &HashSet<String>, out: &mut impl Fi
     }
 }
 
-/// The ids of the interrupts a `RUN_FINISHED` outcome carries.
-pub(super) fn interrupt_ids<'e>(event: impl Into<EventView<'e>>) -> Vec<String> {
-    let Some(outcome) = event
-        .into()
-        .get("outcome")
-        .filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
+/// The ids of the interrupts `outcome`, a `RUN_FINISHED`'s, carries.
+pub(super) fn interrupt_ids(outcome: Option<&Value>) -> Vec<String> {
+    let Some(outcome) =
+        outcome.filter(|o| o.get("type").and_then(Value::as_str) == Some("interrupt"))
     else {
         return Vec::new();
     };
@@ -317,7 +318,7 @@ mod tests {
                 let run = &example["previous run"];
                 let previous = Interrupted {
                     thread: run["threadId"].as_str().map(str::to_string),
-                    ids: interrupt_ids(run),
+                    ids: interrupt_ids(run.get("outcome")),
                 };
                 let mut out = Vec::new();
                 check_resume(&example["next request"], &previous, &mut out);

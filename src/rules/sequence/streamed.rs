@@ -381,17 +381,18 @@ impl Streamed {
             return;
         }
         for (index, message) in messages.as_array().into_iter().flatten().enumerate() {
-            let here = format!("/messages/{index}");
+            // Made only for a message the run streamed.
+            let here = || format!("/messages/{index}");
             let Some(id) = message.get("id").and_then(Value::as_str) else {
                 continue;
             };
             let role = message.get("role").and_then(Value::as_str);
             if let Some(streamed) = self.messages.get(id) {
-                self.compare_message(message, streamed, role, &here, at, out);
+                self.compare_message(message, streamed, role, &here(), at, out);
             }
             if role == Some("tool") {
                 if let Some(result) = self.results.get(id) {
-                    compare_result(message, result, &here, at, out);
+                    compare_result(message, result, &here(), at, out);
                 }
             }
             for (position, call) in message
@@ -411,7 +412,7 @@ impl Streamed {
                 compare_call(
                     call,
                     streamed,
-                    &format!("{here}/toolCalls/{position}"),
+                    &format!("{}/toolCalls/{position}", here()),
                     at,
                     out,
                 );
