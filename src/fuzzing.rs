@@ -241,8 +241,21 @@ pub fn fast_and_full_event(data: &[u8], protocol: Protocol) -> Option<(bool, cra
 /// Checks `data` as the next record of a stream judged by each version
 /// in turn, and panics when the paths disagree: an event the fast path
 /// reads as clean is one the full path reports nothing about, detects as
-/// an event and judges by the same version.
+/// an event and judges by the same version; and the version a
+/// `RUN_STARTED`'s text declares is the one its `Value` declares.
 pub fn event_differential(data: &[u8]) {
+    let by_value = serde_json::from_slice::<Value>(data)
+        .ok()
+        .and_then(|event| {
+            (event.get("type").and_then(Value::as_str) == Some("RUN_STARTED")).then(|| {
+                crate::rules::version::declared_by_run_started(&event).map(|(_, v)| v.to_string())
+            })
+        });
+    assert_eq!(
+        crate::validator::declared_by_run_started(data),
+        by_value,
+        "the declaration read from the text"
+    );
     for protocol in Protocol::ALL {
         let Some((fast, full)) = fast_and_full_event(data, protocol) else {
             return;

@@ -22,6 +22,8 @@ use crate::types::RunAgentInput;
 use crate::Kind;
 
 mod by_message;
+mod declared;
+pub(crate) use declared::declared_by_run_started;
 mod events;
 mod full;
 mod located;

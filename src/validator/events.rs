@@ -14,7 +14,7 @@ use crate::fast;
 use crate::findings::Findings;
 use crate::protocol::Protocol;
 use crate::report::Report;
-use crate::rules::{self, version, EventPlace, EventView, Interrupted, Sequence};
+use crate::rules::{self, EventPlace, EventView, Interrupted, Sequence};
 use crate::Kind;
 
 /// Finds the event type that declares a stream's version, built once.
@@ -57,14 +57,11 @@ impl StreamVersions {
     /// it is an event that declares none itself: a `RUN_STARTED` starts a
     /// run and brings its own declaration (or none); other events keep the
     /// current run's. Cheap for every record but `RUN_STARTED`, which is
-    /// read once more here.
+    /// read once more here, without a `Value` ([`super::declared`]).
     pub(crate) fn protocol_for(&mut self, bytes: &[u8], default: Protocol) -> Protocol {
         if RUN_STARTED.find(bytes).is_some() {
-            if let Ok(event) = serde_json::from_slice::<Value>(bytes) {
-                if event.get("type").and_then(Value::as_str) == Some("RUN_STARTED") {
-                    self.declared = version::declared_by_run_started(&event)
-                        .map(|(_, text)| Protocol::from_declaration(text).judged_as());
-                }
+            if let Some(declared) = super::declared::declared_by_run_started(bytes) {
+                self.declared = declared.map(|text| Protocol::from_declaration(&text).judged_as());
             }
         }
         self.declared.or(self.assumed).unwrap_or(default)
