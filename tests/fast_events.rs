@@ -442,3 +442,76 @@ fn pre_1_0_and_1_0_events_are_judged_by_their_own_version() {
     let newer = br#"{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"7.0"}"#;
     assert!(!agree(newer, Protocol::V1_1));
 }
+
+/// The sequence rules read an event the fast path read (a snapshot's
+/// messages as their text, a state as its text) as they read a parsed one:
+/// every JSON Lines stream of the fixtures and the vendored upstream
+/// streams, fed record by record, finds what the same events checked as
+/// one events document find (by rule and message), under every version.
+#[test]
+fn streams_fed_record_by_record_find_what_their_events_document_finds() {
+    use agui_lint::{EventStream, Kind, ProtocolChoice, Settings, Validator};
+    let mut paths = Vec::new();
+    files(&root().join("fixtures"), &mut paths);
+    files(&root().join("tests/upstream"), &mut paths);
+    paths.retain(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"));
+    paths.sort();
+    let validators: Vec<(Protocol, Validator)> = Protocol::ALL
+        .into_iter()
+        .map(|protocol| {
+            let settings = Settings::default().protocol(ProtocolChoice::Version(protocol));
+            let validator = Validator::new().expect("validator").with_settings(settings);
+            (protocol, validator)
+        })
+        .collect();
+    let (mut compared, mut snapshots) = (0, 0);
+    for path in &paths {
+        let text = std::fs::read_to_string(path).expect("read");
+        let events: Option<Vec<Value>> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                serde_json::from_str::<Value>(l)
+                    .ok()
+                    .filter(Value::is_object)
+            })
+            .collect();
+        let Some(events) = events.filter(|e| !e.is_empty()) else {
+            continue;
+        };
+        let document = serde_json::to_vec(&events).expect("serialize");
+        for (protocol, validator) in &validators {
+            let shown = |d: &agui_lint::Diagnostic| format!("{} {}", d.rule, d.message);
+            let mut stream = EventStream::new();
+            let mut streamed: Vec<String> = Vec::new();
+            for event in &events {
+                let bytes = serde_json::to_vec(event).expect("serialize");
+                let report = validator.validate_in_stream(
+                    &mut stream,
+                    Some(Kind::Event),
+                    &bytes,
+                    None,
+                    None,
+                );
+                streamed.extend(report.diagnostics().iter().map(shown));
+            }
+            streamed.extend(validator.finish_stream(&mut stream).iter().map(shown));
+            let mut whole: Vec<String> = validator
+                .validate(Kind::Events, &document)
+                .diagnostics()
+                .iter()
+                .map(shown)
+                .collect();
+            streamed.sort();
+            whole.sort();
+            assert_eq!(streamed, whole, "{} as {protocol}", path.display());
+            compared += 1;
+        }
+        snapshots += usize::from(events.iter().any(|e| e["type"] == "MESSAGES_SNAPSHOT"));
+    }
+    assert!(compared > 100, "only {compared} streams compared");
+    assert!(
+        snapshots >= 5,
+        "only {snapshots} streams with a messages snapshot"
+    );
+}

@@ -149,21 +149,22 @@ pub(crate) fn read_clean_event<'a>(
     Some(event)
 }
 
-/// Whether `bytes`, a record of a stream judged by `protocol` that
-/// [`read_clean_event`] does not read, is a `MESSAGES_SNAPSHOT` the full
-/// path would report nothing about on its own (its findings against the
-/// events before it are not judged here): its messages are judged as a
-/// request's are ([`snapshot`]). False sends it to the full path; true
-/// leaves it only to be parsed for the sequence rules.
-pub(crate) fn is_clean_messages_snapshot(
+/// The event `bytes` hold, a record of a stream judged by `protocol` that
+/// [`read_clean_event`] does not read, when it is a `MESSAGES_SNAPSHOT`
+/// the full path would report nothing about on its own (its findings
+/// against the events before it are not judged here): its messages are
+/// judged as a request's are ([`snapshot`]) and kept as their text. `None`
+/// sends it to the full path.
+pub(crate) fn read_clean_messages_snapshot<'a>(
     shapes: &EventShapes,
-    bytes: &[u8],
+    bytes: &'a [u8],
     limits: Limits,
     protocol: Protocol,
-) -> bool {
-    snapshot::is_tagged(bytes)
-        && event_within(bytes, limits)
-        && snapshot::is_clean(shapes, bytes, limits, protocol)
+) -> Option<Event<'a>> {
+    if !snapshot::is_tagged(bytes) || !event_within(bytes, limits) {
+        return None;
+    }
+    snapshot::read_clean(shapes, bytes, limits, protocol)
 }
 
 /// Whether an event's `bytes` are within the document size and nesting

@@ -8,12 +8,14 @@
 //! capture), and its messages are the one member the event slots do not
 //! read. The full path checks it against the whole event schema and runs
 //! every rule on a `Value`; this judge says, at a fraction of that, when
-//! the full path would report nothing, and the validator then only parses
-//! the event for the sequence rules, which read its messages as values.
+//! the full path would report nothing, and hands the event over as read,
+//! its messages as their text, which the sequence rules read without a
+//! `Value` (`crate::rules::sequence`).
 
 use super::borrowed::read_messages;
 use super::checks::judge_snapshot;
 use super::event::EventShapes;
+use super::members::Event;
 use crate::locate::Anchors;
 use crate::rules::view::AnyFound;
 use crate::rules::ReadEvent;
@@ -40,30 +42,25 @@ pub(super) fn is_tagged(bytes: &[u8]) -> bool {
     true
 }
 
-/// Whether `bytes`, a record of a stream judged by `protocol` that
-/// [`super::read_clean_event`] did not read, is a `MESSAGES_SNAPSHOT` the
-/// full path reports nothing about (on its own, without the sequence
-/// rules), read against `shapes` within `limits` (already held to their
-/// size and nesting bounds).
-pub(super) fn is_clean(
+/// The event `bytes` hold, a record of a stream judged by `protocol` that
+/// [`super::read_clean_event`] did not read, when it is a
+/// `MESSAGES_SNAPSHOT` the full path reports nothing about (on its own,
+/// without the sequence rules), read against `shapes` within `limits`
+/// (already held to their size and nesting bounds). Its `messages` are
+/// kept as their source text.
+pub(super) fn read_clean<'a>(
     shapes: &EventShapes,
-    bytes: &[u8],
+    bytes: &'a [u8],
     limits: Limits,
     protocol: Protocol,
-) -> bool {
-    let Some(event) = shapes.read_messages_snapshot(bytes) else {
-        return false;
-    };
-    let Some(messages) = event.text("messages") else {
-        return false;
-    };
+) -> Option<Event<'a>> {
+    let event = shapes.read_messages_snapshot(bytes)?;
     // The unknown keys are findings: one is enough to refuse.
-    let Some(messages) = read_messages(messages, 1) else {
-        return false;
-    };
+    let messages = read_messages(event.text("messages")?, 1)?;
     let mut found = AnyFound::default();
     let mut anchors = Anchors::new(bytes);
-    judge_snapshot(messages, protocol, limits, &mut found, &mut anchors) && !found.0
+    let fits = judge_snapshot(messages, protocol, limits, &mut found, &mut anchors);
+    (fits && !found.0).then_some(event)
 }
 
 #[cfg(test)]
@@ -75,7 +72,7 @@ mod tests {
         let protocol = Protocol::V1_1;
         let schema = schema::generate(protocol, Kind::Event).expect("event schema");
         let shapes = EventShapes::of_schema(&schema);
-        is_clean(&shapes, text.as_bytes(), Limits::default(), protocol)
+        read_clean(&shapes, text.as_bytes(), Limits::default(), protocol).is_some()
     }
 
     #[test]

@@ -206,15 +206,13 @@ impl Validator {
                     .with_protocol(stream_protocol);
                 return (report, Some(StreamEvent::Read(event)));
             }
-            // A clean messages snapshot needs only the value the sequence
-            // rules read its messages from.
-            if fast::is_clean_messages_snapshot(shapes, bytes, limits, stream_protocol) {
-                if let Ok(value) = serde_json::from_slice::<Value>(bytes) {
-                    let report = self
-                        .report(Some(Kind::Event), Vec::new())
-                        .with_protocol(stream_protocol);
-                    return (report, Some(StreamEvent::Parsed(value)));
-                }
+            let snapshot =
+                fast::read_clean_messages_snapshot(shapes, bytes, limits, stream_protocol);
+            if let Some(event) = snapshot {
+                let report = self
+                    .report(Some(Kind::Event), Vec::new())
+                    .with_protocol(stream_protocol);
+                return (report, Some(StreamEvent::Read(event)));
             }
         }
         let (report, kept) = self.check_bytes(kind, bytes, Some(stream_protocol));

@@ -31,7 +31,7 @@ impl Validator {
         let shapes = &self.event_shapes[protocol.index()];
         let limits = self.settings.limits();
         fast::read_clean_event(shapes, bytes, limits, protocol).is_some()
-            || fast::is_clean_messages_snapshot(shapes, bytes, limits, protocol)
+            || fast::read_clean_messages_snapshot(shapes, bytes, limits, protocol).is_some()
     }
 
     /// The full path's report on `bytes`, a record of a stream judged by

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::event_type::EventType;
 use super::here::Here;
 use super::patch::{self, Budget, Refusal};
+use super::snapshot::SnapshotMessage;
 use super::state::{over_budget, STATE_OVER_BUDGET};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
@@ -202,21 +203,19 @@ impl Activities {
     /// A `MESSAGES_SNAPSHOT` restates activity messages by id.
     fn restate(
         &mut self,
-        messages: &Value,
+        messages: &[SnapshotMessage<'_>],
         budget: &mut Budget,
         at: &Here<'_>,
         out: &mut impl Findings,
     ) {
-        for (index, message) in messages.as_array().into_iter().flatten().enumerate() {
-            if message.get("role").and_then(Value::as_str) != Some("activity") {
+        for (index, message) in messages.iter().enumerate() {
+            if message.role.as_deref() != Some("activity") {
                 continue;
             }
-            if let (Some(id), Some(content)) = (
-                message.get("id").and_then(Value::as_str),
-                message.get("content"),
-            ) {
+            let content = message.content.as_ref().and_then(|c| c.value());
+            if let (Some(id), Some(content)) = (message.id.as_deref(), content) {
                 let pointer = format!("/messages/{index}/content");
-                self.set(id, content.clone(), budget, at, &pointer, out);
+                self.set(id, content.into_owned(), budget, at, &pointer, out);
             }
         }
     }

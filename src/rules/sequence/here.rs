@@ -3,12 +3,12 @@
 //! earlier events (located in the same document or in the record that
 //! holds them).
 
-use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use serde_json::Value;
 
 use super::event_type::EventType;
+use super::snapshot::{self, SnapshotMessage};
 use super::view::EventView;
 use crate::diagnostic::{Diagnostic, Related, Target};
 use crate::rules::Rule;
@@ -46,7 +46,7 @@ pub(super) struct Here<'a> {
     pub(super) protocol: Protocol,
     /// The event's `messages`, read at most once (a `MESSAGES_SNAPSHOT`'s
     /// is read by three trackers, and is the largest member an event has).
-    messages: OnceCell<Option<Cow<'a, Value>>>,
+    messages: OnceCell<Option<Vec<SnapshotMessage<'a>>>>,
 }
 
 impl<'a> Here<'a> {
@@ -86,10 +86,13 @@ impl<'a> Here<'a> {
         self.event.str(key)
     }
 
-    /// The event's `messages` member.
-    pub(super) fn messages(&self) -> Option<&Value> {
+    /// The event's `messages` member, as the rules read a snapshot's.
+    pub(super) fn messages(&self) -> Option<&[SnapshotMessage<'a>]> {
         self.messages
-            .get_or_init(|| self.event.get("messages"))
+            .get_or_init(|| match self.event {
+                EventView::Value(value) => value.get("messages").map(snapshot::of_value),
+                EventView::Read(event) => event.text("messages").map(snapshot::of_text),
+            })
             .as_deref()
     }
 

@@ -61,6 +61,7 @@ mod outcome;
 mod patch;
 mod reasoning;
 mod rolling;
+mod snapshot;
 mod state;
 pub(crate) mod steps;
 mod streamed;

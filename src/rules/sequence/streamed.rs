@@ -28,6 +28,7 @@ use super::rolling::Rolling;
 
 use super::event_type::EventType;
 use super::here::{EventPlace, Here, RelatedPlace};
+use super::snapshot::{self, SnapshotCall, SnapshotMessage};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, SINCE_1_0};
@@ -200,10 +201,10 @@ enum Content {
 }
 
 impl Content {
-    fn is(&self, said: &Value) -> bool {
-        match (self, said) {
-            (Content::Text(digest), Value::String(text)) => xxh3_64(text.as_bytes()) == *digest,
-            (Content::Structured(content), said) => content == said,
+    fn is(&self, said: &snapshot::Content<'_>) -> bool {
+        match (self, said.as_str()) {
+            (Content::Text(digest), Some(text)) => xxh3_64(text.as_bytes()) == *digest,
+            (Content::Structured(content), _) => said.value().is_some_and(|said| *content == *said),
             _ => false,
         }
     }
@@ -376,17 +377,17 @@ impl Streamed {
     }
 
     /// Holds `messages`, a `MESSAGES_SNAPSHOT`'s, to what the run streamed.
-    fn compare(&self, messages: &Value, at: &Here<'_>, out: &mut impl Findings) {
+    fn compare(&self, messages: &[SnapshotMessage<'_>], at: &Here<'_>, out: &mut impl Findings) {
         if self.messages.is_empty() && self.calls.is_empty() && self.results.is_empty() {
             return;
         }
-        for (index, message) in messages.as_array().into_iter().flatten().enumerate() {
+        for (index, message) in messages.iter().enumerate() {
             // Made only for a message the run streamed.
             let here = || format!("/messages/{index}");
-            let Some(id) = message.get("id").and_then(Value::as_str) else {
+            let Some(id) = message.id.as_deref() else {
                 continue;
             };
-            let role = message.get("role").and_then(Value::as_str);
+            let role = message.role.as_deref();
             if let Some(streamed) = self.messages.get(id) {
                 self.compare_message(message, streamed, role, &here(), at, out);
             }
@@ -395,18 +396,8 @@ impl Streamed {
                     compare_result(message, result, &here(), at, out);
                 }
             }
-            for (position, call) in message
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let Some(streamed) = call
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .and_then(|id| self.calls.get(id))
-                else {
+            for (position, call) in message.tool_calls.iter().enumerate() {
+                let Some(streamed) = call.id.as_deref().and_then(|id| self.calls.get(id)) else {
                     continue;
                 };
                 compare_call(
@@ -422,7 +413,7 @@ impl Streamed {
 
     fn compare_message(
         &self,
-        message: &Value,
+        message: &SnapshotMessage<'_>,
         streamed: &Message,
         role: Option<&str>,
         here: &str,
@@ -435,7 +426,7 @@ impl Streamed {
                 return;
             }
         }
-        let Some(content) = message.get("content").and_then(Value::as_str) else {
+        let Some(content) = message.content.as_ref().and_then(snapshot::Content::as_str) else {
             return;
         };
         let text = &streamed.text;
@@ -462,17 +453,20 @@ impl Streamed {
     }
 }
 
-fn id_of(message: &Value) -> &str {
-    message
-        .get("id")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
+fn id_of<'m>(message: &'m SnapshotMessage<'_>) -> &'m str {
+    message.id.as_deref().unwrap_or_default()
 }
 
-fn compare_call(call: &Value, streamed: &Call, here: &str, at: &Here<'_>, out: &mut impl Findings) {
-    let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
-    let function = call.get("function");
-    let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
+fn compare_call(
+    call: &SnapshotCall<'_>,
+    streamed: &Call,
+    here: &str,
+    at: &Here<'_>,
+    out: &mut impl Findings,
+) {
+    let id = call.id.as_deref().unwrap_or_default();
+    let function = call.function.as_ref();
+    let name = function.and_then(|f| f.name.as_deref());
     if let (Some(said), Some(was)) = (name, &streamed.name) {
         if said != was {
             report(
@@ -485,10 +479,7 @@ fn compare_call(call: &Value, streamed: &Call, here: &str, at: &Here<'_>, out: &
             return;
         }
     }
-    let Some(said) = function
-        .and_then(|f| f.get("arguments"))
-        .and_then(Value::as_str)
-    else {
+    let Some(said) = function.and_then(|f| f.arguments.as_deref()) else {
         return;
     };
     let was = &streamed.arguments;
@@ -534,14 +525,14 @@ fn same_arguments(said: &str, was: &str) -> bool {
 }
 
 fn compare_result(
-    message: &Value,
+    message: &SnapshotMessage<'_>,
     result: &ToolResult,
     here: &str,
     at: &Here<'_>,
     out: &mut impl Findings,
 ) {
     let id = id_of(message);
-    if let Some(call) = message.get("toolCallId").and_then(Value::as_str) {
+    if let Some(call) = message.tool_call_id.as_deref() {
         if call != result.call {
             report(
                 at,
@@ -553,7 +544,7 @@ fn compare_result(
             return;
         }
     }
-    if let Some(content) = message.get("content") {
+    if let Some(content) = &message.content {
         if !result.content.is(content) {
             report(
                 at,

@@ -138,7 +138,14 @@ impl ToolCalls {
         }
         let input = at.event.get("input");
         if let Some(messages) = input.as_deref().and_then(|input| input.get("messages")) {
-            self.remember_calls(messages);
+            let calls = messages
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
+                .flatten()
+                .filter_map(|c| c.get("id").and_then(Value::as_str));
+            self.remember_calls(calls);
         }
     }
 
@@ -178,7 +185,8 @@ impl ToolCalls {
             EventType::MessagesSnapshot => {
                 // A snapshot of the conversation makes its tool calls known.
                 if let Some(messages) = at.messages() {
-                    self.remember_calls(messages);
+                    let calls = messages.iter().flat_map(|m| &m.tool_calls);
+                    self.remember_calls(calls.filter_map(|c| c.id.as_deref()));
                 }
             }
             _ => {}
@@ -208,15 +216,8 @@ impl ToolCalls {
         }
     }
 
-    fn remember_calls(&mut self, messages: &Value) {
-        let calls = messages
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|m| m.get("toolCalls").and_then(Value::as_array))
-            .flatten()
-            .filter_map(|c| c.get("id").and_then(Value::as_str));
-        for id in calls {
+    fn remember_calls<'i>(&mut self, ids: impl Iterator<Item = &'i str>) {
+        for id in ids {
             self.started.insert(id, ());
         }
     }
