@@ -707,6 +707,53 @@ fn event_streams() {
         },
         check_capture(&validator, SourceLayout::JsonLines),
     );
+    // A clean snapshot is read by the fast path and its messages compared
+    // with what the run streamed from their text (issue 52).
+    family(
+        "a messages snapshot of n messages, each streamed first",
+        4000,
+        Memory::Linear,
+        |n| {
+            let mut events = run(Vec::new());
+            let mut messages = Vec::new();
+            for i in 0..n {
+                let (id, call) = (format!("m{i}"), format!("c{i}"));
+                events.extend([
+                    json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}),
+                    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": "caf\u{e9}"}),
+                    json!({"type": "TEXT_MESSAGE_END", "messageId": id}),
+                    json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "f", "parentMessageId": id}),
+                    json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": "{}"}),
+                    json!({"type": "TOOL_CALL_END", "toolCallId": call}),
+                ]);
+                messages.push(json!({"id": id, "role": "assistant", "content": "caf\u{e9}",
+                    "toolCalls": [{"id": call, "type": "function", "function": {"name": "f", "arguments": "{}"}}]}));
+                messages.push(json!({"id": format!("t{i}"), "role": "tool", "toolCallId": call, "content": "ok"}));
+            }
+            events.push(json!({"type": "MESSAGES_SNAPSHOT", "messages": messages}));
+            lines(events.into_iter())
+        },
+        check_stream(&validator),
+    );
+    // The version a run declares is read from its RUN_STARTED's text,
+    // here one that echoes an input of n messages.
+    family(
+        "a RUN_STARTED whose input holds n messages",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let history: Vec<serde_json::Value> = (0..n)
+                .map(|i| json!({"id": format!("u{i}"), "role": "user", "content": "RUN_STARTED"}))
+                .collect();
+            lines([
+                json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r",
+                    "input": {"threadId": "t", "runId": "r", "messages": history, "protocolVersion": "1.1",
+                        "tools": [], "context": [], "state": {}, "forwardedProps": {}}}),
+                json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+            ].into_iter())
+        },
+        check_stream(&validator),
+    );
     family(
         "deltas copying the root",
         20,
