@@ -20,8 +20,10 @@ pub(crate) struct ParametersVerdict {
     pub(crate) clean: bool,
     /// How many arrays and objects nest in the text (0 for a scalar).
     pub(crate) depth: usize,
-    /// The parsed schema, when the text is clean.
-    schema: Option<Value>,
+    /// The schema's source text, when it is clean: parsed again the one
+    /// time calls are checked against it, since a cache of verdicts holding
+    /// parsed schemas took several times their text in memory.
+    schema: Option<Box<str>>,
     /// The schema budget the verdict was reached with.
     budget: usize,
     arguments: std::sync::OnceLock<std::sync::Arc<super::cache::Compiled>>,
@@ -36,10 +38,15 @@ impl ParametersVerdict {
     /// The compiled schema that arguments of calls to the tool are
     /// checked against, when the text is clean.
     pub(in crate::rules) fn compiled(&self) -> Option<std::sync::Arc<super::cache::Compiled>> {
-        let schema = self.schema.as_ref()?;
+        let text = self.schema.as_deref()?;
+        if let Some(compiled) = self.arguments.get() {
+            return Some(compiled.clone());
+        }
+        // A clean text parses; `None` would only leave its calls unchecked.
+        let schema: Value = serde_json::from_str(text).ok()?;
         Some(
             self.arguments
-                .get_or_init(|| cached_arguments_validator(schema, self.budget))
+                .get_or_init(|| cached_arguments_validator(&schema, self.budget))
                 .clone(),
         )
     }
@@ -66,7 +73,7 @@ pub(super) fn judge_text(text: &str, budget: usize) -> ParametersVerdict {
         && parsed.lone_surrogates.is_empty()
         && crate::rules::interop::all_interoperable(&parsed.value);
     if verdict.clean {
-        verdict.schema = Some(parsed.value);
+        verdict.schema = Some(text.into());
     }
     verdict
 }
