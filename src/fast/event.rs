@@ -10,7 +10,9 @@
 //! of known keys holding them (an interrupt, token usage) and tagged
 //! objects (patch operations, a run's or a subagent's outcome). A key whose
 //! schema is anything richer (a RunAgentInput, messages, content parts) is
-//! left to the full path: an event that carries one is not read here. So are events whose first key is not `type`, which no SDK sends.
+//! left to the full path: an event that carries one is not read here, but
+//! for a `MESSAGES_SNAPSHOT`'s messages, which [`super::snapshot`] judges.
+//! So are events whose first key is not `type`, which no SDK sends.
 //!
 //! Strings borrow from the input unless they hold escapes; every other
 //! member is kept as its source text (checked as the full path
@@ -97,6 +99,8 @@ impl EventShapes {
         self.read_seeded(text, Some(("MESSAGES_SNAPSHOT", "messages")))
     }
 
+    /// Reads `text` as an event of these shapes, with `richer` the one type
+    /// read and its member kept as text, or any type and no such member.
     fn read_seeded<'a>(&self, text: &'a str, richer: Option<Richer>) -> Option<Event<'a>> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let event = EventSeed {
