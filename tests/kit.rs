@@ -50,6 +50,14 @@ enum Fault {
     CrashesOnBadJson,
     /// Never calls a tool, never interrupts, never touches state.
     Passive,
+    /// Every run it starts ends with `RUN_ERROR` (a model out of quota).
+    AgentFails,
+    /// Fails the run over a resume entry naming an interrupt it never
+    /// raised.
+    FailsOverUnknownResume,
+    /// Streams its text as `TEXT_MESSAGE_CHUNK`, the triad's compact
+    /// spelling.
+    Chunks,
 }
 
 /// What a server keeps across requests.
@@ -190,6 +198,12 @@ fn answer(
         started["protocolVersion"] = json!(if declared == "1.0" { "1.0" } else { "1.1" });
     }
     let mut events = vec![started];
+    if fault == Fault::AgentFails {
+        events.push(
+            json!({"type": "RUN_ERROR", "message": "model unavailable: quota", "code": "QUOTA"}),
+        );
+        return stream_events(stream, memory, events, false);
+    }
     let mut finished = json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run_id});
     let last_user = messages
         .iter()
@@ -208,21 +222,29 @@ fn answer(
     let resume = input["resume"].as_array().cloned().unwrap_or_default();
     let passive = fault == Fault::Passive;
     let text = |events: &mut Vec<Value>, id: String, content: &str| {
+        if fault == Fault::Chunks {
+            events.push(json!({"type": "TEXT_MESSAGE_CHUNK", "messageId": id, "role": "assistant", "delta": content}));
+            return;
+        }
         events.push(json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}));
         events.push(json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": content}));
         events.push(json!({"type": "TEXT_MESSAGE_END", "messageId": id}));
     };
     let mut slow = false;
     if !resume.is_empty() {
-        let mut memory = memory.lock().expect("memory");
-        let raised = memory.raised.entry(thread.clone()).or_default();
+        let mut kept = memory.lock().expect("memory");
+        let raised = kept.raised.entry(thread.clone()).or_default();
         let known: Vec<String> = resume
             .iter()
             .filter_map(|r| r["interruptId"].as_str())
             .filter(|id| raised.contains(&id.to_string()))
             .map(str::to_string)
             .collect();
-        drop(memory);
+        drop(kept);
+        if fault == Fault::FailsOverUnknownResume && known.len() < resume.len() {
+            events.push(json!({"type": "RUN_ERROR", "message": "unknown interrupt"}));
+            return stream_events(stream, memory, events, false);
+        }
         if fault == Fault::RaisesAnsweredInterrupt && !known.is_empty() {
             finished["outcome"] = json!({"type": "interrupt",
                 "interrupts": known.iter().map(|id| json!({"id": id, "reason": "approval"})).collect::<Vec<_>>()});
@@ -286,6 +308,17 @@ fn answer(
         text(&mut events, fresh("msg"), "I can answer questions.");
     }
     events.push(finished);
+    stream_events(stream, memory, events, slow)
+}
+
+/// Writes `events` as a chunked SSE response, each event after a pause
+/// when `slow`; whether the connection may serve another request.
+fn stream_events(
+    stream: &mut TcpStream,
+    memory: &Mutex<Memory>,
+    events: Vec<Value>,
+    slow: bool,
+) -> bool {
     let _ = stream.write_all(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n",
     );
@@ -454,6 +487,123 @@ fn what_the_agent_did_not_do_is_not_exercised_never_passed() {
     assert!(idle["tool/tool-result-taken-back"].contains("did not call an offered tool"));
     assert!(idle.values().all(|v| !v.starts_with("failed")), "{idle:?}");
     assert_eq!(code, Some(0));
+}
+
+#[test]
+fn an_agent_that_fails_every_run_fails_no_check_and_the_report_says_why() {
+    let url = server(Fault::AgentFails);
+    let output = kit(&url, &["--format", "json"]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(output.status.code(), Some(0), "{report}");
+    let mut idle = 0;
+    for scenario in report["scenarios"].as_array().expect("scenarios") {
+        for check in scenario["checks"].as_array().expect("checks") {
+            let (name, verdict) = (&check["check"], &check["verdict"]);
+            assert_ne!(verdict, "failed", "{}/{name}: {check}", scenario["name"]);
+            if verdict == "not-exercised"
+                && check["why"].as_str().is_some_and(|w| {
+                    w.contains(
+                        "the agent failed: RUN_ERROR 'model unavailable: quota' (code 'QUOTA')",
+                    )
+                })
+            {
+                idle += 1;
+            }
+        }
+    }
+    // Every check that needs the agent to act says what stopped it.
+    assert!(idle >= 8, "{idle}: {report}");
+    let failure = report["agentFailure"].as_str().expect("agentFailure");
+    assert!(
+        failure.starts_with("the agent failed every one of the")
+            && failure.contains("RUN_ERROR 'model unavailable: quota'")
+            && failure.contains("agui_lint_get_weather"),
+        "{failure}"
+    );
+    // What did come is judged: the runs started, declared their version,
+    // were served after a cancel and when declaring a newer minor.
+    let (_, verdicts) = run_kit(Fault::AgentFails, &[]);
+    for key in [
+        ("text", "run-served"),
+        ("version", "version-declared"),
+        ("version", "newer-minor-served"),
+        ("text", "stream-conforms"),
+        ("text", "ids-echoed"),
+    ] {
+        assert_eq!(
+            verdicts[&(key.0.to_string(), key.1.to_string())],
+            "passed",
+            "{key:?}"
+        );
+    }
+    // The human report says so first.
+    let human = kit(&url, &["--scenario", "text"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.starts_with("the agent failed the one run the server served"),
+        "{text}"
+    );
+    // A server whose agent acts says nothing of the kind.
+    let (_, fine) = run_kit(Fault::None, &["--scenario", "text"]);
+    assert_eq!(not_passed(&fine), BTreeMap::new());
+    let clean = kit(
+        &server(Fault::None),
+        &["--scenario", "text", "--format", "json"],
+    );
+    let clean: Value = serde_json::from_slice(&clean.stdout).expect("JSON");
+    assert_eq!(clean["agentFailure"], Value::Null);
+}
+
+#[test]
+fn a_run_failed_over_an_unknown_resume_entry_fails_that_check() {
+    let (_, verdicts) = run_kit(Fault::FailsOverUnknownResume, &["--scenario", "interrupt"]);
+    let failed = not_passed(&verdicts);
+    assert_eq!(
+        failed.keys().collect::<Vec<_>>(),
+        ["interrupt/unknown-resume-handled"],
+        "{failed:?}"
+    );
+    assert!(
+        failed["interrupt/unknown-resume-handled"].contains(
+            "the run failed over an answer it never asked for: RUN_ERROR 'unknown interrupt'"
+        ),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn a_chunked_text_message_streams_the_triad_a_scenario_expects() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("text.json");
+    let scenario = json!({"name": "chunks", "steps": [
+        {"request": {"threadId": "{{threadId}}", "runId": "{{runId}}", "state": {},
+            "messages": [{"id": "{{id}}", "role": "user", "content": "Hello"}],
+            "tools": [], "context": [], "forwardedProps": {}},
+         "needs": ["TEXT_MESSAGE_CONTENT"],
+         "expect": {"events": ["TEXT_MESSAGE_START", "TEXT_MESSAGE_END"]}}]});
+    std::fs::write(&file, scenario.to_string()).expect("write");
+    let args = ["--scenario-file", file.to_str().expect("path")];
+    let (code, verdicts) = run_kit(Fault::Chunks, &args);
+    for check in ["expectation-met", "stream-conforms"] {
+        assert_eq!(
+            verdicts[&("chunks".into(), check.into())],
+            "passed",
+            "{verdicts:?}"
+        );
+    }
+    assert_eq!(code, Some(0));
+    // A type the chunk does not expand into is still missed.
+    let missing = scenario
+        .to_string()
+        .replace("\"TEXT_MESSAGE_END\"", "\"TOOL_CALL_START\"");
+    std::fs::write(&file, missing).expect("write");
+    let (code, verdicts) = run_kit(Fault::Chunks, &args);
+    assert_eq!(code, Some(1));
+    assert!(
+        verdicts[&("chunks".into(), "expectation-met".into())]
+            .contains("the run streamed no TOOL_CALL_START"),
+        "{verdicts:?}"
+    );
 }
 
 #[test]

@@ -132,7 +132,7 @@ fn events(behaviour: Behaviour, body: &Value) -> Vec<Value> {
     let (thread, run) = (&body["threadId"], &body["runId"]);
     vec![
         run_started(body),
-        json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "get_weather", "parentMessageId": "a1"}),
+        json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "agui_lint_get_weather", "parentMessageId": "a1"}),
         json!({"type": "TOOL_CALL_ARGS", "toolCallId": "call-1", "delta": "{\"city\":\"Berlin\"}"}),
         json!({"type": "TOOL_CALL_END", "toolCallId": "call-1"}),
         json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}),

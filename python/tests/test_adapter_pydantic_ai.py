@@ -22,7 +22,7 @@ from agui_lint.pytest_plugin import assert_exchange
 from test_probe import probe, rules
 
 TOOL = {
-    "name": "get_weather",
+    "name": "agui_lint_get_weather",
     "description": "Get the current weather for a city. Runs in the browser.",
     "parameters": {
         "type": "object",
@@ -48,16 +48,16 @@ def request(tools: List[Dict[str, Any]]) -> Dict[str, Any]:
 async def model(
     messages: List[ModelMessage], info: AgentInfo
 ) -> AsyncIterator[Union[str, Dict[int, DeltaToolCall]]]:
-    """Calls the client's get_weather tool when it is offered and not yet
-    answered; otherwise says one sentence, in two pieces."""
+    """Calls the probe's client-side tool (agui_lint_get_weather) when it
+    is offered and not yet answered; otherwise says one sentence, in two pieces."""
     answered = any(
         isinstance(part, ToolReturnPart)
         for message in messages
         if isinstance(message, ModelRequest)
         for part in message.parts
     )
-    if any(t.name == "get_weather" for t in info.function_tools) and not answered:
-        yield {0: DeltaToolCall(name="get_weather", json_args='{"city": "Berlin"}')}
+    if any(t.name == "agui_lint_get_weather" for t in info.function_tools) and not answered:
+        yield {0: DeltaToolCall(name="agui_lint_get_weather", json_args='{"city": "Berlin"}')}
     else:
         yield "It is sunny "
         yield "in Berlin."

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::checks::Verdict;
 use super::streamed::{Ending, Streamed};
 use crate::input::har_write::{Received, Sent};
 
@@ -113,10 +114,17 @@ impl Exchange {
     }
 
     /// Whether the run was served: a 2xx event stream that opens with
-    /// `RUN_STARTED` and closes the run; else why not.
+    /// `RUN_STARTED` (or `RUN_ERROR`, a run that failed before it began)
+    /// and closes the run, with `RUN_FINISHED` or `RUN_ERROR`; else why
+    /// not. A run that ends with `RUN_ERROR` was served: the producer
+    /// reported that its work did not succeed, as the protocol lets it
+    /// (`spec/1.1/events/lifecycle.mdx`, "`RUN_ERROR`").
     pub fn served(&self) -> Result<&Streamed, String> {
         let Some(status) = self.received.status else {
-            return Err("no response came".into());
+            return Err(match &self.received.delivery.detail {
+                Some(detail) => format!("no response came: {detail}"),
+                None => "no response came".into(),
+            });
         };
         let Some(streamed) = &self.streamed else {
             return Err(format!(
@@ -126,14 +134,48 @@ impl Exchange {
             ));
         };
         match (&streamed.first_type, &streamed.ending) {
-            (_, Ending::Error(message)) => Err(format!("the run failed: RUN_ERROR '{message}'")),
-            (Some(first), _) if first != "RUN_STARTED" => {
+            (None, _) => Err(format!("HTTP {status}, an event stream with no event")),
+            (Some(first), _) if first != "RUN_STARTED" && first != "RUN_ERROR" => {
                 Err(format!("the stream opens with {first}, not RUN_STARTED"))
             }
-            (None, _) => Err(format!("HTTP {status}, an event stream with no event")),
             (_, Ending::Open) => Err("the stream ended with the run open".into()),
             _ => Ok(streamed),
         }
+    }
+
+    /// Whether the agent acted on the request: its run was served and
+    /// did not end with `RUN_ERROR`. A check that needs the agent to have
+    /// done something reads the run through this.
+    pub fn acted(&self) -> Result<&Streamed, NotActed> {
+        let streamed = self.served().map_err(NotActed::NotServed)?;
+        match self.agent_error() {
+            Some(error) => Err(NotActed::AgentFailed(error)),
+            None => Ok(streamed),
+        }
+    }
+
+    /// The agent's failure, when its run was served and ended with
+    /// `RUN_ERROR`: `RUN_ERROR 'model unavailable' (code 'QUOTA')`.
+    pub fn agent_error(&self) -> Option<String> {
+        let streamed = self.served().ok()?;
+        let Ending::Error(message) = &streamed.ending else {
+            return None;
+        };
+        let code = streamed
+            .of_type("RUN_ERROR")
+            .last()
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_str)
+            .map_or_else(String::new, |code| format!(" (code '{code}')"));
+        Some(format!("RUN_ERROR '{message}'{code}"))
+    }
+
+    /// Whether the run's stream opened with `RUN_STARTED` (and so a run
+    /// began, whatever became of it).
+    pub fn started(&self) -> bool {
+        self.streamed
+            .as_ref()
+            .is_some_and(|s| s.first_type.as_deref() == Some("RUN_STARTED"))
     }
 
     /// The status, or 0 when no response came.
@@ -144,6 +186,42 @@ impl Exchange {
     /// The label, numbered: `request 2 (the tool's result)`.
     pub fn name(&self, n: usize) -> String {
         format!("request {} ({})", n + 1, self.request.label)
+    }
+}
+
+/// Why a run cannot show what the agent did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotActed {
+    /// The run was not served, and why: a failure of the server.
+    NotServed(String),
+    /// The run was served and ended with `RUN_ERROR` (described): the
+    /// agent's failure, not the protocol's.
+    AgentFailed(String),
+}
+
+impl NotActed {
+    /// The verdict on a check whose run under test is `name`'s: not being
+    /// served fails it; the agent failing leaves it not exercised.
+    pub fn judged(self, name: &str) -> Verdict {
+        match self {
+            NotActed::NotServed(why) => Verdict::Failed(format!("{name}: {why}")),
+            NotActed::AgentFailed(error) => {
+                Verdict::NotExercised(format!("{name}: the agent failed: {error}"))
+            }
+        }
+    }
+
+    /// The verdict on a check that needed `name`'s run to set it up:
+    /// not exercised either way, with why.
+    pub fn setup(self, name: &str) -> Verdict {
+        match self {
+            NotActed::NotServed(why) => {
+                Verdict::NotExercised(format!("{name} was not served: {why}"))
+            }
+            NotActed::AgentFailed(error) => {
+                Verdict::NotExercised(format!("{name}: the agent failed: {error}"))
+            }
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::checks::Verdict;
-use super::exchange::{body_excerpt, media_type, Exchange};
+use super::exchange::{body_excerpt, media_type, Exchange, NotActed};
 use super::streamed::{Ending, Streamed};
 use crate::rules::sequence::owned_by_the_kit;
 use crate::{Framing, Severity, StreamChecker, Validator};
@@ -194,9 +194,19 @@ pub fn snapshot_keeps_history(done: &[Exchange]) -> Verdict {
         }
     }
     if judged {
-        Verdict::Passed
-    } else {
-        Verdict::NotExercised("no later run sent a MESSAGES_SNAPSHOT".into())
+        return Verdict::Passed;
+    }
+    match done
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find_map(|(n, e)| Some((n, e.agent_error()?)))
+    {
+        Some((n, error)) => Verdict::NotExercised(format!(
+            "no later run sent a MESSAGES_SNAPSHOT; {}: the agent failed: {error}",
+            done[n].name(n)
+        )),
+        None => Verdict::NotExercised("no later run sent a MESSAGES_SNAPSHOT".into()),
     }
 }
 
@@ -213,6 +223,12 @@ pub fn state_deltas_apply(exchange: Option<&Exchange>, n: usize) -> Verdict {
         ));
     };
     if streamed.of_type("STATE_DELTA").next().is_none() {
+        if let Some(error) = exchange.agent_error() {
+            return Verdict::NotExercised(format!(
+                "{}: the agent failed: {error}",
+                exchange.name(n)
+            ));
+        }
         return Verdict::NotExercised(format!(
             "the agent sent no STATE_DELTA; the run streamed {}",
             event_types(streamed)
@@ -234,9 +250,9 @@ pub fn state_continuity(done: &[Exchange]) -> Verdict {
     let Some(first) = done.first() else {
         return Verdict::NotExercised("no request was sent".into());
     };
-    let streamed = match first.served() {
+    let streamed = match first.acted() {
         Ok(streamed) => streamed,
-        Err(why) => return Verdict::NotExercised(format!("the first run was not served: {why}")),
+        Err(why) => return why.setup(&first.name(0)),
     };
     if !streamed.state_events {
         return Verdict::NotExercised(format!(
@@ -247,9 +263,9 @@ pub fn state_continuity(done: &[Exchange]) -> Verdict {
     let Some(second) = done.get(1) else {
         return Verdict::NotExercised("there was no second request".into());
     };
-    if let Err(why) = second.served() {
-        return Verdict::Failed(format!(
-            "{}, carrying the state the first run left: {why}",
+    if let Err(why) = second.acted() {
+        return why.judged(&format!(
+            "{}, carrying the state the first run left",
             second.name(1)
         ));
     }
@@ -265,9 +281,9 @@ pub fn resume_accepted(done: &[Exchange]) -> Verdict {
     let Some(first) = done.first() else {
         return Verdict::NotExercised("no request was sent".into());
     };
-    let streamed = match first.served() {
+    let streamed = match first.acted() {
         Ok(streamed) => streamed,
-        Err(why) => return Verdict::NotExercised(format!("the first run was not served: {why}")),
+        Err(why) => return why.setup(&first.name(0)),
     };
     if streamed.ending != Ending::Interrupt {
         return Verdict::NotExercised(format!(
@@ -278,9 +294,9 @@ pub fn resume_accepted(done: &[Exchange]) -> Verdict {
     let Some(resume) = done.get(1) else {
         return Verdict::NotExercised("the resume was not sent".into());
     };
-    let resumed = match resume.served() {
+    let resumed = match resume.acted() {
         Ok(resumed) => resumed,
-        Err(why) => return Verdict::Failed(format!("{}: {why}", resume.name(1))),
+        Err(why) => return why.judged(&resume.name(1)),
     };
     let answered: HashSet<&str> = streamed
         .interrupts
@@ -301,31 +317,33 @@ pub fn resume_accepted(done: &[Exchange]) -> Verdict {
     Verdict::Passed
 }
 
-/// The resume naming an interrupt never raised is rejected or proceeds;
-/// never a 5xx or a broken stream.
+/// The run whose resume names an interrupt never raised proceeds without
+/// the entry: rejecting the request or failing the run over it fails the
+/// SHOULD, unless the agent fails every run anyway.
 pub fn unknown_resume_handled(done: &[Exchange]) -> Verdict {
     let Some((n, exchange)) = done
         .iter()
         .enumerate()
-        .find(|(_, e)| e.request.label == super::scenarios::UNKNOWN_RESUME)
+        .find(|(_, e)| e.request.label == super::requests::UNKNOWN_RESUME)
     else {
         return Verdict::NotExercised("the resume naming an unknown interrupt was not sent".into());
     };
-    let status = exchange.status();
-    if (400..500).contains(&status) {
-        return Verdict::Passed;
-    }
-    if status == 0 || status >= 500 {
-        return Verdict::Failed(format!(
-            "{}: HTTP {status}{}",
-            exchange.name(n),
-            body_excerpt(&exchange.received.body)
-        ));
-    }
-    match (&exchange.streamed, exchange.served()) {
-        (_, Ok(_)) => Verdict::Passed,
-        (Some(streamed), Err(_)) if matches!(streamed.ending, Ending::Error(_)) => Verdict::Passed,
-        (_, Err(why)) => Verdict::Failed(format!("{}: {why}", exchange.name(n))),
+    let name = exchange.name(n);
+    match exchange.acted() {
+        Ok(_) => Verdict::Passed,
+        // The run failed, and so did the thread's first, which no resume
+        // entry could have upset: the agent fails whatever it is sent.
+        Err(NotActed::AgentFailed(error))
+            if n > 0 && done.first().and_then(Exchange::agent_error).is_some() =>
+        {
+            Verdict::NotExercised(format!(
+                "{name}: the agent failed: {error}, as it did on the thread's first run"
+            ))
+        }
+        Err(NotActed::AgentFailed(error)) => Verdict::Failed(format!(
+            "{name}: the run failed over an answer it never asked for: {error}"
+        )),
+        Err(NotActed::NotServed(why)) => Verdict::Failed(format!("{name}: {why}")),
     }
 }
 
@@ -369,6 +387,13 @@ pub fn version_declared(exchange: Option<&Exchange>) -> Verdict {
         Ok(streamed) => streamed,
         Err(why) => return Verdict::Failed(format!("{}: {why}", exchange.name(0))),
     };
+    if !exchange.started() {
+        return Verdict::NotExercised(format!(
+            "{}: the run failed before it started, with no RUN_STARTED to declare a version: {}",
+            exchange.name(0),
+            exchange.agent_error().unwrap_or_default()
+        ));
+    }
     match streamed
         .of_type("RUN_STARTED")
         .next()
@@ -386,6 +411,34 @@ pub fn version_declared(exchange: Option<&Exchange>) -> Verdict {
     }
 }
 
+/// The request declaring a newer minor (the scenario's second) is served.
+/// A stream that fails before it starts, after the same server started
+/// the run declaring 1.0, rejected the request for its version; when the
+/// 1.0 run failed too, the agent fails whatever it is sent.
+pub fn newer_minor_served(done: &[Exchange]) -> Verdict {
+    let Some(exchange) = done.get(1) else {
+        return Verdict::NotExercised("the request declaring 1.2 was not sent".into());
+    };
+    let name = exchange.name(1);
+    if let Err(why) = exchange.served() {
+        return Verdict::Failed(format!("{name}: {why}"));
+    }
+    match exchange.agent_error() {
+        Some(error) if !exchange.started() => {
+            if done.first().is_some_and(Exchange::started) {
+                Verdict::Failed(format!(
+                    "{name}: rejected before RUN_STARTED ({error}), where the request declaring 1.0 was served"
+                ))
+            } else {
+                Verdict::NotExercised(format!(
+                    "{name}: the agent failed before the run started: {error}, as it did on the request declaring 1.0"
+                ))
+            }
+        }
+        _ => Verdict::Passed,
+    }
+}
+
 /// The `n`-th bad request is answered with a 4xx and a body.
 pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
     let Some(exchange) = exchange else {
@@ -400,6 +453,12 @@ pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
         return Verdict::Passed;
     }
     if let Some(streamed) = &exchange.streamed {
+        // A stream opening with RUN_ERROR rejects the input before any
+        // run starts, as the transport's own rejection does
+        // (`spec/1.1/basic/patterns/interrupt-resume.mdx`).
+        if streamed.first_type.as_deref() == Some("RUN_ERROR") && !exchange.started() {
+            return Verdict::Passed;
+        }
         if streamed.of_type("RUN_STARTED").next().is_some() {
             return Verdict::Failed(format!("{name}: HTTP {status}, and a run was served"));
         }

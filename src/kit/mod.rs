@@ -167,7 +167,14 @@ impl Suite {
                     Script::User(scenario) => scenario.judge(&self.validator, &run.exchanges),
                 };
                 let checks = judged.iter().map(|j| j.check.id).collect();
+                let served: Vec<&Exchange> = run
+                    .exchanges
+                    .iter()
+                    .filter(|e| e.served().is_ok())
+                    .collect();
                 ScenarioResult {
+                    runs: served.len(),
+                    agent_errors: served.iter().filter_map(|e| e.agent_error()).collect(),
                     scenario: run.name().to_owned(),
                     judged: judged
                         .into_iter()
@@ -190,6 +197,11 @@ pub struct ScenarioResult {
     /// Every check the scenario has, whatever the level asked (an
     /// expected failure a `--level must` run leaves out is not stale).
     pub checks: Vec<&'static str>,
+    /// How many of its requests were served a run.
+    pub runs: usize,
+    /// The agent's failures among those runs (`RUN_ERROR 'quota'`), in
+    /// order.
+    pub agent_errors: Vec<String>,
 }
 
 /// A response as a driver that measured nothing of its timing hands it

@@ -31,6 +31,9 @@ pub struct Outcome {
     rows: Vec<(String, Check, Status)>,
     /// Expected-failure entries that match no check a run scenario judged.
     unmatched: Vec<String>,
+    /// When every run the server served ended with `RUN_ERROR`: how many
+    /// and the first error.
+    agent_failed: Option<(usize, String)>,
 }
 
 impl Outcome {
@@ -48,10 +51,35 @@ impl Outcome {
                 })
             })
             .collect();
+        let runs: usize = results.iter().map(|r| r.runs).sum();
+        let mut errors = results.iter().flat_map(|r| &r.agent_errors);
+        let agent_failed = match errors.next() {
+            Some(first) if runs > 0 && errors.count() + 1 == runs => Some((runs, first.clone())),
+            _ => None,
+        };
         Outcome {
             rows,
             unmatched: expected.unmatched(results),
+            agent_failed,
         }
+    }
+
+    /// When every run the server served ended with `RUN_ERROR`, what the
+    /// report says first: the agent failed, not the protocol.
+    pub fn agent_failure(&self) -> Option<String> {
+        let (runs, first) = self.agent_failed.as_ref()?;
+        let every = if *runs == 1 {
+            "the one run the server served".to_owned()
+        } else {
+            format!("every one of the {runs} runs the server served")
+        };
+        Some(format!(
+            "the agent failed {every} (the first: {first}): checks that need it to act are not exercised. \
+             Look at the agent's model and its credentials, and whether a tool of the agent's own \
+             is named {} or {}, as the kit's are",
+            super::requests::WEATHER_TOOL,
+            super::requests::TIME_TOOL
+        ))
     }
 
     /// Whether the run fails: a failure not listed, a listed one that now
@@ -96,6 +124,9 @@ impl Outcome {
 
     fn human(&self) -> String {
         let mut text = String::new();
+        if let Some(failure) = self.agent_failure() {
+            let _ = writeln!(text, "{failure}");
+        }
         let mut scenario = None;
         for (name, check, status) in &self.rows {
             if scenario != Some(name) {
@@ -181,6 +212,7 @@ impl Outcome {
             "version": env!("CARGO_PKG_VERSION"),
             "scenarios": scenarios,
             "unmatchedExpectedFailures": self.unmatched,
+            "agentFailure": self.agent_failure(),
             "summary": {
                 "passed": passed,
                 "failed": failed,
@@ -216,6 +248,9 @@ impl Outcome {
             if let Some(suite) = suites.last_mut() {
                 suite.add_test_case(case);
             }
+        }
+        if let (Some(failure), Some(first)) = (self.agent_failure(), suites.first_mut()) {
+            first.set_system_out(failure);
         }
         report.add_test_suites(suites);
         report.to_string().unwrap_or_default()

@@ -19,11 +19,18 @@ pub fn fresh_id(what: &str) -> String {
     format!("agui-lint-{what}-{:x}-{n}", nanos & 0xffff_ffff_ffff)
 }
 
-/// The client-side tool the tool scenarios offer first.
-pub const WEATHER_TOOL: &str = "get_weather";
+/// The client-side tool the tool scenarios offer first. Named for the kit,
+/// so that no agent's own tool shares its name: an agent refuses a client
+/// tool that collides with one of its own, and the run fails for a reason
+/// that is the kit's.
+pub const WEATHER_TOOL: &str = "agui_lint_get_weather";
 
-/// The second tool of the parallel calls scenario.
-pub const TIME_TOOL: &str = "get_time";
+/// The second tool of the parallel calls scenario, named as the first.
+pub const TIME_TOOL: &str = "agui_lint_get_time";
+
+/// The label of the request whose resume names an interrupt never raised:
+/// the scenario sends it, `judge::unknown_resume_handled` finds it by it.
+pub const UNKNOWN_RESUME: &str = "a resume naming an interrupt never raised";
 
 /// A tool definition the client offers.
 pub fn tool(name: &str) -> Value {

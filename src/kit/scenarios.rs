@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::checks::{self, Check, Judged, Verdict};
 use super::exchange::{Exchange, Request};
 use super::judge;
-use super::requests::{self, fresh_id, offered, TIME_TOOL, WEATHER_TOOL};
+use super::requests::{self, fresh_id, offered, TIME_TOOL, UNKNOWN_RESUME, WEATHER_TOOL};
 use super::streamed::Ending;
 use crate::Validator;
 
@@ -138,13 +138,15 @@ impl BuiltIn {
             ),
             (BuiltIn::Tool, 0) => Some(first(
                 "a turn offering a client-side tool",
-                "What is the weather in Berlin right now? Use the get_weather tool.",
+                &format!("What is the weather in Berlin right now? Use the {WEATHER_TOOL} tool."),
                 vec![requests::tool(WEATHER_TOOL)],
                 json!({}),
             )),
             (BuiltIn::ParallelTools, 0) => Some(first(
                 "a turn offering two client-side tools",
-                "Call get_weather and get_time for Berlin, both at once, in parallel.",
+                &format!(
+                    "Call {WEATHER_TOOL} and {TIME_TOOL} for Berlin, both at once, in parallel."
+                ),
                 vec![requests::tool(WEATHER_TOOL), requests::tool(TIME_TOOL)],
                 json!({}),
             )),
@@ -280,13 +282,7 @@ impl BuiltIn {
             id if id == UNKNOWN_RESUME_HANDLED.id => judge::unknown_resume_handled(done),
             id if id == SERVED_AFTER_CANCEL.id => judge::served_after_cancel(done),
             id if id == VERSION_DECLARED.id => judge::version_declared(done.first()),
-            id if id == NEWER_MINOR_SERVED.id => match done.get(1) {
-                None => Verdict::NotExercised("the request declaring 1.2 was not sent".into()),
-                Some(exchange) => match exchange.served() {
-                    Ok(_) => Verdict::Passed,
-                    Err(why) => Verdict::Failed(format!("{}: {why}", exchange.name(1))),
-                },
-            },
+            id if id == NEWER_MINOR_SERVED.id => judge::newer_minor_served(done),
             id if id == INVALID_JSON_REJECTED.id => judge::rejected(done.first(), 0),
             id if id == SNAKE_CASE_REJECTED.id => judge::rejected(done.get(1), 1),
             id if id == WRONG_CONTENT_TYPE_REJECTED.id => judge::rejected(done.get(2), 2),
@@ -304,11 +300,9 @@ impl BuiltIn {
         let Some(first) = done.first() else {
             return Verdict::NotExercised("no request was sent".into());
         };
-        let streamed = match first.served() {
+        let streamed = match first.acted() {
             Ok(streamed) => streamed,
-            Err(why) => {
-                return Verdict::NotExercised(format!("the first run was not served: {why}"))
-            }
+            Err(why) => return why.setup(&first.name(0)),
         };
         if self == BuiltIn::ParallelTools {
             let calls = streamed.pending_calls(&offered(&first.input)).count();
@@ -333,19 +327,15 @@ impl BuiltIn {
                 _ => "there was no second request".into(),
             });
         };
-        match second.served() {
+        match second.acted() {
             Ok(_) => Verdict::Passed,
-            Err(why) => Verdict::Failed(format!("{}: {why}", second.name(1))),
+            Err(why) => why.judged(&second.name(1)),
         }
     }
 }
 
 /// The label of the request resuming every interrupt of the first run.
 const RESUME: &str = "the resume answering every interrupt";
-
-/// The label of the request whose resume names an interrupt never raised
-/// (what `judge::unknown_resume_handled` looks for).
-pub(super) const UNKNOWN_RESUME: &str = "a resume naming an interrupt never raised";
 
 /// The next input of `previous`'s thread with the conversation and state
 /// its run left, and `more` messages; `None` when it was not served.
@@ -364,14 +354,14 @@ fn follow(previous: &Exchange, label: &str, more: Vec<Value>) -> Option<Request>
     Some(Request::json(label, &next_input(previous, more)?))
 }
 
-/// A request continuing `previous`'s thread (with the conversation it
-/// left, or, not served, the one it sent) whose resume names an interrupt
-/// nobody raised.
+/// A request continuing `previous`'s thread whose resume names an
+/// interrupt nobody raised: `previous`'s own request (served, or at least
+/// sent) with a fresh `runId` and that resume, so that the entry is all
+/// that differs from a request the server has already been sent.
 fn unknown_resume(previous: &Exchange) -> Option<Request> {
-    let mut next = next_input(previous, vec![]).or_else(|| {
-        let messages = previous.input.get("messages")?.as_array()?.clone();
-        Some(requests::next(&previous.input, &[], &json!({}), messages))
-    })?;
+    let messages = previous.input.get("messages")?.as_array()?.clone();
+    let state = previous.input.get("state").cloned().unwrap_or(json!({}));
+    let mut next = requests::next(&previous.input, &messages, &state, vec![]);
     next["protocolVersion"] = json!("1.1");
     next["resume"] = json!([{"interruptId": fresh_id("unknown-interrupt"), "status": "resolved", "payload": {"approved": true}}]);
     Some(Request::json(UNKNOWN_RESUME, &next))

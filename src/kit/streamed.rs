@@ -121,6 +121,29 @@ impl Streamed {
             .filter(move |e| e.get("type").and_then(Value::as_str) == Some(kind))
     }
 
+    /// Whether the run streamed an event of `kind`, reading each chunk
+    /// event as the events a consumer MUST expand it into
+    /// (`spec/1.1/basic/patterns/streaming.mdx`): a `TEXT_MESSAGE_CHUNK`
+    /// streams `TEXT_MESSAGE_START`, its `CONTENT` and `END`, and the
+    /// same for tool calls and reasoning messages.
+    pub fn streams(&self, kind: &str) -> bool {
+        if self.of_type(kind).next().is_some() {
+            return true;
+        }
+        let chunk = ["TEXT_MESSAGE", "TOOL_CALL", "REASONING_MESSAGE"]
+            .into_iter()
+            .find_map(|family| {
+                let part = kind.strip_prefix(family)?.strip_prefix('_')?;
+                let parts: &[&str] = if family == "TOOL_CALL" {
+                    &["START", "ARGS", "END"]
+                } else {
+                    &["START", "CONTENT", "END"]
+                };
+                parts.contains(&part).then(|| format!("{family}_CHUNK"))
+            });
+        chunk.is_some_and(|chunk| self.of_type(&chunk).next().is_some())
+    }
+
     /// The calls of a tool `offered` that the run left unanswered.
     pub fn pending_calls<'a>(&'a self, offered: &'a [String]) -> impl Iterator<Item = &'a Call> {
         self.calls

@@ -153,10 +153,12 @@ impl UserScenario {
                 exchange.name(n)
             ));
         };
-        match needs
-            .iter()
-            .find(|kind| streamed.of_type(kind).next().is_none())
-        {
+        match needs.iter().find(|kind| !streamed.streams(kind)) {
+            Some(_) if exchange.agent_error().is_some() => Err(format!(
+                "{}: the agent failed: {}",
+                exchange.name(n),
+                exchange.agent_error().unwrap_or_default()
+            )),
             Some(kind) => Err(format!(
                 "{}: the agent streamed no {kind} (the step needs it); the run streamed {}",
                 exchange.name(n),
@@ -210,16 +212,19 @@ impl UserScenario {
                 }
             }
             let outcome = expect.outcome.as_deref();
-            let streamed = match (exchange.served(), outcome, &exchange.streamed) {
-                (Ok(streamed), _, _) => streamed,
-                (Err(_), Some("error"), Some(streamed)) => streamed,
-                (Err(why), _, _) => return Verdict::Failed(format!("{}: {why}", exchange.name(n))),
+            let streamed = match exchange.served() {
+                Ok(streamed) => streamed,
+                Err(why) => return Verdict::Failed(format!("{}: {why}", exchange.name(n))),
             };
-            if let Some(kind) = expect
-                .events
-                .iter()
-                .find(|k| streamed.of_type(k).next().is_none())
-            {
+            // A run that failed where the step did not expect it to is the
+            // agent's failure: nothing it should have done can be judged.
+            if let (Some(error), false) = (exchange.agent_error(), outcome == Some("error")) {
+                return Verdict::NotExercised(format!(
+                    "{}: the agent failed: {error}",
+                    exchange.name(n)
+                ));
+            }
+            if let Some(kind) = expect.events.iter().find(|k| !streamed.streams(k)) {
                 return Verdict::Failed(format!(
                     "{}: the run streamed no {kind}; it streamed {}",
                     exchange.name(n),

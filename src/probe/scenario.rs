@@ -33,13 +33,16 @@ pub const TOOL_NAME: &str = kit::WEATHER_TOOL;
 /// `None`, as before 1.0).
 pub fn request(scenario: Scenario, version: Option<&str>) -> Value {
     let (text, tools) = match scenario {
-        Scenario::Text => ("Reply with one short sentence: what can you do?", vec![]),
+        Scenario::Text => (
+            "Reply with one short sentence: what can you do?".to_owned(),
+            vec![],
+        ),
         Scenario::Tool => (
-            "What is the weather in Berlin right now? Use the get_weather tool.",
+            format!("What is the weather in Berlin right now? Use the {TOOL_NAME} tool."),
             vec![kit::tool(TOOL_NAME)],
         ),
     };
-    kit::first_request(&kit::fresh_id("thread"), text, tools, json!({}), version)
+    kit::first_request(&kit::fresh_id("thread"), &text, tools, json!({}), version)
 }
 
 /// The follow-up request to `request` after its run streamed `body`: when
