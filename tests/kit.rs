@@ -58,6 +58,9 @@ enum Fault {
     /// Streams its text as `TEXT_MESSAGE_CHUNK`, the triad's compact
     /// spelling.
     Chunks,
+    /// Dies on a body that is not JSON: that connection and every later
+    /// one is closed without an answer.
+    DiesOnBadJson,
 }
 
 /// What a server keeps across requests.
@@ -67,6 +70,8 @@ struct Memory {
     raised: BTreeMap<String, Vec<String>>,
     /// Whether a client closed a connection mid-run.
     cancelled: AtomicBool,
+    /// Whether the server has died (`Fault::DiesOnBadJson`).
+    dead: AtomicBool,
     counter: AtomicUsize,
 }
 
@@ -131,7 +136,19 @@ fn answer(
     {
         return error(stream, "500 Internal Server Error", "worker lost");
     }
+    let dead = |memory: &Mutex<Memory>| memory.lock().expect("memory").dead.load(Ordering::SeqCst);
+    if dead(memory) {
+        return false;
+    }
     let Ok(input) = serde_json::from_slice::<Value>(body) else {
+        if fault == Fault::DiesOnBadJson {
+            memory
+                .lock()
+                .expect("memory")
+                .dead
+                .store(true, Ordering::SeqCst);
+            return false;
+        }
         if fault == Fault::CrashesOnBadJson {
             return whole(
                 stream,
@@ -604,6 +621,78 @@ fn a_chunked_text_message_streams_the_triad_a_scenario_expects() {
             .contains("the run streamed no TOOL_CALL_START"),
         "{verdicts:?}"
     );
+}
+
+#[test]
+fn a_server_that_dies_fails_the_check_of_that_request_and_the_report_is_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("session");
+    let url = server(Fault::DiesOnBadJson);
+    let scenarios = ["--scenario", "text,bad-requests,version"];
+    let mut args = scenarios.to_vec();
+    args.extend(["--format", "json", "--save", save.to_str().expect("path")]);
+    let output = kit(&url, &args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let verdict = |scenario: &str, check: &str| {
+        report["scenarios"]
+            .as_array()
+            .and_then(|all| all.iter().find(|s| s["name"] == scenario))
+            .and_then(|s| s["checks"].as_array())
+            .and_then(|checks| checks.iter().find(|c| c["check"] == check))
+            .map(|c| format!("{}: {}", c["verdict"], c["why"]))
+            .unwrap_or_else(|| panic!("{scenario}/{check}: {report}"))
+    };
+    assert!(verdict("text", "run-served").starts_with("\"passed\""));
+    let died = verdict("bad-requests", "invalid-json-rejected");
+    assert!(
+        died.starts_with("\"failed\": \"request 1 (a body that is not JSON): no response came: "),
+        "{died}"
+    );
+    let gone = verdict("version", "version-declared");
+    assert_eq!(
+        gone,
+        "\"not-exercised\": \"the server stopped answering after request 1 of the suite\""
+    );
+    assert!(stderr.contains("the rest is not exercised"), "{stderr}");
+    // Each scenario that sent a request is saved, the dead one too, and
+    // check reads it.
+    for name in ["text", "bad-requests"] {
+        assert!(save.join(format!("{name}.har")).is_file(), "{name}.har");
+    }
+    let check = cargo_bin_cmd!("agui-lint")
+        .args(["check", "--format", "json"])
+        .arg(save.join("bad-requests.har"))
+        .output()
+        .expect("run agui-lint");
+    assert_ne!(
+        check.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    // The other formats are written too.
+    for format in ["human", "junit"] {
+        let mut args = scenarios.to_vec();
+        args.extend(["--format", format]);
+        let output = kit(&server(Fault::DiesOnBadJson), &args);
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("invalid-json-rejected"), "{format}: {text}");
+        assert!(
+            text.contains("the server stopped answering after request 1"),
+            "{format}: {text}"
+        );
+    }
+    // Nothing listening at all is the kit's usage: exit 2.
+    let closed = {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("address")
+    };
+    let output = kit(&format!("http://{closed}/agent"), &["--scenario", "text"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot reach"));
 }
 
 #[test]

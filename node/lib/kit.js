@@ -96,14 +96,39 @@ function makeKit(url, options = {}) {
 
 /** Runs `kit`, sending each request with `send(request)` → [status, headers, body, complete]. */
 async function drive(kit, send) {
+  let answered = false
   for (;;) {
     const request = kit.nextRequest()
     if (request === null || request === undefined) break
     if (request.waitBeforeMs) await new Promise((resolve) => setTimeout(resolve, request.waitBeforeMs))
-    const [status, headers, body, complete] = await send(request)
+    let response
+    try {
+      response = await send(request)
+    } catch (error) {
+      // Nothing listening, before anything answered, is the caller's
+      // mistake; a server that dies mid-suite is a finding of its own.
+      if (!answered && neverConnected(error)) throw error
+      kit.recordUnanswered(describe(error))
+      continue
+    }
+    answered = true
+    const [status, headers, body, complete] = response
     kit.record(status, headers, body, complete)
   }
   return new KitReport(kit)
+}
+
+/** Whether `error` says nothing listens at the address. */
+function neverConnected(error) {
+  const code = error && (error.code || (error.cause && error.cause.code))
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+}
+
+/** What a failed send says, with its cause when it has one. */
+function describe(error) {
+  const text = String((error && error.message) || error)
+  const cause = error && error.cause && (error.cause.code || error.cause.message)
+  return cause ? `${text} (${cause})` : text
 }
 
 /** The request's headers with `extra` added, the kit's winning. */
@@ -167,7 +192,7 @@ async function runUrl(url, options = {}) {
     try {
       response = await fetch(url, { method: 'POST', headers: merged(request, options.headers), body: request.body, signal: abort.signal })
     } catch (error) {
-      throw new Error(`cannot reach ${url}: ${error.message}`)
+      throw new Error(`cannot reach ${url}: ${error.message}`, { cause: error.cause || error })
     }
     return read(response, request.cancelAfterEvents, abort)
   })

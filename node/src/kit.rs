@@ -188,6 +188,21 @@ impl NativeKit {
         Ok(())
     }
 
+    /// Records that the last request got no response at all (the handler
+    /// threw, the connection was refused, reset or closed first), as
+    /// `why` says: its check fails with it, and a second in a row ends the
+    /// suite (the server is gone).
+    #[napi]
+    pub fn record_unanswered(&mut self, why: String) -> Result<()> {
+        let (request, sent) = self
+            .pending
+            .take()
+            .ok_or_else(|| Error::from_reason("no request is waiting for its response"))?;
+        self.suite.record(request, sent, kit::unanswered(why));
+        self.outcome = None;
+        Ok(())
+    }
+
     /// The report: `"human"`, `"json"` or `"junit"`, with whether the run
     /// fails, as JSON text `{"fails": bool, "text": string}`.
     #[napi]

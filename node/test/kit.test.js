@@ -141,3 +141,25 @@ test('events are counted across chunks split anywhere', () => {
     assert.equal(counter.events, 3, `chunks of ${size}`)
   }
 })
+
+test('a handler that dies fails the check of that request, and the report is whole', async () => {
+  let dead = false
+  const inner = fetchHandler()
+  const handler = async (request) => {
+    if (dead) throw new Error('worker gone')
+    try {
+      JSON.parse(await request.clone().text())
+    } catch {
+      dead = true
+      throw new Error('worker crashed')
+    }
+    return inner(request)
+  }
+  const report = await runFetch(handler, '/agent', { scenarios: ['text', 'bad-requests', 'version'] })
+  assert.equal(report.verdict('text', 'run-served'), 'passed', report.text)
+  assert.equal(report.verdict('bad-requests', 'invalid-json-rejected'), 'failed', report.text)
+  assert.equal(report.verdict('version', 'version-declared'), 'not-exercised', report.text)
+  assert.match(report.text, /request 1 \(a body that is not JSON\): no response came: worker crashed/)
+  assert.match(report.text, /the server stopped answering after request 1 of the suite/)
+  assert.equal(report.ok, false)
+})

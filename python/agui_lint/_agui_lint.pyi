@@ -252,6 +252,13 @@ class Kit:
         complete: bool = True,
     ) -> None:
         """Records the response to the last request."""
+    def record_unanswered(self, why: str) -> None:
+        """Records that the last request got no response at all (the app
+        raised, the connection was refused, reset or closed first); a
+        second in a row ends the suite."""
+    def abandoned(self) -> Optional[str]:
+        """Why the suite ended before its end (the server stopped
+        answering), or ``None``."""
     def report(self, format: Literal["human", "json", "junit"] = "human") -> str:
         """The report, one line (or test case) per scenario and check."""
     def fails(self) -> bool:

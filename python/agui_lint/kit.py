@@ -101,15 +101,33 @@ def _report(kit: Kit) -> KitReport:
 async def drive(kit: Kit, send: Callable[[Dict[str, Any]], Awaitable[Response]]) -> KitReport:
     """Runs ``kit`` with ``send``, an async function that sends one request
     (the dict ``Kit.next_request()`` gives) and returns its response."""
+    answered = False
     while True:
         request = kit.next_request()
         if request is None:
             break
         if request["wait_before_ms"]:
             await asyncio.sleep(request["wait_before_ms"] / 1000)
-        status, headers, body, complete = await send(request)
+        try:
+            status, headers, body, complete = await send(request)
+        except Exception as error:  # noqa: BLE001 - a server that dies is a finding, not the kit's end
+            if not answered and _never_connected(error):
+                raise
+            kit.record_unanswered(f"{type(error).__name__}: {error}".rstrip(": "))
+            continue
+        answered = True
         kit.record(status, headers, body, complete)
     return _report(kit)
+
+
+def _never_connected(error: BaseException) -> bool:
+    """Whether ``error`` says nothing listens at the address (the kit's
+    usage, raised), rather than a server that took the request and died."""
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - the kit's drivers all use httpx
+        return isinstance(error, ConnectionRefusedError)
+    return isinstance(error, (httpx.ConnectError, ConnectionRefusedError))
 
 
 class _EventCounter:

@@ -138,6 +138,26 @@ impl PyKit {
         Ok(())
     }
 
+    /// Records that the last request got no response at all: the app
+    /// raised, or the connection was refused, reset or closed first, as
+    /// `why` says. Its check fails with it; a second in a row ends the
+    /// suite (the server is gone) and the rest is not exercised.
+    fn record_unanswered(&mut self, why: String) -> PyResult<()> {
+        let (request, sent) = self
+            .pending
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("no request is waiting for its response"))?;
+        self.suite.record(request, sent, kit::unanswered(why));
+        self.outcome = None;
+        Ok(())
+    }
+
+    /// Why the suite ended before its end (the server stopped answering),
+    /// or `None`.
+    fn abandoned(&self) -> Option<String> {
+        self.suite.abandoned().map(str::to_owned)
+    }
+
     /// The report: `"human"` (default), `"json"` or `"junit"`.
     #[pyo3(signature = (format = "human"))]
     fn report(&mut self, format: &str) -> PyResult<String> {

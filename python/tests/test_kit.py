@@ -314,3 +314,45 @@ def test_events_are_counted_across_chunks_split_anywhere() -> None:
         for at in range(0, len(stream), size):
             counter.feed(stream[at : at + size])
         assert counter.events == 3, size
+
+
+def test_an_app_that_dies_fails_the_check_of_that_request_and_the_report_is_whole() -> None:
+    inner = reply_app()
+    dead = False
+
+    async def app(scope: Dict[str, Any], receive: Any, send: Any) -> None:
+        nonlocal dead
+        if scope["type"] != "http":
+            return await inner(scope, receive, send)
+        if dead:
+            raise RuntimeError("worker gone")
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        try:
+            json.loads(body)
+        except ValueError:
+            dead = True
+            raise RuntimeError("worker crashed") from None
+        replayed = False
+
+        async def again() -> Dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await inner(scope, again, send)
+
+    report = run_asgi(app, "/agent", scenarios=["text", "bad-requests", "version"])
+    found = verdicts(report)
+    assert found["text/run-served"] == "passed", report.text
+    assert found["bad-requests/invalid-json-rejected"] == "failed", report.text
+    assert found["version/version-declared"] == "not-exercised", report.text
+    assert "request 1 (a body that is not JSON): no response came: RuntimeError: worker crashed" in report.text
+    assert "the server stopped answering after request 1 of the suite" in report.text
+    assert not report.ok

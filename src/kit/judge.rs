@@ -446,6 +446,11 @@ pub fn rejected(exchange: Option<&Exchange>, n: usize) -> Verdict {
     };
     let status = exchange.status();
     let name = exchange.name(n);
+    if exchange.received.status.is_none() {
+        if let Err(why) = exchange.served() {
+            return Verdict::Failed(format!("{name}: {why}"));
+        }
+    }
     if (400..500).contains(&status) {
         if exchange.received.body.iter().all(u8::is_ascii_whitespace) {
             return Verdict::Failed(format!("{name}: HTTP {status} with an empty body: say why"));

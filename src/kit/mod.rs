@@ -20,7 +20,7 @@ mod streamed;
 mod user;
 
 pub use checks::{by_id as check_by_id, Check, Judged, Level, Verdict, ALL as CHECKS};
-pub use exchange::{Exchange, Request};
+pub use exchange::{Exchange, NotActed, Request};
 pub use expected::{Expected, ExpectedError, Status};
 pub use report::{Format, Outcome};
 pub use requests::{first_request, fresh_id, tool, with_tool_results, TIME_TOOL, WEATHER_TOOL};
@@ -87,7 +87,21 @@ pub struct Suite {
     level: Level,
     /// The scenario the next request belongs to.
     current: usize,
+    /// Why the suite stopped before its end (the server stopped
+    /// answering), when it did.
+    abandoned: Option<String>,
+    /// How many requests have been recorded, which of them was the last
+    /// the server answered, and how many since got no response.
+    recorded: usize,
+    last_answered: usize,
+    unanswered: usize,
 }
+
+/// How many requests in a row may get no response before the server is
+/// taken to be gone: one is a request the server died on (a finding of
+/// that request's check); a second, sent to a server that did not come
+/// back, says the rest cannot be judged.
+const UNANSWERED_IN_A_ROW: usize = 2;
 
 impl Suite {
     /// A suite of `options`' scenarios, judged by `validator`.
@@ -117,11 +131,18 @@ impl Suite {
             version: options.version,
             level,
             current: 0,
+            abandoned: None,
+            recorded: 0,
+            last_answered: 0,
+            unanswered: 0,
         }
     }
 
     /// The next request to send, or `None` when every scenario has ended.
     pub fn next_request(&mut self) -> Option<Request> {
+        if self.abandoned.is_some() {
+            return None;
+        }
         while let Some(run) = self.scenarios.get(self.current) {
             let planned = match &run.script {
                 Script::BuiltIn(scenario) => {
@@ -146,10 +167,34 @@ impl Suite {
     /// Records the answer to `request`, the last one
     /// [`Self::next_request`] returned: `sent` as it went out, `received`
     /// as it came back.
+    /// A request that got no response at all ([`unanswered`]) fails its
+    /// check; when the next gets none either, the server is gone and the
+    /// suite ends ([`Self::abandoned`]).
     pub fn record(&mut self, request: Request, sent: Sent, received: Received) {
+        self.recorded += 1;
+        if received.status.is_some() {
+            (self.last_answered, self.unanswered) = (self.recorded, 0);
+        } else {
+            self.unanswered += 1;
+            if self.unanswered >= UNANSWERED_IN_A_ROW && self.abandoned.is_none() {
+                self.abandoned = Some(match self.last_answered {
+                    0 => "the server answered no request".to_owned(),
+                    n => format!("the server stopped answering after request {n} of the suite"),
+                });
+            }
+        }
         if let Some(run) = self.scenarios.get_mut(self.current) {
             run.exchanges.push(Exchange::new(request, sent, received));
         }
+    }
+
+    /// Why the suite ended before its end ("the server stopped answering
+    /// after request 12 of the suite"), when it did: no further request
+    /// is planned, every check of a scenario that sent none is not
+    /// exercised saying why, and the exchanges so far are judged as they
+    /// are.
+    pub fn abandoned(&self) -> Option<&str> {
+        self.abandoned.as_deref()
     }
 
     /// The scenarios, with their exchanges.
@@ -162,10 +207,21 @@ impl Suite {
         self.scenarios
             .iter()
             .map(|run| {
-                let judged = match &run.script {
+                let mut judged = match &run.script {
                     Script::BuiltIn(scenario) => scenario.judge(&self.validator, &run.exchanges),
                     Script::User(scenario) => scenario.judge(&self.validator, &run.exchanges),
                 };
+                // Once the server is gone, what a scenario could not do
+                // says so.
+                if let Some(gone) = &self.abandoned {
+                    for judged in &mut judged {
+                        if run.exchanges.is_empty() {
+                            judged.verdict = Verdict::NotExercised(gone.clone());
+                        } else if let Verdict::NotExercised(why) = &judged.verdict {
+                            judged.verdict = Verdict::NotExercised(format!("{why} ({gone})"));
+                        }
+                    }
+                }
                 let checks = judged.iter().map(|j| j.check.id).collect();
                 let served: Vec<&Exchange> = run
                     .exchanges
@@ -231,6 +287,29 @@ pub fn received(
             },
             limit_ms: None,
             detail: (!complete).then(|| "closed by the client".to_owned()),
+            dropped_bytes: None,
+        },
+    }
+}
+
+/// A request that got no response at all: the connection was refused,
+/// reset or closed before a status came, as `detail` says. The exchange is
+/// recorded so that the check of that request fails with what happened.
+pub fn unanswered(detail: impl Into<String>) -> Received {
+    use crate::input::har::{Delivery, DeliveryEnd};
+    Received {
+        status: None,
+        headers: Vec::new(),
+        body: Vec::new(),
+        head_ms: None,
+        total_ms: 0,
+        delivery: Delivery {
+            first_byte_ms: None,
+            first_event_ms: None,
+            longest_gap_ms: 0,
+            end: DeliveryEnd::ConnectionLost,
+            limit_ms: None,
+            detail: Some(detail.into()),
             dropped_bytes: None,
         },
     }

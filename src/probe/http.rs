@@ -41,9 +41,40 @@ pub struct Client {
     keep: usize,
 }
 
-/// Why no exchange took place: nothing reached the endpoint's server.
+/// Why no exchange took place: nothing reached the endpoint's server, or
+/// it ended the exchange before answering.
 #[derive(Debug)]
-pub struct Unreachable(pub String);
+pub struct Unreachable {
+    /// What the client reported.
+    pub why: String,
+    /// Whether no connection was made at all (refused, no such host, the
+    /// connect timeout): nothing listens there, as opposed to a server
+    /// that took the request and closed or reset the connection.
+    pub never_connected: bool,
+}
+
+impl Unreachable {
+    fn before_sending(why: String) -> Unreachable {
+        Unreachable {
+            why,
+            never_connected: true,
+        }
+    }
+
+    fn of(error: &ureq::Error) -> Unreachable {
+        let never_connected = match error {
+            ureq::Error::Io(io) => io.kind() == std::io::ErrorKind::ConnectionRefused,
+            ureq::Error::HostNotFound
+            | ureq::Error::ConnectionFailed
+            | ureq::Error::Timeout(ureq::Timeout::Connect | ureq::Timeout::Resolve) => true,
+            _ => false,
+        };
+        Unreachable {
+            why: error.to_string(),
+            never_connected,
+        }
+    }
+}
 
 impl Client {
     /// A client with these timeouts, recording at most `keep` bytes of
@@ -97,10 +128,12 @@ impl Client {
         }
         let mut request = self.agent.post(url);
         for (name, value) in &sent_headers {
-            let name = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| Unreachable(format!("'{name}' is not a header name")))?;
-            let value = HeaderValue::from_str(value)
-                .map_err(|_| Unreachable(format!("the value of header '{name}' is not valid")))?;
+            let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                Unreachable::before_sending(format!("'{name}' is not a header name"))
+            })?;
+            let value = HeaderValue::from_str(value).map_err(|_| {
+                Unreachable::before_sending(format!("the value of header '{name}' is not valid"))
+            })?;
             request = request.header(name, value);
         }
         let sent = Sent {
@@ -134,7 +167,7 @@ impl Client {
                 };
                 return Ok((sent, received));
             }
-            Err(error) => return Err(Unreachable(error.to_string())),
+            Err(error) => return Err(Unreachable::of(&error)),
         };
         let head_at = Instant::now();
         let status = response.status().as_u16();

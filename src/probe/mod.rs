@@ -78,7 +78,7 @@ pub fn record(plan: &Plan) -> Result<Session, String> {
     for request in planned {
         let (sent, received) = client
             .post(&plan.url, &headers, request.body)
-            .map_err(|e| format!("cannot reach {}: {}", plan.url, e.0))?;
+            .map_err(|e| format!("cannot reach {}: {}", plan.url, e.why))?;
         if !plan.quiet {
             summarize(&request.label, &received);
         }
@@ -92,7 +92,7 @@ pub fn record(plan: &Plan) -> Result<Session, String> {
             let body = serde_json::to_vec(&next).map_err(|e| e.to_string())?;
             let (sent, received) = client
                 .post(&plan.url, &headers, body)
-                .map_err(|e| format!("cannot reach {}: {}", plan.url, e.0))?;
+                .map_err(|e| format!("cannot reach {}: {}", plan.url, e.why))?;
             if !plan.quiet {
                 summarize(
                     "client-side tool, follow-up with the tool's result",

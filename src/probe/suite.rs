@@ -72,27 +72,42 @@ pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
     )))
 }
 
-/// Runs `suite`'s scenarios against the plan's endpoint.
+/// Runs `suite`'s scenarios against the plan's endpoint. A request that
+/// gets no response is recorded as such (its check fails with what
+/// happened) and the suite goes on; when the server stays gone, the kit
+/// ends it and the rest is not exercised. The sessions are saved whatever
+/// happened.
 pub fn run(plan: &Plan, suite: &mut Suite) -> Result<(), String> {
     let (headers, secrets) = headers(plan)?;
     let client = http::Client::new(plan.timeouts, plan.max_response_bytes);
+    let mut answered = false;
     while let Some(request) = suite.next_request() {
         let scenario = suite.current_scenario().unwrap_or("").to_owned();
         std::thread::sleep(std::time::Duration::from_millis(request.wait_before_ms));
         let to_send = kit::sent(&plan.url, &request, &headers);
         // The kit's headers are whole: the client's defaults give way.
-        let (sent, received) = client
-            .post_until(
-                &plan.url,
-                &to_send.headers,
-                request.body.clone(),
-                request.cancel_after_events,
-            )
-            .map_err(|e| format!("cannot reach {}: {}", plan.url, e.0))?;
+        let (sent, received) = match client.post_until(
+            &plan.url,
+            &to_send.headers,
+            request.body.clone(),
+            request.cancel_after_events,
+        ) {
+            Ok(exchange) => exchange,
+            // Nothing listens at the URL and nothing ever answered: the
+            // kit's usage, not a finding about a server.
+            Err(unreachable) if unreachable.never_connected && !answered => {
+                return Err(format!("cannot reach {}: {}", plan.url, unreachable.why));
+            }
+            Err(unreachable) => (to_send, kit::unanswered(unreachable.why)),
+        };
+        answered |= received.status.is_some();
         if !plan.quiet {
             summarize(&format!("{scenario}: {}", request.label), &received);
         }
         suite.record(request, sent, received);
+        if let Some(why) = suite.abandoned() {
+            let _ = writeln!(std::io::stderr(), "probe: {why}; the rest is not exercised");
+        }
     }
     if let Some(dir) = &plan.save {
         save(dir, suite, &secrets)?;
