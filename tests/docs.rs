@@ -182,25 +182,58 @@ fn report_page(schema: &Value) -> String {
     }
     page
 }
-/// The conformance kit's page: every check with its level, page of the
-/// spec and requirement, and the checks of each built-in scenario.
+/// The conformance kit's page: every check with its level, the sentences
+/// of the 1.1 text it rests on, and the checks of each built-in scenario.
 fn kit_page() -> String {
-    use agui_lint::unstable::kit::{BuiltIn, CHECKS};
+    use agui_lint::unstable::kit::{BuiltIn, Level, CHECKS};
     let mut page = format!(
         "# Conformance kit checks\n\n{GENERATED}\n\nWhat `agui-lint probe URL --suite` (and \
-         `agui_lint.kit` in Python) judges. A check's id is what an expected-failures file names; \
-         `--level must` judges only the MUSTs. Each level is the 1.1 prose's, on the page linked.\n\n\
-         | check | level | spec | requires |\n|---|---|---|---|\n"
+         `agui_lint.kit` in Python, `agui-lint/kit` in Node) judges. A check's id is what an \
+         expected-failures file names. Each level is that of the 1.1 sentence the check rests \
+         on, quoted below: a MUST failure fails the run; a SHOULD failure is a warning (`--strict` \
+         makes it fail); a check no sentence requires is advice, shown and never failing. \
+         `--level must` judges only the MUSTs.\n\n\
+         | check | level | requires |\n|---|---|---|\n"
     );
     for check in CHECKS {
         page.push_str(&format!(
-            "| `{}` | {} | [{}](https://docs.ag-ui.com/spec/1.1/{}) | {} |\n",
+            "| [`{}`](#{}) | {} | {} |\n",
+            check.id,
             check.id,
             check.level.as_str(),
-            check.page,
-            check.page,
             check.requires.replace('|', "\\|")
         ));
+    }
+    for check in CHECKS {
+        page.push_str(&format!(
+            "\n## {}\n\n{} ({}). {}\n",
+            check.id,
+            check.level.as_str(),
+            match check.level {
+                Level::Must => "a failure fails the run",
+                Level::Should => "a failure is a warning; `--strict` fails on it",
+                Level::Advice => "shown, never failing",
+            },
+            check.requires
+        ));
+        if check.rests_on.is_empty() {
+            page.push_str(&format!(
+                "\nNo sentence of the 1.1 text requires it{}.\n",
+                if check.level == Level::Advice {
+                    ": it is what the TypeScript SDK's servers do"
+                } else {
+                    "; the user's scenario file states it"
+                }
+            ));
+        }
+        for quote in check.rests_on {
+            page.push_str(&format!(
+                "\n> {}\n>\n> — [{}]({})\n",
+                quote.text,
+                quote.page,
+                quote.url()
+            ));
+        }
     }
     page.push_str("\n## Scenarios\n\n| scenario | checks |\n|---|---|\n");
     for scenario in BuiltIn::ALL {
@@ -330,10 +363,14 @@ fn the_reference_pages_say_what_they_hold() {
     }
     for check in agui_lint::unstable::kit::CHECKS {
         assert!(pages["kit.md"].contains(&format!(
-            "| `{}` | {} |",
+            "| [`{}`](#{}) | {} |",
+            check.id,
             check.id,
             check.level.as_str()
         )));
+        for quote in check.rests_on {
+            assert!(pages["kit.md"].contains(&format!("> {}\n", quote.text)));
+        }
     }
     // The SARIF log's help links lead to these pages.
     let url = rules::docs_url("missing-field");

@@ -17,6 +17,8 @@ export interface KitOptions {
   expectedFailures?: string
   /** Headers sent with every request (the kit's own win). */
   headers?: Record<string, string>
+  /** Whether a SHOULD failure fails the run too (default: only MUST failures do). */
+  strict?: boolean
 }
 
 /** A verdict: passed, failed, not exercised, an expected failure, or a listed failure that now passes. */
@@ -24,14 +26,28 @@ export type Verdict = 'passed' | 'failed' | 'not-exercised' | 'expected-failure'
 
 /** A run of the kit, judged. */
 export declare class KitReport {
-  /** Whether the run passes. */
+  /** Whether the run passes: no MUST failure (nor SHOULD, when strict) the expected failures do not list. */
   readonly ok: boolean
   /** The human report: one line per scenario and check. */
   readonly text: string
   /** The JSON report, parsed. */
   readonly json: {
-    scenarios: { name: string; checks: { check: string; level: 'MUST' | 'SHOULD'; spec: string; verdict: Verdict; why?: string; reason?: string }[] }[]
-    summary: { passed: number; failed: number; notExercised: number; expectedFailures: number; fixedButListed: number }
+    scenarios: {
+      name: string
+      checks: {
+        check: string
+        level: 'MUST' | 'SHOULD' | 'ADVICE'
+        spec: string
+        verdict: Verdict
+        fails: boolean
+        requires: string
+        restsOn: { text: string; url: string }[]
+        why?: string
+        reason?: string
+      }[]
+    }[]
+    agentFailure: string | null
+    summary: { passed: number; failed: number; warnings: number; notExercised: number; expectedFailures: number; fixedButListed: number }
   }
   /** The JUnit XML report. */
   readonly junit: string

@@ -91,6 +91,7 @@ function makeKit(url, options = {}) {
     version: options.version === null ? 'none' : options.version,
     level: options.level,
     expectedFailures: options.expectedFailures,
+    strict: options.strict,
   })
 }
 
@@ -169,7 +170,8 @@ async function read(response, limit, abort) {
  * Runs the kit against a fetch handler in process: `handler(request)`
  * returns a `Response` (or a promise of one). `path` is the endpoint's
  * path; options: scenarios, scenarioFiles, version (null: none), level
- * ('must' | 'should'), expectedFailures (a TOML file), headers.
+ * ('must' | 'should'), expectedFailures (a TOML file), strict (a SHOULD
+ * failure fails too), headers.
  */
 async function runFetch(handler, path = '/', options = {}) {
   const url = new URL(path, 'http://localhost').href

@@ -28,6 +28,8 @@ pub struct KitOptions {
     pub level: Option<String>,
     /// A TOML file of known failures.
     pub expected_failures: Option<String>,
+    /// Whether a SHOULD failure fails the run too (default false).
+    pub strict: Option<bool>,
 }
 
 /// One request to send.
@@ -58,6 +60,8 @@ pub struct NativeKit {
     /// The verdicts once judged, until the next response is recorded: a
     /// report in three formats judges once.
     outcome: Option<Outcome>,
+    /// Whether a SHOULD failure fails the run.
+    strict: bool,
 }
 
 #[napi]
@@ -72,6 +76,7 @@ impl NativeKit {
             version: None,
             level: None,
             expected_failures: None,
+            strict: None,
         });
         let scenarios = options
             .scenarios
@@ -128,6 +133,7 @@ impl NativeKit {
                 .url
                 .unwrap_or_else(|| "http://localhost/".to_owned()),
             outcome: None,
+            strict: options.strict.unwrap_or(false),
         })
     }
 
@@ -217,10 +223,10 @@ impl NativeKit {
                 )))
             }
         };
-        let (suite, expected) = (&self.suite, &self.expected);
+        let (suite, expected, strict) = (&self.suite, &self.expected, self.strict);
         let outcome = self
             .outcome
-            .get_or_insert_with(|| Outcome::new(&suite.results(), expected));
+            .get_or_insert_with(|| Outcome::new(&suite.results(), expected).strict(strict));
         Ok(
             serde_json::json!({"fails": outcome.fails(), "text": outcome.render(format)})
                 .to_string(),

@@ -238,6 +238,7 @@ class Kit:
         version: Optional[str] = "1.0",
         level: Optional[Literal["must", "should"]] = None,
         expected_failures: Optional[str] = None,
+        strict: bool = False,
     ) -> None: ...
     def next_request(self) -> Optional[Dict[str, object]]:
         """The next request: ``scenario``, ``label``, ``headers`` (a list of
@@ -262,8 +263,8 @@ class Kit:
     def report(self, format: Literal["human", "json", "junit"] = "human") -> str:
         """The report, one line (or test case) per scenario and check."""
     def fails(self) -> bool:
-        """Whether a check failed that the expected failures do not list,
-        or one they list passed."""
+        """Whether a MUST check failed (a SHOULD one too when ``strict``)
+        that the expected failures do not list, or one they list passed."""
     def results(self) -> List[Tuple[str, str, str, str, Optional[str]]]:
         """``(scenario, check, level, verdict, why)`` for every check judged."""
 

@@ -77,6 +77,7 @@ def _kit(
     version: Optional[str],
     level: Optional[str],
     expected_failures: Optional[PathLike],
+    strict: bool = False,
 ) -> Kit:
     return Kit(
         url=url,
@@ -85,6 +86,7 @@ def _kit(
         version=version,
         level=level,
         expected_failures=os.fspath(expected_failures) if expected_failures is not None else None,
+        strict=strict,
     )
 
 
@@ -240,13 +242,14 @@ async def run_asgi_async(
     level: Optional[str] = None,
     expected_failures: Optional[PathLike] = None,
     headers: Optional[Dict[str, str]] = None,
+    strict: bool = False,
 ) -> KitReport:
     """Runs the kit against the ASGI ``app``'s endpoint at ``path`` in
     process (httpx's ASGI transport); for async tests."""
     import httpx
 
     extra = list((headers or {}).items())
-    kit = _kit("http://testserver" + path, scenarios, scenario_files, version, level, expected_failures)
+    kit = _kit("http://testserver" + path, scenarios, scenario_files, version, level, expected_failures, strict)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
 
@@ -275,6 +278,7 @@ def run(
     level: Optional[str] = None,
     expected_failures: Optional[PathLike] = None,
     headers: Optional[Dict[str, str]] = None,
+    strict: bool = False,
     timeout: float = 60.0,
 ) -> KitReport:
     """Runs the kit against a live endpoint at ``url`` with httpx (the CLI's
@@ -282,7 +286,7 @@ def run(
     import httpx
 
     extra = list((headers or {}).items())
-    kit = _kit(url, scenarios, scenario_files, version, level, expected_failures)
+    kit = _kit(url, scenarios, scenario_files, version, level, expected_failures, strict)
 
     async def main() -> KitReport:
         async with httpx.AsyncClient(timeout=timeout) as client:

@@ -20,7 +20,7 @@ use crate::value_error;
 /// scenario names (default: all), `scenario_files` users' scenario files,
 /// `version` what first requests declare (`None`: nothing), `level`
 /// `"must"` or `"should"`, `expected_failures` a TOML file of known
-/// failures.
+/// failures, `strict` whether a SHOULD failure fails the run too.
 #[pyclass(name = "Kit", module = "agui_lint")]
 pub(crate) struct PyKit {
     suite: Suite,
@@ -31,12 +31,14 @@ pub(crate) struct PyKit {
     /// The verdicts once judged, until the next response is recorded: a
     /// report in three formats and its verdict judge once.
     outcome: Option<Outcome>,
+    /// Whether a SHOULD failure fails the run.
+    strict: bool,
 }
 
 #[pymethods]
 impl PyKit {
     #[new]
-    #[pyo3(signature = (url = "http://testserver/", scenarios = None, scenario_files = None, version = Some("1.0"), level = None, expected_failures = None))]
+    #[pyo3(signature = (url = "http://testserver/", scenarios = None, scenario_files = None, version = Some("1.0"), level = None, expected_failures = None, strict = false))]
     fn new(
         url: &str,
         scenarios: Option<Vec<String>>,
@@ -44,6 +46,7 @@ impl PyKit {
         version: Option<&str>,
         level: Option<&str>,
         expected_failures: Option<PathBuf>,
+        strict: bool,
     ) -> PyResult<Self> {
         let scenarios = scenarios
             .unwrap_or_default()
@@ -89,6 +92,7 @@ impl PyKit {
             pending: None,
             url: url.to_owned(),
             outcome: None,
+            strict,
         })
     }
 
@@ -210,9 +214,9 @@ impl PyKit {
 impl PyKit {
     /// The verdicts, judged once per set of exchanges.
     fn outcome(&mut self) -> &Outcome {
-        let (suite, expected) = (&self.suite, &self.expected);
+        let (suite, expected, strict) = (&self.suite, &self.expected, self.strict);
         self.outcome
-            .get_or_insert_with(|| Outcome::new(&suite.results(), expected))
+            .get_or_insert_with(|| Outcome::new(&suite.results(), expected).strict(strict))
     }
 }
 

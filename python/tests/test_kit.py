@@ -195,7 +195,9 @@ def test_real_servers_under_the_kit(server: str, scenario: str) -> None:
     recorded = {k: v for k, v in RECORDED[server].items() if k.startswith(scenario + "/")}
     assert not_passed == recorded, report.text
     assert report.results and all(row[0] == scenario for row in report.results)
-    assert report.ok == ("failed" not in recorded.values()), report.text
+    # Only a MUST failure fails the run; a SHOULD failure is a warning.
+    must_failed = any(level == "MUST" and v == "failed" for _, _, level, v, _ in report.results)
+    assert report.ok == (not must_failed), report.text
 
 
 def test_a_tool_call_only_in_a_snapshot_is_said_to_be_one() -> None:

@@ -1,6 +1,8 @@
 //! The checks of the conformance kit: what each one requires of a server,
-//! how strongly (the 1.x prose's MUST or SHOULD) and where that is
-//! written, and the verdict a scenario reached on it.
+//! how strongly, and the sentences of the 1.1 text that level rests on
+//! (quoted, and held to the vendored text by `tests/kit_quotes.rs`); a
+//! check no sentence requires is advice. And the verdict a scenario
+//! reached on it.
 
 use serde::Serialize;
 
@@ -8,93 +10,390 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Level {
-    /// A requirement (MUST, MUST NOT).
+    /// A requirement (MUST, MUST NOT, REQUIRED): a failure fails the run.
     Must,
-    /// A recommendation (SHOULD, SHOULD NOT).
+    /// A recommendation (SHOULD, SHOULD NOT): a failure is a warning, and
+    /// fails the run only when asked to (`--strict`).
     Should,
+    /// No sentence of the spec requires it; what the TypeScript SDK's
+    /// servers do. Shown, never failing.
+    Advice,
 }
 
 impl Level {
-    /// `MUST` or `SHOULD`.
+    /// `MUST`, `SHOULD` or `ADVICE`.
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Must => "MUST",
             Level::Should => "SHOULD",
+            Level::Advice => "ADVICE",
+        }
+    }
+
+    /// Whether a check at this level is judged in a run asked for
+    /// `asked`: a MUST run judges only the MUSTs, any other everything.
+    pub fn within(self, asked: Level) -> bool {
+        self == Level::Must || asked != Level::Must
+    }
+
+    /// Whether a failure at this level fails the run (`strict`: SHOULD
+    /// failures too).
+    pub fn fails(self, strict: bool) -> bool {
+        match self {
+            Level::Must => true,
+            Level::Should => strict,
+            Level::Advice => false,
         }
     }
 }
 
-/// One check: a stable kebab-case id, its level, the page of the 1.x
-/// prose it comes from, and what it requires.
+/// A passage of the 1.1 text a check rests on, quoted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Quote {
+    /// The page, under `https://docs.ag-ui.com/spec/1.1/` (and the vendored
+    /// `tests/upstream/1.1/prose/PAGE.mdx`).
+    pub page: &'static str,
+    /// The anchor of the section that holds it (empty before the page's
+    /// first heading).
+    pub anchor: &'static str,
+    /// The passage, as the page says it (emphasis and link targets left
+    /// out, code spans kept).
+    pub text: &'static str,
+}
+
+impl Quote {
+    /// Where the passage is published.
+    pub fn url(&self) -> String {
+        match self.anchor {
+            "" => format!("{SPEC}{}", self.page),
+            anchor => format!("{SPEC}{}#{anchor}", self.page),
+        }
+    }
+}
+
+/// Where the 1.1 prose the checks quote is published.
+pub const SPEC: &str = "https://docs.ag-ui.com/spec/1.1/";
+
+/// One check: a stable kebab-case id, its level, what it requires, and
+/// the passages of the 1.1 text that requirement rests on (the first
+/// states the level; none for advice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// The id, stable once released (expected-failure files name it).
     pub id: &'static str,
     /// How strongly it is required.
     pub level: Level,
-    /// The page of the 1.1 prose that requires it (under
+    /// The page of the 1.1 prose its first passage is on (under
     /// `https://docs.ag-ui.com/spec/1.1/`).
     pub page: &'static str,
     /// What a server must do to pass, in one sentence.
     pub requires: &'static str,
+    /// The passages it rests on, the one with its level first.
+    pub rests_on: &'static [Quote],
 }
 
-macro_rules! checks {
-    ($($name:ident = $id:literal, $level:ident, $page:literal, $requires:literal;)*) => {
-        $(
-            #[doc = $requires]
-            pub const $name: Check = Check {
-                id: $id,
-                level: Level::$level,
-                page: $page,
-                requires: $requires,
-            };
-        )*
-        /// Every check, in report order.
-        pub const ALL: &[Check] = &[$($name),*];
-    };
+impl Check {
+    /// The link to the first passage it rests on, or to its page.
+    pub fn url(&self) -> String {
+        self.rests_on
+            .first()
+            .map_or_else(|| format!("{SPEC}{}", self.page), Quote::url)
+    }
 }
 
-checks! {
-    RUN_SERVED = "run-served", Must, "events/lifecycle",
-        "A valid request is answered with an event stream that starts with RUN_STARTED and ends the run with RUN_FINISHED.";
-    STREAM_CONFORMS = "stream-conforms", Must, "basic/processing",
-        "Every event stream has no error finding of the stream checker, paired with its request.";
-    IDS_ECHOED = "ids-echoed", Must, "basic/run-input",
-        "RUN_STARTED and RUN_FINISHED carry the threadId and runId the request sent.";
-    IDS_UNIQUE_ACROSS_RUNS = "ids-unique-across-runs", Must, "basic",
-        "A later run of a thread opens no message or tool call under an id the thread already has.";
-    HISTORY_TAKEN_BACK = "history-taken-back", Must, "basic/run-input",
-        "A request carrying the history the server streamed, as the official client rebuilds it, is served.";
-    SNAPSHOT_KEEPS_HISTORY = "snapshot-keeps-history", Should, "events/state",
-        "A MESSAGES_SNAPSHOT restating a message the request carried restates its role and content unchanged.";
-    TOOL_RESULT_TAKEN_BACK = "tool-result-taken-back", Must, "events/tool-calls",
-        "The request carrying a client-side tool's result, after the call the server streamed, is served.";
-    PARALLEL_CALLS_TAKEN_BACK = "parallel-calls-taken-back", Must, "events/tool-calls",
-        "The request carrying the results of several calls of one run is served.";
-    STATE_DELTAS_APPLY = "state-deltas-apply", Must, "basic/run-input",
-        "STATE_DELTA patches apply to the state the request sent until the run's own snapshot replaces it.";
-    STATE_CONTINUITY = "state-continuity", Must, "basic/run-input",
-        "The next run's deltas apply to the state the previous run left, which its request carries.";
-    RESUME_ACCEPTED = "resume-accepted", Must, "basic/patterns/interrupt-resume",
-        "A request whose resume answers every interrupt of the previous run is served, and the run does not raise an answered interrupt again.";
-    UNKNOWN_RESUME_HANDLED = "unknown-resume-handled", Must, "basic/patterns/interrupt-resume",
-        "A resume entry naming an interrupt the server never raised is rejected (4xx or RUN_ERROR) or the run proceeds without it; never a 5xx or a broken stream.";
-    SERVED_AFTER_CANCEL = "served-after-cancel", Must, "events/lifecycle",
-        "After the client closes the connection mid-run, the server serves the next run.";
-    VERSION_DECLARED = "version-declared", Must, "basic/versioning",
-        "A request declaring protocolVersion 1.0 gets a RUN_STARTED that declares the server's own version.";
-    NEWER_MINOR_SERVED = "newer-minor-served", Must, "basic/versioning",
-        "A request declaring a newer minor version (1.2) is served, not rejected.";
-    INVALID_JSON_REJECTED = "invalid-json-rejected", Must, "basic/run-input",
-        "A body that is not JSON is answered with a 4xx and a body saying why: never a 5xx or a stream that runs.";
-    SNAKE_CASE_REJECTED = "snake-case-rejected", Should, "basic/run-input",
-        "A body with snake_case keys (thread_id, run_id) is answered with a 4xx and a body, as the TypeScript SDK's servers answer it.";
-    WRONG_CONTENT_TYPE_REJECTED = "wrong-content-type-rejected", Should, "basic/run-input",
-        "A request whose Content-Type is not application/json is answered with a 4xx and a body.";
-    EXPECTATION_MET = "expectation-met", Must, "basic",
-        "A user scenario's step gets what its file expects.";
+const fn quote(page: &'static str, anchor: &'static str, text: &'static str) -> Quote {
+    Quote { page, anchor, text }
 }
+
+const SSE_BINDING: Quote = quote(
+    "basic/transports",
+    "standard-bindings",
+    "An implementation that speaks HTTP MUST support the SSE binding; the protobuf binding is OPTIONAL.",
+);
+const STREAM_BEGINS: Quote = quote(
+    "events/lifecycle",
+    "the-run",
+    "A stream MUST begin with `RUN_STARTED` or `RUN_ERROR`.",
+);
+const COMPLETE_HISTORY: Quote = quote(
+    "basic/run-input",
+    "messages",
+    "A producer MUST treat it as the complete history it is being shown — the protocol has no side channel through which earlier turns arrive.",
+);
+const DELTAS_AGAINST_INPUT: Quote = quote(
+    "basic/run-input",
+    "state",
+    "A producer that emits state deltas MUST compute them against this value until its own first snapshot replaces it.",
+);
+const INPUT_ASYMMETRY: Quote = quote(
+    "basic/processing",
+    "outgoing-material",
+    "A producer receiving a run input MUST apply the same asymmetry to it: unrecognised material does not make the input invalid, a malformed known field does.",
+);
+const REJECTED_BEFORE_START: Quote = quote(
+    "basic/transports/http-sse",
+    "errors",
+    "Input rejected before the run starts — malformed JSON, failed validation, refused auth — is an HTTP error status with no event stream.",
+);
+const FRONTEND_ANSWERS: Quote = quote(
+    "events/tool-calls",
+    "frontend-tools",
+    "A thread that continues MUST answer every one of them first: the next run's `messages` carry a tool message per call, keyed by `toolCallId`",
+);
+
+/// A valid request is served.
+pub const RUN_SERVED: Check = Check {
+    id: "run-served",
+    level: Level::Must,
+    page: "events/lifecycle",
+    requires: "A valid request is answered with an event stream that starts with RUN_STARTED (or RUN_ERROR) and closes the run with RUN_FINISHED or RUN_ERROR.",
+    rests_on: &[
+        STREAM_BEGINS,
+        SSE_BINDING,
+        quote(
+            "basic/transports/http-sse",
+            "response",
+            "The producer closes the response body after the last run's terminal event.",
+        ),
+    ],
+};
+
+/// The stream checker finds no error.
+pub const STREAM_CONFORMS: Check = Check {
+    id: "stream-conforms",
+    level: Level::Must,
+    page: "basic",
+    requires:
+        "Every event stream has no error finding of the stream checker, paired with its request.",
+    rests_on: &[quote(
+        "basic",
+        "",
+        "All implementations MUST support the event model and the event patterns.",
+    )],
+};
+
+/// The run's ids are the request's.
+pub const IDS_ECHOED: Check = Check {
+    id: "ids-echoed",
+    level: Level::Must,
+    page: "basic/run-input",
+    requires: "RUN_STARTED and RUN_FINISHED carry the threadId and runId the request sent.",
+    rests_on: &[quote(
+        "basic/run-input",
+        "identity",
+        "Every run on the stream carries the input's `threadId` on its boundary events — `RUN_STARTED` and `RUN_FINISHED`, the two that carry identity — and each run's two boundary events MUST agree on their `runId`. The requested run echoes this input's `runId`",
+    )],
+};
+
+/// No id of the thread is opened again.
+pub const IDS_UNIQUE_ACROSS_RUNS: Check = Check {
+    id: "ids-unique-across-runs",
+    level: Level::Must,
+    page: "basic",
+    requires: "A later run of a thread opens no message or tool call under an id the thread already has.",
+    rests_on: &[quote(
+        "basic",
+        "identifiers",
+        "`messageId` identifies a message. It crosses run boundaries — a snapshot in a later run MAY restate a message by its id — so it MUST be unique within its thread.",
+    )],
+};
+
+/// The history taken back.
+pub const HISTORY_TAKEN_BACK: Check = Check {
+    id: "history-taken-back",
+    level: Level::Must,
+    page: "basic/run-input",
+    requires: "A request carrying the history the server streamed, as the official client rebuilds it, is served.",
+    rests_on: &[COMPLETE_HISTORY, SSE_BINDING],
+};
+
+/// A snapshot restates carried messages as they were.
+pub const SNAPSHOT_KEEPS_HISTORY: Check = Check {
+    id: "snapshot-keeps-history",
+    level: Level::Must,
+    page: "events/lifecycle",
+    requires: "A MESSAGES_SNAPSHOT restating a message the request carried restates its role and content unchanged.",
+    rests_on: &[quote(
+        "events/lifecycle",
+        "several-runs-on-one-stream",
+        "A producer restating history — a replayed thread whose material the consumer's input already carried — MUST restate it as snapshots: `MESSAGES_SNAPSHOT` reconciles by id and `STATE_SNAPSHOT` replaces, so a restatement the consumer already holds is idempotent.",
+    )],
+};
+
+/// A frontend tool's result taken back.
+pub const TOOL_RESULT_TAKEN_BACK: Check = Check {
+    id: "tool-result-taken-back",
+    level: Level::Must,
+    page: "events/tool-calls",
+    requires: "The request carrying a client-side tool's result, after the call the server streamed, is served.",
+    rests_on: &[COMPLETE_HISTORY, FRONTEND_ANSWERS],
+};
+
+/// Several results of one run taken back.
+pub const PARALLEL_CALLS_TAKEN_BACK: Check = Check {
+    id: "parallel-calls-taken-back",
+    level: Level::Must,
+    page: "events/tool-calls",
+    requires: "The request carrying the results of several calls of one run is served.",
+    rests_on: &[COMPLETE_HISTORY, FRONTEND_ANSWERS],
+};
+
+/// Deltas against the request's state.
+pub const STATE_DELTAS_APPLY: Check = Check {
+    id: "state-deltas-apply",
+    level: Level::Must,
+    page: "basic/run-input",
+    requires: "STATE_DELTA patches apply to the state the request sent until the run's own snapshot replaces it.",
+    rests_on: &[DELTAS_AGAINST_INPUT],
+};
+
+/// Deltas against the state the last run left.
+pub const STATE_CONTINUITY: Check = Check {
+    id: "state-continuity",
+    level: Level::Must,
+    page: "basic/run-input",
+    requires:
+        "The next run's deltas apply to the state the previous run left, which its request carries.",
+    rests_on: &[DELTAS_AGAINST_INPUT],
+};
+
+/// A resume answering every interrupt is taken.
+pub const RESUME_ACCEPTED: Check = Check {
+    id: "resume-accepted",
+    level: Level::Must,
+    page: "basic/patterns/interrupt-resume",
+    requires: "A request whose resume answers every interrupt of the previous run is served, and the run does not raise an answered interrupt again.",
+    rests_on: &[
+        SSE_BINDING,
+        quote(
+            "basic/patterns/interrupt-resume",
+            "resuming",
+            "A producer receiving resume entries treats them as the answers it stopped for.",
+        ),
+    ],
+};
+
+/// An unknown resume entry does not fail the run.
+pub const UNKNOWN_RESUME_HANDLED: Check = Check {
+    id: "unknown-resume-handled",
+    level: Level::Should,
+    page: "basic/patterns/interrupt-resume",
+    requires: "A run whose resume names an interrupt the server never raised proceeds without the entry: it is neither rejected nor failed over it.",
+    rests_on: &[quote(
+        "basic/patterns/interrupt-resume",
+        "resuming",
+        "An unrecognised entry — one naming an interrupt the producer did not raise: the run SHOULD proceed without the entry, and the producer SHOULD surface a warning rather than fail a run over an answer it never asked for.",
+    )],
+};
+
+/// The next run after a cancelled one is served.
+pub const SERVED_AFTER_CANCEL: Check = Check {
+    id: "served-after-cancel",
+    level: Level::Must,
+    page: "basic/transports",
+    requires: "After the client closes the connection mid-run, the server serves the next run.",
+    rests_on: &[
+        SSE_BINDING,
+        quote(
+            "basic/transports",
+            "truncation",
+            "re-running is a new run with a new `runId`.",
+        ),
+    ],
+};
+
+/// `RUN_STARTED` declares a version.
+pub const VERSION_DECLARED: Check = Check {
+    id: "version-declared",
+    level: Level::Must,
+    page: "basic/versioning",
+    requires: "A request declaring protocolVersion 1.0 gets a RUN_STARTED that declares the server's own version.",
+    rests_on: &[quote(
+        "basic/versioning",
+        "version-negotiation",
+        "An implementation of this version MUST send its declaration, except where the consumer knows its peer predates the field and omits it rather than hand an unknown input member to an old parser.",
+    )],
+};
+
+/// A newer minor is served.
+pub const NEWER_MINOR_SERVED: Check = Check {
+    id: "newer-minor-served",
+    level: Level::Must,
+    page: "basic/versioning",
+    requires: "A request declaring a newer minor version (1.2) is served, not rejected.",
+    rests_on: &[quote(
+        "basic/versioning",
+        "version-negotiation",
+        "A producer meeting a newer minor of a line it implements MUST serve the run — additions are safe, by the rules above — answer with its own version, and SHOULD warn.",
+    )],
+};
+
+/// A body that is not JSON is rejected.
+pub const INVALID_JSON_REJECTED: Check = Check {
+    id: "invalid-json-rejected",
+    level: Level::Must,
+    page: "basic/processing",
+    requires: "A body that is not JSON is rejected before any run starts, with a 4xx and a body saying why (or a stream opening with RUN_ERROR): never a 5xx or a run.",
+    rests_on: &[INPUT_ASYMMETRY, REJECTED_BEFORE_START],
+};
+
+/// A body without the camelCase ids is rejected.
+pub const SNAKE_CASE_REJECTED: Check = Check {
+    id: "snake-case-rejected",
+    level: Level::Must,
+    page: "basic/run-input",
+    requires: "A body whose ids are snake_case keys (thread_id, run_id), and so has no threadId or runId, is rejected before any run starts, with a 4xx and a body.",
+    rests_on: &[
+        quote(
+            "basic/run-input",
+            "identity",
+            "`threadId` names the conversation and `runId` names the run this input requests; both are REQUIRED.",
+        ),
+        INPUT_ASYMMETRY,
+        REJECTED_BEFORE_START,
+    ],
+};
+
+/// A body sent as another media type is rejected (advice).
+pub const WRONG_CONTENT_TYPE_REJECTED: Check = Check {
+    id: "wrong-content-type-rejected",
+    level: Level::Advice,
+    page: "basic/transports/http-sse",
+    requires: "A request whose Content-Type is not application/json is answered with a 4xx and a body, as the TypeScript SDK's servers answer it (the 1.1 text requires the Content-Type of the client only).",
+    rests_on: &[],
+};
+
+/// A user scenario's expectations are met.
+pub const EXPECTATION_MET: Check = Check {
+    id: "expectation-met",
+    level: Level::Must,
+    page: "basic",
+    requires: "A user scenario's step gets what its file expects (the file is the requirement).",
+    rests_on: &[],
+};
+
+/// Every check, in report order.
+pub const ALL: &[Check] = &[
+    RUN_SERVED,
+    STREAM_CONFORMS,
+    IDS_ECHOED,
+    IDS_UNIQUE_ACROSS_RUNS,
+    HISTORY_TAKEN_BACK,
+    SNAPSHOT_KEEPS_HISTORY,
+    TOOL_RESULT_TAKEN_BACK,
+    PARALLEL_CALLS_TAKEN_BACK,
+    STATE_DELTAS_APPLY,
+    STATE_CONTINUITY,
+    RESUME_ACCEPTED,
+    UNKNOWN_RESUME_HANDLED,
+    SERVED_AFTER_CANCEL,
+    VERSION_DECLARED,
+    NEWER_MINOR_SERVED,
+    INVALID_JSON_REJECTED,
+    SNAKE_CASE_REJECTED,
+    WRONG_CONTENT_TYPE_REJECTED,
+    EXPECTATION_MET,
+];
 
 /// The check `id`, if there is one.
 pub fn by_id(id: &str) -> Option<Check> {

@@ -180,7 +180,7 @@ pub fn snapshot_keeps_history(done: &[Exchange]) -> Verdict {
                     continue;
                 };
                 for key in ["role", "content"] {
-                    if message.get(key) != again.get(key) {
+                    if !same_member(message.get(key), again.get(key)) {
                         return Verdict::Failed(format!(
                             "{}: MESSAGES_SNAPSHOT restates message {} with {key} {} where the request carried {}",
                             exchange.name(n),
@@ -208,6 +208,13 @@ pub fn snapshot_keeps_history(done: &[Exchange]) -> Verdict {
         )),
         None => Verdict::NotExercised("no later run sent a MESSAGES_SNAPSHOT".into()),
     }
+}
+
+/// Whether a message's member restated is the one carried: an empty text
+/// and none are the same content, as `@ag-ui/client` holds them.
+fn same_member(carried: Option<&Value>, restated: Option<&Value>) -> bool {
+    let empty = |v: Option<&Value>| v.is_none_or(|v| v.as_str() == Some(""));
+    carried == restated || (empty(carried) && empty(restated))
 }
 
 /// The deltas of the `n`-th exchange's run apply to the state its request

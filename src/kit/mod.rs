@@ -43,7 +43,7 @@ pub struct Options {
     /// as before 1.0).
     pub version: Option<String>,
     /// Only the checks of this level and stronger (`Level::Must`: only
-    /// the MUSTs; `Level::Should`: every check).
+    /// the MUSTs; any other: every check, advice included).
     pub level: Option<Level>,
 }
 
@@ -115,7 +115,7 @@ impl Suite {
         scripts.extend(options.user.into_iter().map(Script::User));
         // A scenario none of whose checks is at the level asked is not run.
         scripts.retain(|script| match script {
-            Script::BuiltIn(scenario) => scenario.checks().iter().any(|c| c.level <= level),
+            Script::BuiltIn(scenario) => scenario.checks().iter().any(|c| c.level.within(level)),
             Script::User(_) => true,
         });
         Suite {
@@ -234,7 +234,7 @@ impl Suite {
                     scenario: run.name().to_owned(),
                     judged: judged
                         .into_iter()
-                        .filter(|j| j.check.level <= self.level)
+                        .filter(|j| j.check.level.within(self.level))
                         .collect(),
                     checks,
                 }

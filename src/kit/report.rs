@@ -7,12 +7,9 @@ use std::fmt::Write as _;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{json, Value};
 
-use super::checks::Check;
+use super::checks::{Check, Level};
 use super::expected::{Expected, Status};
 use super::ScenarioResult;
-
-/// Where the prose pages the checks cite live.
-const SPEC: &str = "https://docs.ag-ui.com/spec/1.1/";
 
 /// The kit's output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +31,22 @@ pub struct Outcome {
     /// When every run the server served ended with `RUN_ERROR`: how many
     /// and the first error.
     agent_failed: Option<(usize, String)>,
+    /// Whether a SHOULD failure fails the run (`--strict`).
+    strict: bool,
+}
+
+/// How a check's status counts: the report's words and tallies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tally {
+    Passed,
+    /// Failed, and fails the run.
+    Failed,
+    /// Failed, but at a level that does not fail the run (a SHOULD
+    /// without `--strict`, advice): a warning.
+    Warning,
+    NotExercised,
+    ExpectedFailure,
+    FixedButListed,
 }
 
 impl Outcome {
@@ -61,6 +74,25 @@ impl Outcome {
             rows,
             unmatched: expected.unmatched(results),
             agent_failed,
+            strict: false,
+        }
+    }
+
+    /// The outcome with SHOULD failures failing the run too (`strict`),
+    /// as `--strict` asks; advice never fails it.
+    pub fn strict(mut self, strict: bool) -> Outcome {
+        self.strict = strict;
+        self
+    }
+
+    fn tally(&self, check: &Check, status: &Status) -> Tally {
+        match status {
+            Status::Passed => Tally::Passed,
+            Status::Failed(_) if check.level.fails(self.strict) => Tally::Failed,
+            Status::Failed(_) => Tally::Warning,
+            Status::NotExercised(_) => Tally::NotExercised,
+            Status::ExpectedFailure { .. } => Tally::ExpectedFailure,
+            Status::FixedButListed { .. } => Tally::FixedButListed,
         }
     }
 
@@ -82,10 +114,25 @@ impl Outcome {
         ))
     }
 
-    /// Whether the run fails: a failure not listed, a listed one that now
-    /// passes, or a listed one that names no check run.
+    /// Whether the run fails: a MUST failure not listed (a SHOULD one
+    /// too when strict), a listed one that now passes, or a listed one
+    /// that names no check run.
     pub fn fails(&self) -> bool {
-        !self.unmatched.is_empty() || self.rows.iter().any(|(_, _, status)| status.fails())
+        !self.unmatched.is_empty()
+            || self.rows.iter().any(|(_, check, status)| {
+                matches!(
+                    self.tally(check, status),
+                    Tally::Failed | Tally::FixedButListed
+                )
+            })
+    }
+
+    /// Whether the row of `check` with `status` fails the run.
+    pub fn row_fails(&self, check: &Check, status: &Status) -> bool {
+        matches!(
+            self.tally(check, status),
+            Tally::Failed | Tally::FixedButListed
+        )
     }
 
     /// Each scenario, check and status, in order.
@@ -106,17 +153,18 @@ impl Outcome {
         }
     }
 
-    /// How many checks ended in each status: passed, failed, not
-    /// exercised, expected failures, fixed but listed.
-    fn counts(&self) -> [usize; 5] {
-        let mut counts = [0; 5];
-        for (_, _, status) in &self.rows {
-            counts[match status {
-                Status::Passed => 0,
-                Status::Failed(_) => 1,
-                Status::NotExercised(_) => 2,
-                Status::ExpectedFailure { .. } => 3,
-                Status::FixedButListed { .. } => 4,
+    /// How many checks ended in each tally: passed, failed, warnings,
+    /// not exercised, expected failures, fixed but listed.
+    fn counts(&self) -> [usize; 6] {
+        let mut counts = [0; 6];
+        for (_, check, status) in &self.rows {
+            counts[match self.tally(check, status) {
+                Tally::Passed => 0,
+                Tally::Failed => 1,
+                Tally::Warning => 2,
+                Tally::NotExercised => 3,
+                Tally::ExpectedFailure => 4,
+                Tally::FixedButListed => 5,
             }] += 1;
         }
         counts
@@ -133,7 +181,8 @@ impl Outcome {
                 let _ = writeln!(text, "{name}");
                 scenario = Some(name);
             }
-            let (word, why) = words(status);
+            let tally = self.tally(check, status);
+            let (word, why) = words(tally, status);
             let _ = write!(
                 text,
                 "  {word:<16} {:<6} {}",
@@ -144,6 +193,10 @@ impl Outcome {
                 let _ = write!(text, ": {why}");
             }
             text.push('\n');
+            // A failure shows what it rests on, so it can be acted on.
+            if matches!(tally, Tally::Failed | Tally::Warning) {
+                let _ = writeln!(text, "{:19}{}", "", requirement(check));
+            }
         }
         for entry in &self.unmatched {
             let _ = writeln!(
@@ -151,16 +204,21 @@ impl Outcome {
                 "expected failure {entry} names no check its scenario judged: remove it or correct it"
             );
         }
-        let [passed, failed, idle, expected, fixed] = self.counts();
+        let [passed, failed, warnings, idle, expected, fixed] = self.counts();
         let scenarios = {
             let mut names: Vec<&String> = self.rows.iter().map(|(s, _, _)| s).collect();
             names.dedup();
             names.len()
         };
-        let _ = write!(
-            text,
-            "kit: {passed} passed, {failed} failed, {idle} not exercised"
-        );
+        let _ = write!(text, "kit: {passed} passed, {failed} failed");
+        if warnings > 0 {
+            let _ = write!(
+                text,
+                ", {warnings} warning{} (SHOULD or advice; --strict fails on a SHOULD)",
+                if warnings == 1 { "" } else { "s" }
+            );
+        }
+        let _ = write!(text, ", {idle} not exercised");
         if expected > 0 {
             let _ = write!(text, ", {expected} expected failures");
         }
@@ -184,12 +242,22 @@ impl Outcome {
             if scenarios.last().and_then(|s| s["name"].as_str()) != Some(name) {
                 scenarios.push(json!({"name": name, "checks": []}));
             }
-            let (word, why) = words(status);
+            let tally = self.tally(check, status);
+            let (word, why) = words(tally, status);
+            // The verdict is the check's; whether it fails the run is the
+            // level's, said apart.
+            let verdict = match tally {
+                Tally::Warning => "failed",
+                _ => word,
+            };
             let mut row = json!({
                 "check": check.id,
                 "level": check.level.as_str(),
-                "spec": format!("{SPEC}{}", check.page),
-                "verdict": word.replace(' ', "-"),
+                "spec": check.url(),
+                "verdict": verdict.replace(' ', "-"),
+                "fails": self.row_fails(check, status),
+                "requires": check.requires,
+                "restsOn": check.rests_on.iter().map(|q| json!({"text": q.text, "url": q.url()})).collect::<Vec<_>>(),
             });
             if let Some(why) = why {
                 row["why"] = json!(why);
@@ -206,7 +274,7 @@ impl Outcome {
                 checks.push(row);
             }
         }
-        let [passed, failed, idle, expected, fixed] = self.counts();
+        let [passed, failed, warnings, idle, expected, fixed] = self.counts();
         json!({
             "tool": "agui-lint",
             "version": env!("CARGO_PKG_VERSION"),
@@ -216,6 +284,7 @@ impl Outcome {
             "summary": {
                 "passed": passed,
                 "failed": failed,
+                "warnings": warnings,
                 "notExercised": idle,
                 "expectedFailures": expected,
                 "fixedButListed": fixed,
@@ -230,18 +299,22 @@ impl Outcome {
             if suites.last().map(|s| s.name.as_str()) != Some(name.as_str()) {
                 suites.push(TestSuite::new(name.as_str()));
             }
-            let (word, why) = words(status);
-            let mut case_status = match status {
-                Status::Passed => TestCaseStatus::success(),
-                Status::Failed(_) | Status::FixedButListed { .. } => {
+            let tally = self.tally(check, status);
+            let (word, why) = words(tally, status);
+            let mut case_status = match tally {
+                Tally::Passed => TestCaseStatus::success(),
+                Tally::Failed | Tally::FixedButListed => {
                     TestCaseStatus::non_success(NonSuccessKind::Failure)
                 }
-                Status::NotExercised(_) | Status::ExpectedFailure { .. } => {
+                Tally::Warning | Tally::NotExercised | Tally::ExpectedFailure => {
                     TestCaseStatus::skipped()
                 }
             };
             if let Some(why) = why {
                 case_status.set_message(format!("{word}: {why}"));
+            }
+            if matches!(tally, Tally::Failed | Tally::Warning) {
+                case_status.set_description(requirement(check));
             }
             let mut case = TestCase::new(check.id, case_status);
             case.set_classname(format!("{name} ({})", check.level.as_str()));
@@ -258,9 +331,10 @@ impl Outcome {
 }
 
 /// The word a status is shown as, and its reason.
-fn words(status: &Status) -> (&'static str, Option<String>) {
+fn words(tally: Tally, status: &Status) -> (&'static str, Option<String>) {
     match status {
         Status::Passed => ("passed", None),
+        Status::Failed(why) if tally == Tally::Warning => ("warning", Some(why.clone())),
         Status::Failed(why) => ("failed", Some(why.clone())),
         Status::NotExercised(why) => ("not exercised", Some(why.clone())),
         Status::ExpectedFailure { why, reason } => (
@@ -273,5 +347,21 @@ fn words(status: &Status) -> (&'static str, Option<String>) {
                 "passes, but the expected failures list it ({reason}): remove the entry"
             )),
         ),
+    }
+}
+
+/// What a check rests on, in a line: `MUST: "…" (URL)`, or for advice
+/// what it follows.
+fn requirement(check: &Check) -> String {
+    match (check.level, check.rests_on.first()) {
+        (Level::Advice, _) | (_, None) => {
+            format!(
+                "{}: {} ({})",
+                check.level.as_str(),
+                check.requires,
+                check.url()
+            )
+        }
+        (level, Some(quote)) => format!("{}: \"{}\" ({})", level.as_str(), quote.text, quote.url()),
     }
 }

@@ -56,7 +56,7 @@ pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
         .with_settings(settings);
     let mut suite = kit::Suite::new(&validator, options);
     run(plan, &mut suite)?;
-    let outcome = Outcome::new(&suite.results(), &expected);
+    let outcome = Outcome::new(&suite.results(), &expected).strict(args.report.strict);
     let text = outcome.render(format);
     let mut out = match &args.report.output {
         Some(path) => Box::new(
