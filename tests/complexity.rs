@@ -1115,6 +1115,57 @@ fn kit_exchanges() {
     );
 }
 
+/// A conformance kit exchange whose request sends a state of 10,000
+/// members and whose run adds `n` members, one delta each: the kit applies
+/// them in place through the stream checker's budget, not on a copy of the
+/// state per delta.
+fn kit_state_exchange(n: usize) -> Vec<u8> {
+    let state: Vec<String> = (0..10_000).map(|i| format!("\"k{i}\":{i}")).collect();
+    let request = format!(
+        r#"{{"threadId":"t","runId":"r","state":{{{}}},"messages":[],"tools":[],"context":[],"forwardedProps":{{}}}}"#,
+        state.join(",")
+    );
+    let mut body =
+        String::from("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    for i in 0..n {
+        body.push_str(&format!(
+            "data: {{\"type\":\"STATE_DELTA\",\"delta\":[{{\"op\":\"add\",\"path\":\"/n{i}\",\"value\":{i}}}]}}\n\n"
+        ));
+    }
+    body.push_str("data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    let mut bytes = request.into_bytes();
+    bytes.push(0);
+    bytes.extend_from_slice(body.as_bytes());
+    bytes
+}
+
+#[test]
+fn kit_state() {
+    use agui_lint::unstable::kit::{BuiltIn, Exchange, Request};
+    let _alone = alone();
+    let validator = validator();
+    family(
+        "a conformance kit exchange: n one-member deltas to a state of 10,000 members",
+        2_000,
+        Memory::Linear,
+        kit_state_exchange,
+        |bytes| {
+            let split = bytes.iter().position(|b| *b == 0).expect("a NUL");
+            let request = Request::new("a turn sending state", bytes[..split].to_vec());
+            let exchange = Exchange::answered(
+                "http://127.0.0.1:1/agent",
+                request,
+                200,
+                "text/event-stream",
+                &bytes[split + 1..],
+            );
+            let judged = BuiltIn::State.judge(&validator, &[exchange]);
+            assert!(judged.iter().any(|j| j.check.id == "state-deltas-apply"
+                && j.verdict == agui_lint::unstable::kit::Verdict::Passed));
+        },
+    );
+}
+
 /// A run started and a message opened, as frames.
 fn proto_run_with_message() -> Vec<u8> {
     let mut out = Vec::new();

@@ -96,14 +96,28 @@ impl Exchange {
         Exchange::new(request, sent, received)
     }
 
-    /// Reads `received`, the answer to `request`.
+    /// Reads `received`, the answer to `request`, its state kept within
+    /// the default state limit.
     pub fn new(request: Request, sent: Sent, received: Received) -> Exchange {
+        let limit = crate::Limits::default().state_limit();
+        Exchange::within(request, sent, received, limit)
+    }
+
+    /// [`Self::new`], the run's state kept within `state_limit` bytes
+    /// ([`Streamed::read_within`]).
+    pub fn within(
+        request: Request,
+        sent: Sent,
+        received: Received,
+        state_limit: usize,
+    ) -> Exchange {
         let input = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
         let media = media_type(&received);
         let stream = received.status.is_some_and(|s| (200..300).contains(&s))
             && (media.contains("text/event-stream") || is_json_lines(&media));
-        let streamed =
-            stream.then(|| Streamed::read(&input, &received.body, is_json_lines(&media)));
+        let streamed = stream.then(|| {
+            Streamed::read_within(&input, &received.body, is_json_lines(&media), state_limit)
+        });
         Exchange {
             request,
             sent,

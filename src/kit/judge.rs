@@ -241,6 +241,13 @@ pub fn state_deltas_apply(exchange: Option<&Exchange>, n: usize) -> Verdict {
             event_types(streamed)
         ));
     }
+    if let Some((event, why)) = &streamed.state_over {
+        return Verdict::NotExercised(format!(
+            "{}, event {}: {why}, as agui-lint's budget counts it (--max-state-size): the deltas after it are not applied",
+            exchange.name(n),
+            event + 1
+        ));
+    }
     match &streamed.state_error {
         Some((event, why)) => Verdict::Failed(format!(
             "{}, event {}: STATE_DELTA does not apply to the state the request sent: {why}",

@@ -184,7 +184,9 @@ impl Suite {
             }
         }
         if let Some(run) = self.scenarios.get_mut(self.current) {
-            run.exchanges.push(Exchange::new(request, sent, received));
+            let limit = self.validator.limits().state_limit();
+            run.exchanges
+                .push(Exchange::within(request, sent, received, limit));
         }
     }
 

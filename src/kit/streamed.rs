@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use crate::input::sse::SseReader;
+use crate::rules::sequence::patch::{self, Budget, Refusal};
 
 /// How a run's stream ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +58,11 @@ pub struct Streamed {
     /// The first delta that did not apply, its event index (0-based) and
     /// why; the state stays as it was before it.
     pub state_error: Option<(usize, String)>,
+    /// Where the state went over the stream checker's budget (its size
+    /// limit, or the work its patches may cost), its event index and why:
+    /// the state is kept as it was before, and later deltas are not
+    /// applied.
+    pub state_over: Option<(usize, String)>,
     /// Whether the run sent any state event.
     pub state_events: bool,
     /// The tool calls the run made, in order.
@@ -74,8 +80,23 @@ pub struct Streamed {
 
 impl Streamed {
     /// Reads `body`, the response to `request` (a parsed RunAgentInput).
-    /// SSE unless `json_lines`.
+    /// SSE unless `json_lines`. The state is kept within the default state
+    /// limit ([`crate::Limits::state_limit`]).
     pub fn read(request: &Value, body: &[u8], json_lines: bool) -> Streamed {
+        let limit = crate::Limits::default().state_limit();
+        Streamed::read_within(request, body, json_lines, limit)
+    }
+
+    /// [`Self::read`], the state kept within `state_limit` bytes and its
+    /// patches within the work the stream checker allows them: the same
+    /// budget, applied the same way, so that no state a server sends can
+    /// take the kit further than `check`.
+    pub fn read_within(
+        request: &Value,
+        body: &[u8],
+        json_lines: bool,
+        state_limit: usize,
+    ) -> Streamed {
         let mut events = Vec::new();
         if json_lines {
             for line in body.split(|b| *b == b'\n') {
@@ -91,7 +112,7 @@ impl Streamed {
                 }
             }
         }
-        let mut reader = Reader::new(request);
+        let mut reader = Reader::new(request, state_limit);
         for (n, event) in events.iter().enumerate() {
             reader.apply(n, event);
         }
@@ -106,6 +127,7 @@ impl Streamed {
             messages: reader.messages,
             state: reader.state,
             state_error: reader.state_error,
+            state_over: reader.state_over,
             state_events: reader.state_events,
             calls: reader.calls,
             interrupts: reader.interrupts,
@@ -157,7 +179,11 @@ struct Reader {
     messages: Vec<Value>,
     state: Value,
     state_error: Option<(usize, String)>,
+    state_over: Option<(usize, String)>,
     state_events: bool,
+    /// The state's size, as the budget counts it, and the budget.
+    state_size: u64,
+    budget: Budget,
     calls: Vec<Call>,
     interrupts: Vec<Value>,
     ending: Ending,
@@ -177,12 +203,15 @@ struct Reader {
 }
 
 impl Reader {
-    fn new(request: &Value) -> Reader {
+    fn new(request: &Value, state_limit: usize) -> Reader {
         let mut reader = Reader {
             messages: Vec::new(),
-            state: request.get("state").cloned().unwrap_or_else(|| json!({})),
+            state: json!({}),
             state_error: None,
+            state_over: None,
             state_events: false,
+            state_size: 0,
+            budget: Budget::new(u64::try_from(state_limit).unwrap_or(u64::MAX)),
             calls: Vec::new(),
             interrupts: Vec::new(),
             ending: Ending::Open,
@@ -194,6 +223,9 @@ impl Reader {
             entry_at: HashMap::new(),
             calls_before_snapshot: 0,
         };
+        if let Some(state) = request.get("state") {
+            reader.set_state(0, state);
+        }
         reader.replace_messages(
             request
                 .get("messages")
@@ -351,29 +383,66 @@ impl Reader {
             "STATE_SNAPSHOT" => {
                 self.state_events = true;
                 if let Some(snapshot) = event.get("snapshot") {
-                    self.state = snapshot.clone();
+                    self.set_state(n, snapshot);
                 }
             }
             "STATE_DELTA" => {
                 self.state_events = true;
-                if self.state_error.is_some() {
+                if self.state_error.is_some() || self.state_over.is_some() {
                     return;
                 }
                 let patch = event.get("delta").cloned().unwrap_or(Value::Null);
-                let applied = serde_json::from_value::<json_patch::Patch>(patch)
-                    .map_err(|e| format!("not a JSON Patch: {e}"))
-                    .and_then(|patch| {
-                        let mut state = self.state.clone();
-                        json_patch::patch(&mut state, &patch)
-                            .map(|()| state)
-                            .map_err(|e| e.to_string())
-                    });
-                match applied {
-                    Ok(state) => self.state = state,
-                    Err(why) => self.state_error = Some((n, why)),
+                let patch = match serde_json::from_value::<json_patch::Patch>(patch) {
+                    Ok(patch) => patch,
+                    Err(e) => {
+                        self.state_error = Some((n, format!("not a JSON Patch: {e}")));
+                        return;
+                    }
+                };
+                // Applied in place, within the stream checker's budget; a
+                // patch that fails or is refused is undone whole.
+                match self
+                    .budget
+                    .apply(&mut self.state, &mut self.state_size, &patch.0)
+                {
+                    Ok(()) => {}
+                    Err(Refusal::Failed { operation, kind }) => {
+                        self.state_error = Some((n, format!("operation {operation}: {kind}")));
+                    }
+                    Err(Refusal::Over { operation, bound }) => {
+                        let what = match bound {
+                            patch::Over::Size => "would take the state over its size limit",
+                            patch::Over::Work => {
+                                "would take the stream's patches over the work they may cost"
+                            }
+                        };
+                        self.state_over = Some((n, format!("operation {operation} {what}")));
+                    }
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Takes `state` (the request's, or a snapshot at event `n`) as the
+    /// state, within the budget; a state over it is not kept, and says so.
+    fn set_state(&mut self, n: usize, state: &Value) {
+        let bytes = patch::measured(state);
+        self.budget.release(std::mem::take(&mut self.state_size));
+        if self.budget.take(bytes, 0).is_ok() {
+            self.state = state.clone();
+            self.state_size = bytes;
+            self.state_over = None;
+        } else {
+            self.state = json!({});
+            self.state_over = Some((
+                n,
+                format!(
+                    "a state of about {} is over the limit of {}",
+                    crate::text::size(bytes),
+                    crate::text::size(self.budget.meter.limit)
+                ),
+            ));
         }
     }
 
@@ -478,6 +547,41 @@ mod tests {
         let offered = ["get_weather".to_owned()];
         assert_eq!(streamed.pending_calls(&offered).count(), 1);
         assert_eq!(streamed.first_type.as_deref(), Some("RUN_STARTED"));
+    }
+
+    #[test]
+    fn a_state_is_kept_within_the_checkers_budget_and_never_panics() {
+        // A move into the root, then a failing test: the patch is undone
+        // whole (json_patch's own undo of it panics).
+        let request = json!({"state": {"a": {"b": 1}, "c": 2}, "messages": []});
+        let body = sse(&[
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "STATE_DELTA", "delta": [
+                {"op": "move", "from": "/a", "path": ""},
+                {"op": "test", "path": "/x", "value": 1}]}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+        ]);
+        let streamed = Streamed::read(&request, &body, false);
+        assert_eq!(streamed.state, json!({"a": {"b": 1}, "c": 2}));
+        assert_eq!(streamed.state_error.as_ref().map(|e| e.0), Some(1));
+        // Root-copying deltas double the state each time: the budget
+        // refuses them long before memory runs out.
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})];
+        for i in 0..40 {
+            events.push(json!({"type": "STATE_DELTA",
+                "delta": [{"op": "copy", "from": "", "path": format!("/c{i}")}]}));
+        }
+        let request = json!({"state": {"seed": "x".repeat(1000)}, "messages": []});
+        let streamed = Streamed::read_within(&request, &sse(&events), false, 1 << 20);
+        let (at, why) = streamed.state_over.expect("over the budget");
+        assert!(at < 40, "{at}");
+        assert!(why.contains("over"), "{why}");
+        assert!(streamed.state.to_string().len() < 1 << 21);
+        // A request's state over the limit is not kept either.
+        let big = json!({"state": {"seed": "x".repeat(4096)}, "messages": []});
+        let streamed = Streamed::read_within(&big, b"", false, 1024);
+        assert!(streamed.state_over.is_some());
+        assert_eq!(streamed.state, json!({}));
     }
 
     #[test]

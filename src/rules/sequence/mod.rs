@@ -58,7 +58,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod open;
 mod open_slots;
 mod outcome;
-mod patch;
+pub(crate) mod patch;
 mod reasoning;
 mod rolling;
 mod snapshot;
