@@ -162,6 +162,10 @@ RECORDED: Dict[str, Dict[str, str]] = {
         "state/state-deltas-apply": "not-exercised",
         "state/state-continuity": "not-exercised",
         "interrupt/resume-accepted": "not-exercised",
+        # Fails the run over a resume entry naming an interrupt it never
+        # raised ("does not start with the expected 'int-' prefix"), where
+        # the run SHOULD proceed: a warning, not a failure of the run.
+        "interrupt/unknown-resume-handled": "failed",
         "bad-requests/snake-case-rejected": "failed",
     },
     # ag-ui-langgraph 0.0.47 over a scripted graph: interrupt and resume
@@ -263,7 +267,12 @@ def test_expected_failures_and_levels_reach_the_kit(tmp_path: Path) -> None:
     assert fixed.verdict("multi-turn", "ids-unique-across-runs") == "fixed-but-listed"
     musts = run_asgi(reply_app(), "/agent", level="must")
     assert all(level == "MUST" for _, _, level, _, _ in musts.results)
-    assert "<testsuite" in musts.junit and musts.json["summary"]["failed"] == 0
+    # ag-ui-protocol's RunAgentInput takes snake_case keys (pydantic's
+    # populate_by_name): a body without threadId is served, the one MUST
+    # the official encoder's app fails.
+    failed = [(s, c) for s, c, _, v, _ in musts.results if v == "failed"]
+    assert failed == [("bad-requests", "snake-case-rejected")], musts.text
+    assert "<testsuite" in musts.junit and musts.json["summary"]["failed"] == 1
 
 
 def test_the_async_runner_serves_async_tests() -> None:
