@@ -249,7 +249,7 @@ fn kit_page() -> String {
         ));
     }
     page.push_str(
-        "| a scenario file | `expectation-met`, `stream-conforms`, `ids-echoed`, `ids-unique-across-runs` |\n",
+        "| a scenario file | `expectation-met`, `stream-conforms`, `stream-as-received`, `ids-echoed`, `ids-unique-across-runs` |\n",
     );
     page
 }

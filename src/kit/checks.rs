@@ -172,6 +172,15 @@ pub const STREAM_CONFORMS: Check = Check {
     )],
 };
 
+/// What the official client does otherwise than the stream says.
+pub const STREAM_AS_RECEIVED: Check = Check {
+    id: "stream-as-received",
+    level: Level::Advice,
+    page: "basic/processing",
+    requires: "Every event stream has no warning finding of the stream checker, paired with its request: nothing the official client drops, strips or acts on otherwise than the stream says (arguments that do not parse when a call ends, a call whose arguments only a later snapshot gives, a snapshot that contradicts or blanks what the run streamed).",
+    rests_on: &[],
+};
+
 /// The run's ids are the request's.
 pub const IDS_ECHOED: Check = Check {
     id: "ids-echoed",
@@ -376,6 +385,7 @@ pub const EXPECTATION_MET: Check = Check {
 pub const ALL: &[Check] = &[
     RUN_SERVED,
     STREAM_CONFORMS,
+    STREAM_AS_RECEIVED,
     IDS_ECHOED,
     IDS_UNIQUE_ACROSS_RUNS,
     HISTORY_TAKEN_BACK,

@@ -16,7 +16,25 @@ use crate::{Framing, Severity, StreamChecker, Validator};
 /// with its request; rules another check of the kit judges are left to
 /// it, so that a server breaking one requirement fails one check.
 pub fn stream_conforms(validator: &Validator, runs: &[(usize, &Exchange)]) -> Verdict {
+    stream_findings(validator, runs, Severity::Error)
+}
+
+/// The warning findings of the stream checker on each served run: what
+/// the official client drops, strips or acts on otherwise than streamed.
+pub fn stream_as_received(validator: &Validator, runs: &[(usize, &Exchange)]) -> Verdict {
+    stream_findings(validator, runs, Severity::Warning)
+}
+
+/// The findings of `severity` of the stream checker on each served run,
+/// the first few named with where they are.
+fn stream_findings(
+    validator: &Validator,
+    runs: &[(usize, &Exchange)],
+    severity: Severity,
+) -> Verdict {
+    const SHOWN: usize = 3;
     let mut judged = 0;
+    let (mut shown, mut more) = (Vec::new(), 0usize);
     for (n, exchange) in runs {
         if exchange.streamed.is_none() {
             continue;
@@ -33,33 +51,39 @@ pub fn stream_conforms(validator: &Validator, runs: &[(usize, &Exchange)]) -> Ve
         }
         let mut documents = checker.feed(&exchange.received.body);
         documents.extend(checker.finish());
-        let mut errors = documents.iter().flat_map(|checked| {
-            checked
-                .report
-                .diagnostics()
-                .iter()
-                .filter(|d| d.severity == Severity::Error && !owned_by_the_kit(&d.rule))
-                .map(move |d| (checked.record, d))
-        });
-        if let Some((record, first)) = errors.next() {
-            let more = errors.count();
-            let at = record.map_or_else(String::new, |r| format!(", event {r}"));
-            let more = match more {
-                0 => String::new(),
-                n => format!(" (and {n} more error{})", if n == 1 { "" } else { "s" }),
-            };
-            return Verdict::Failed(format!(
-                "{}{at}: error[{}] {}{more}",
-                exchange.name(*n),
-                first.rule,
-                first.message
-            ));
+        for checked in &documents {
+            for finding in checked.report.diagnostics() {
+                if finding.severity != severity || owned_by_the_kit(&finding.rule) {
+                    continue;
+                }
+                if shown.len() == SHOWN {
+                    more += 1;
+                    continue;
+                }
+                let at = checked
+                    .record
+                    .map_or_else(String::new, |r| format!(", event {r}"));
+                shown.push(format!(
+                    "{}{at}: {}[{}] {}",
+                    exchange.name(*n),
+                    severity.as_str(),
+                    finding.rule,
+                    finding.message
+                ));
+            }
         }
     }
     if judged == 0 {
         return Verdict::NotExercised("no request was answered with an event stream".into());
     }
-    Verdict::Passed
+    if shown.is_empty() {
+        return Verdict::Passed;
+    }
+    let mut why = shown.join("; ");
+    if more > 0 {
+        why.push_str(&format!(" (and {more} more)"));
+    }
+    Verdict::Failed(why)
 }
 
 /// `RUN_STARTED` and `RUN_FINISHED` of every served run carry the ids its

@@ -76,7 +76,7 @@ impl BuiltIn {
         let runs = |specific: &[Check]| {
             let mut all = vec![RUN_SERVED];
             all.extend_from_slice(specific);
-            all.extend([STREAM_CONFORMS, IDS_ECHOED]);
+            all.extend([STREAM_CONFORMS, STREAM_AS_RECEIVED, IDS_ECHOED]);
             all
         };
         match self {
@@ -90,11 +90,17 @@ impl BuiltIn {
             BuiltIn::ParallelTools => runs(&[PARALLEL_CALLS_TAKEN_BACK, IDS_UNIQUE_ACROSS_RUNS]),
             BuiltIn::State => runs(&[STATE_DELTAS_APPLY, STATE_CONTINUITY]),
             BuiltIn::Interrupt => runs(&[RESUME_ACCEPTED, UNKNOWN_RESUME_HANDLED]),
-            BuiltIn::Cancellation => vec![SERVED_AFTER_CANCEL, STREAM_CONFORMS, IDS_ECHOED],
+            BuiltIn::Cancellation => vec![
+                SERVED_AFTER_CANCEL,
+                STREAM_CONFORMS,
+                STREAM_AS_RECEIVED,
+                IDS_ECHOED,
+            ],
             BuiltIn::Version => vec![
                 VERSION_DECLARED,
                 NEWER_MINOR_SERVED,
                 STREAM_CONFORMS,
+                STREAM_AS_RECEIVED,
                 IDS_ECHOED,
             ],
             BuiltIn::BadRequests => vec![
@@ -267,6 +273,7 @@ impl BuiltIn {
                 )),
             },
             id if id == STREAM_CONFORMS.id => judge::stream_conforms(validator, &runs),
+            id if id == STREAM_AS_RECEIVED.id => judge::stream_as_received(validator, &runs),
             id if id == IDS_ECHOED.id => judge::ids_echoed(&runs),
             id if id == IDS_UNIQUE_ACROSS_RUNS.id => judge::ids_unique(done),
             id if id == SNAPSHOT_KEEPS_HISTORY.id => judge::snapshot_keeps_history(done),

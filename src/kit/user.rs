@@ -181,6 +181,10 @@ impl UserScenario {
                 verdict: judge::stream_conforms(validator, &runs),
             },
             Judged {
+                check: checks::STREAM_AS_RECEIVED,
+                verdict: judge::stream_as_received(validator, &runs),
+            },
+            Judged {
                 check: checks::IDS_ECHOED,
                 verdict: judge::ids_echoed(&runs),
             },
