@@ -1166,6 +1166,49 @@ fn kit_state() {
     );
 }
 
+/// A conformance kit exchange whose run makes one call, then says `n`
+/// sentences, then sends `n` results all answering that call: the
+/// official client places each after the call's message and the results
+/// before it, which the kit follows within a budget of work.
+fn kit_results_exchange(n: usize) -> Vec<u8> {
+    let mut body = String::from(
+        "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+         data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"f\",\"parentMessageId\":\"a\"}\n\n\
+         data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c\"}\n\n",
+    );
+    for i in 0..n {
+        body.push_str(&format!(
+            "data: {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m{i}\",\"role\":\"assistant\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m{i}\",\"delta\":\"s{i}\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m{i}\"}}\n\n"
+        ));
+    }
+    for i in 0..n {
+        body.push_str(&format!(
+            "data: {{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r{i}\",\"toolCallId\":\"c\",\"content\":\"x\"}}\n\n"
+        ));
+    }
+    body.push_str("data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    body.into_bytes()
+}
+
+#[test]
+fn kit_conversation() {
+    use agui_lint::unstable::kit::Streamed;
+    let _alone = alone();
+    let request = serde_json::json!({"threadId": "t", "runId": "r", "messages": []});
+    family(
+        "a conformance kit conversation: n results placed after their call's message",
+        800,
+        Memory::Linear,
+        kit_results_exchange,
+        |bytes| {
+            let streamed = Streamed::read(&request, bytes, false);
+            assert!(!streamed.messages.is_empty());
+        },
+    );
+}
+
 /// A run started and a message opened, as frames.
 fn proto_run_with_message() -> Vec<u8> {
     let mut out = Vec::new();

@@ -10,6 +10,8 @@
 //! So one kit runs over any transport, blocking or async.
 
 mod checks;
+mod chunks;
+mod conversation;
 mod exchange;
 mod expected;
 mod judge;
@@ -23,7 +25,9 @@ pub use checks::{by_id as check_by_id, Check, Judged, Level, Verdict, ALL as CHE
 pub use exchange::{Exchange, NotActed, Request};
 pub use expected::{Expected, ExpectedError, Status};
 pub use report::{Format, Outcome};
-pub use requests::{first_request, fresh_id, tool, with_tool_results, TIME_TOOL, WEATHER_TOOL};
+pub use requests::{
+    first_request, fresh_id, next as next_input, tool, with_tool_results, TIME_TOOL, WEATHER_TOOL,
+};
 pub use scenarios::BuiltIn;
 pub use streamed::{Call, Ending, Streamed};
 pub use user::{UserScenario, UserScenarioError};

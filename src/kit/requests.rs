@@ -110,6 +110,9 @@ pub fn next(previous: &Value, messages: &[Value], state: &Value, more: Vec<Value
 /// thread, the conversation so far and a result for each call of an
 /// offered tool the run left unanswered. `None` when there is none.
 pub fn with_tool_results(input: &Value, streamed: &Streamed) -> Option<Value> {
+    if streamed.conversation_over.is_some() {
+        return None;
+    }
     let offered = offered(input);
     let results: Vec<Value> = streamed
         .pending_calls(&offered)

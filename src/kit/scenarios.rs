@@ -321,6 +321,9 @@ impl BuiltIn {
             }
         }
         let Some(second) = done.get(1) else {
+            if let Some(why) = &streamed.conversation_over {
+                return Verdict::NotExercised(format!("{}: {why}", first.name(0)));
+            }
             return Verdict::NotExercised(match self {
                 BuiltIn::Tool | BuiltIn::ParallelTools if judge::snapshot_calls(first, streamed) => format!(
                     "the agent's calls of the offered tools came only in a MESSAGES_SNAPSHOT, not as TOOL_CALL_START events, on which a client runs its tools; the run streamed {}",
@@ -348,6 +351,9 @@ const RESUME: &str = "the resume answering every interrupt";
 /// its run left, and `more` messages; `None` when it was not served.
 fn next_input(previous: &Exchange, more: Vec<Value>) -> Option<Value> {
     let streamed = previous.served().ok()?;
+    if streamed.conversation_over.is_some() {
+        return None;
+    }
     Some(requests::next(
         &previous.input,
         &streamed.messages,

@@ -1,9 +1,9 @@
-//! What one run's response streamed, read as `@ag-ui/client` reads it to
-//! build the next request: the conversation (the request's messages with
-//! the streamed ones applied, or the last `MESSAGES_SNAPSHOT`), the state
-//! (the request's, with snapshots and deltas applied), the calls of
-//! offered tools left unanswered, the interrupts the run ended on, and the
-//! ids the run introduced.
+//! What one run's response streamed, read as `@ag-ui/client` 1.0.0 reads
+//! it to build the next request: chunks expanded ([`super::chunks`]), the
+//! conversation the client sends back ([`super::conversation`]), the state
+//! (the request's, with snapshots and deltas applied within the stream
+//! checker's budget), the calls of offered tools left unanswered, the
+//! interrupts the run ended on, and the ids the run introduced.
 //!
 //! This is not the conformance check (the stream checker is): it reads
 //! leniently, skipping what it cannot use, because the conversation must
@@ -13,6 +13,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use super::chunks::Chunks;
+use super::conversation::Conversation;
 use crate::input::sse::SseReader;
 use crate::rules::sequence::patch::{self, Budget, Refusal};
 
@@ -50,8 +52,12 @@ pub struct Call {
 pub struct Streamed {
     /// Every event that parsed as a JSON object, in order.
     pub events: Vec<Value>,
-    /// The conversation after the run, as the official client holds it.
+    /// The conversation after the run, as the official client sends it
+    /// back ([`super::conversation`]).
     pub messages: Vec<Value>,
+    /// Why the conversation was not followed to the run's end (it moved
+    /// its messages more than the kit follows), when it was not.
+    pub conversation_over: Option<String>,
     /// The state after the run: the request's with every snapshot and
     /// delta applied in order.
     pub state: Value,
@@ -112,11 +118,19 @@ impl Streamed {
                 }
             }
         }
-        let mut reader = Reader::new(request, state_limit);
+        // Moving messages (a snapshot, a result placed after its call) may
+        // take work of the body's length in all (a unit a message moved or
+        // indexed), and no more: the client's own way with a stream whose
+        // every result answers its first call is quadratic.
+        let allowance = (body.len() as u64).saturating_add(1 << 16);
+        let mut reader = Reader::new(request, state_limit, allowance);
         for (n, event) in events.iter().enumerate() {
-            reader.apply(n, event);
+            let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+            for expanded in reader.chunks.expand(kind, event) {
+                reader.apply(n, &expanded);
+            }
         }
-        reader.write_calls();
+        let (messages, conversation_over) = reader.conversation.finish();
         Streamed {
             first_type: events
                 .first()
@@ -124,7 +138,8 @@ impl Streamed {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             events,
-            messages: reader.messages,
+            messages,
+            conversation_over,
             state: reader.state,
             state_error: reader.state_error,
             state_over: reader.state_over,
@@ -176,7 +191,8 @@ impl Streamed {
 
 /// The state of reading one stream.
 struct Reader {
-    messages: Vec<Value>,
+    conversation: Conversation,
+    chunks: Chunks,
     state: Value,
     state_error: Option<(usize, String)>,
     state_over: Option<(usize, String)>,
@@ -188,24 +204,20 @@ struct Reader {
     interrupts: Vec<Value>,
     ending: Ending,
     opened_ids: Vec<String>,
-    /// The open chunked text message and tool call (the chunk events name
-    /// their id only on the first chunk).
-    chunk_text: Option<String>,
-    chunk_call: Option<String>,
-    /// Where each message id last sits in `messages`, each call in `calls`,
-    /// and each call's entry in `messages` (message, index in its
-    /// `toolCalls`): a stream of many messages costs no scan per event.
-    message_at: HashMap<String, usize>,
+    /// Where each call sits in `calls`.
     call_at: HashMap<String, usize>,
-    entry_at: HashMap<String, (usize, usize)>,
-    /// How many calls were made before the last `MESSAGES_SNAPSHOT`.
-    calls_before_snapshot: usize,
 }
 
 impl Reader {
-    fn new(request: &Value, state_limit: usize) -> Reader {
+    fn new(request: &Value, state_limit: usize, allowance: u64) -> Reader {
+        let messages = request
+            .get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let mut reader = Reader {
-            messages: Vec::new(),
+            conversation: Conversation::new(messages, allowance),
+            chunks: Chunks::default(),
             state: json!({}),
             state_error: None,
             state_over: None,
@@ -216,56 +228,22 @@ impl Reader {
             interrupts: Vec::new(),
             ending: Ending::Open,
             opened_ids: Vec::new(),
-            chunk_text: None,
-            chunk_call: None,
-            message_at: HashMap::new(),
             call_at: HashMap::new(),
-            entry_at: HashMap::new(),
-            calls_before_snapshot: 0,
         };
         if let Some(state) = request.get("state") {
             reader.set_state(0, state);
         }
-        reader.replace_messages(
-            request
-                .get("messages")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default(),
-        );
         reader
     }
 
-    /// Takes `messages` as the conversation (the request's, or a
-    /// snapshot), indexing their ids and their tool calls' entries.
-    fn replace_messages(&mut self, messages: Vec<Value>) {
-        self.messages = messages;
-        self.message_at.clear();
-        self.entry_at.clear();
-        for (at, message) in self.messages.iter().enumerate() {
-            if let Some(id) = message.get("id").and_then(Value::as_str) {
-                self.message_at.insert(id.to_owned(), at);
-            }
-            let calls = message.get("toolCalls").and_then(Value::as_array);
-            for (k, call) in calls.into_iter().flatten().enumerate() {
-                if let Some(id) = call.get("id").and_then(Value::as_str) {
-                    self.entry_at.insert(id.to_owned(), (at, k));
-                }
-            }
-        }
-    }
-
-    /// Adds `message` at the end of the conversation.
-    fn push_message(&mut self, id: &str, message: Value) -> usize {
-        self.messages.push(message);
-        let at = self.messages.len() - 1;
-        self.message_at.insert(id.to_owned(), at);
-        at
-    }
-
+    /// Applies event `n` (a chunk expanded): to the conversation, and to
+    /// what the kit's judgments read (the calls, the ids opened, the state,
+    /// how the run ended).
     fn apply(&mut self, n: usize, event: &Value) {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        self.conversation.apply(kind, event);
         let text = |key: &str| event.get(key).and_then(Value::as_str).map(str::to_owned);
-        match event.get("type").and_then(Value::as_str).unwrap_or("") {
+        match kind {
             "RUN_STARTED" => self.ending = Ending::Open,
             "RUN_FINISHED" => {
                 let outcome = event.get("outcome");
@@ -283,33 +261,13 @@ impl Reader {
                 };
             }
             "RUN_ERROR" => self.ending = Ending::Error(text("message").unwrap_or_default()),
-            kind @ ("TEXT_MESSAGE_START" | "TEXT_MESSAGE_CHUNK") => {
-                let Some(id) = text("messageId").or_else(|| self.chunk_text.clone()) else {
-                    return;
-                };
-                // A start opens its message, even under an id the history
-                // has (which is what `ids-unique-across-runs` looks for).
-                if kind == "TEXT_MESSAGE_START" || self.chunk_text.as_ref() != Some(&id) {
-                    self.opened_ids.push(id.clone());
-                }
-                let role = text("role").unwrap_or_else(|| "assistant".to_owned());
-                let at = self.message(&id, &role);
-                if let Some(delta) = text("delta") {
-                    append_content(&mut self.messages[at], &delta);
-                }
-                self.chunk_text = Some(id);
+            // A start opens its message, even under an id the history has
+            // (which is what `ids-unique-across-runs` looks for).
+            "TEXT_MESSAGE_START" | "REASONING_MESSAGE_START" => {
+                self.opened_ids.extend(text("messageId"));
             }
-            "TEXT_MESSAGE_CONTENT" => {
-                if let (Some(id), Some(delta)) = (text("messageId"), text("delta")) {
-                    let at = self.message(&id, "assistant");
-                    append_content(&mut self.messages[at], &delta);
-                }
-            }
-            "TEXT_MESSAGE_END" => self.chunk_text = None,
-            "TOOL_CALL_START" | "TOOL_CALL_CHUNK" => {
-                let Some(id) = text("toolCallId").or_else(|| self.chunk_call.clone()) else {
-                    return;
-                };
+            "TOOL_CALL_START" => {
+                let Some(id) = text("toolCallId") else { return };
                 if !self.call_at.contains_key(&id) {
                     self.opened_ids.push(id.clone());
                     self.call_at.insert(id.clone(), self.calls.len());
@@ -317,50 +275,18 @@ impl Reader {
                         id: id.clone(),
                         ..Call::default()
                     });
-                    // The call joins its parent message when that is the
-                    // last message, else a message of its own, as the
-                    // official client places it.
-                    let parent = text("parentMessageId");
-                    let at = match parent {
-                        Some(parent)
-                            if self.messages.last().and_then(|m| m.get("id"))
-                                == Some(&json!(parent)) =>
-                        {
-                            self.messages.len() - 1
-                        }
-                        Some(parent) => self.message(&parent, "assistant"),
-                        None => self.message(&id, "assistant"),
-                    };
-                    let entry = json!({"id": id, "type": "function",
-                        "function": {"name": "", "arguments": ""}});
-                    if let Some(message) = self.messages[at].as_object_mut() {
-                        let k = match message.get_mut("toolCalls").and_then(Value::as_array_mut) {
-                            Some(list) => {
-                                list.push(entry);
-                                list.len() - 1
-                            }
-                            None => {
-                                message.insert("toolCalls".into(), json!([entry]));
-                                0
-                            }
-                        };
-                        self.entry_at.insert(id.clone(), (at, k));
-                    }
                 }
-                if let Some(name) = text("toolCallName") {
-                    self.edit_call(&id, |call| call.name = name);
+                if let (Some(name), Some(&at)) = (text("toolCallName"), self.call_at.get(&id)) {
+                    self.calls[at].name = name;
                 }
-                if let Some(delta) = text("delta") {
-                    self.append_arguments(&id, &delta);
-                }
-                self.chunk_call = Some(id);
             }
             "TOOL_CALL_ARGS" => {
                 if let (Some(id), Some(delta)) = (text("toolCallId"), text("delta")) {
-                    self.append_arguments(&id, &delta);
+                    if let Some(&at) = self.call_at.get(&id) {
+                        self.calls[at].arguments.push_str(&delta);
+                    }
                 }
             }
-            "TOOL_CALL_END" => self.chunk_call = None,
             "TOOL_CALL_RESULT" => {
                 let (Some(call), Some(id)) = (text("toolCallId"), text("messageId")) else {
                     return;
@@ -368,17 +294,7 @@ impl Reader {
                 if let Some(&at) = self.call_at.get(&call) {
                     self.calls[at].answered = true;
                 }
-                self.opened_ids.push(id.clone());
-                let content = event.get("content").cloned().unwrap_or(json!(""));
-                let message =
-                    json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
-                self.push_message(&id, message);
-            }
-            "MESSAGES_SNAPSHOT" => {
-                if let Some(messages) = event.get("messages").and_then(Value::as_array) {
-                    self.replace_messages(messages.clone());
-                    self.calls_before_snapshot = self.calls.len();
-                }
+                self.opened_ids.push(id);
             }
             "STATE_SNAPSHOT" => {
                 self.state_events = true;
@@ -388,39 +304,49 @@ impl Reader {
             }
             "STATE_DELTA" => {
                 self.state_events = true;
-                if self.state_error.is_some() || self.state_over.is_some() {
-                    return;
-                }
-                let patch = event.get("delta").cloned().unwrap_or(Value::Null);
-                let patch = match serde_json::from_value::<json_patch::Patch>(patch) {
-                    Ok(patch) => patch,
-                    Err(e) => {
-                        self.state_error = Some((n, format!("not a JSON Patch: {e}")));
-                        return;
-                    }
-                };
-                // Applied in place, within the stream checker's budget; a
-                // patch that fails or is refused is undone whole.
-                match self
-                    .budget
-                    .apply(&mut self.state, &mut self.state_size, &patch.0)
-                {
-                    Ok(()) => {}
-                    Err(Refusal::Failed { operation, kind }) => {
-                        self.state_error = Some((n, format!("operation {operation}: {kind}")));
-                    }
-                    Err(Refusal::Over { operation, bound }) => {
-                        let what = match bound {
-                            patch::Over::Size => "would take the state over its size limit",
-                            patch::Over::Work => {
-                                "would take the stream's patches over the work they may cost"
-                            }
-                        };
-                        self.state_over = Some((n, format!("operation {operation} {what}")));
-                    }
-                }
+                self.delta(n, event);
             }
             _ => {}
+        }
+    }
+
+    /// A `STATE_DELTA` applied as the client applies it: a patch that does
+    /// not apply leaves the state as it was and later ones still apply
+    /// (the first failure is kept, for `state-deltas-apply`); within the
+    /// stream checker's budget, whose refusal ends the state's following.
+    fn delta(&mut self, n: usize, event: &Value) {
+        if self.state_over.is_some() {
+            return;
+        }
+        let patch = event.get("delta").cloned().unwrap_or(Value::Null);
+        let patch = match serde_json::from_value::<json_patch::Patch>(patch) {
+            Ok(patch) => patch,
+            Err(e) => {
+                self.state_error
+                    .get_or_insert((n, format!("not a JSON Patch: {e}")));
+                return;
+            }
+        };
+        // Applied in place; a patch that fails or is refused is undone
+        // whole.
+        match self
+            .budget
+            .apply(&mut self.state, &mut self.state_size, &patch.0)
+        {
+            Ok(()) => {}
+            Err(Refusal::Failed { operation, kind }) => {
+                self.state_error
+                    .get_or_insert((n, format!("operation {operation}: {kind}")));
+            }
+            Err(Refusal::Over { operation, bound }) => {
+                let what = match bound {
+                    patch::Over::Size => "would take the state over its size limit",
+                    patch::Over::Work => {
+                        "would take the stream's patches over the work they may cost"
+                    }
+                };
+                self.state_over = Some((n, format!("operation {operation} {what}")));
+            }
         }
     }
 
@@ -443,59 +369,6 @@ impl Reader {
                     crate::text::size(self.budget.meter.limit)
                 ),
             ));
-        }
-    }
-
-    /// The index of the message `id`, added with `role` if new.
-    fn message(&mut self, id: &str, role: &str) -> usize {
-        match self.message_at.get(id) {
-            Some(&at) => at,
-            None => self.push_message(id, json!({"id": id, "role": role})),
-        }
-    }
-
-    fn append_arguments(&mut self, id: &str, delta: &str) {
-        self.edit_call(id, |call| call.arguments.push_str(delta));
-    }
-
-    /// Edits the call `id`; its entry in the conversation is written at
-    /// the end ([`Self::write_calls`]), so that arguments streamed in many
-    /// pieces are not copied at each one.
-    fn edit_call(&mut self, id: &str, edit: impl FnOnce(&mut Call)) {
-        if let Some(&at) = self.call_at.get(id) {
-            edit(&mut self.calls[at]);
-        }
-    }
-
-    /// Writes each call the stream made since the last snapshot (which
-    /// restates the calls before it) into its entry in the conversation.
-    fn write_calls(&mut self) {
-        for call in &self.calls[self.calls_before_snapshot..] {
-            let Some(&(message, k)) = self.entry_at.get(&call.id) else {
-                continue;
-            };
-            let function = self
-                .messages
-                .get_mut(message)
-                .and_then(|m| m.get_mut("toolCalls")?.get_mut(k)?.get_mut("function"))
-                .and_then(Value::as_object_mut);
-            if let Some(function) = function {
-                function.insert("name".into(), json!(call.name));
-                function.insert("arguments".into(), json!(call.arguments));
-            }
-        }
-    }
-}
-
-/// Appends `delta` to a message's text content.
-fn append_content(message: &mut Value, delta: &str) {
-    let Some(message) = message.as_object_mut() else {
-        return;
-    };
-    match message.get_mut("content") {
-        Some(Value::String(content)) => content.push_str(delta),
-        _ => {
-            message.insert("content".into(), json!(delta));
         }
     }
 }
@@ -582,6 +455,28 @@ mod tests {
         let streamed = Streamed::read_within(&big, b"", false, 1024);
         assert!(streamed.state_over.is_some());
         assert_eq!(streamed.state, json!({}));
+    }
+
+    #[test]
+    fn a_conversation_that_moves_too_much_is_no_longer_followed() {
+        let mut events = vec![
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "a"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c"}),
+        ];
+        for i in 0..3000 {
+            events.push(json!({"type": "TEXT_MESSAGE_START", "messageId": format!("m{i}")}));
+        }
+        for i in 0..3000 {
+            events.push(json!({"type": "TOOL_CALL_RESULT", "messageId": format!("r{i}"), "toolCallId": "c", "content": ""}));
+        }
+        let streamed = Streamed::read(&json!({"messages": []}), &sse(&events), false);
+        let why = streamed.conversation_over.expect("over");
+        assert!(why.contains("moved its messages"), "{why}");
+        // A few results are placed as the client places them.
+        let short = Streamed::read(&json!({"messages": []}), &sse(&events[..10]), false);
+        assert_eq!(short.conversation_over, None);
+        assert_eq!(short.messages.len(), 8);
     }
 
     #[test]
