@@ -65,6 +65,8 @@ enum Fault {
     AnyContentType,
     /// Loses the first piece of every tool call's arguments.
     LosesFirstArgumentPiece,
+    /// Ends every stream before its run's end, the message open.
+    CutsRuns,
 }
 
 /// What a server keeps across requests.
@@ -334,6 +336,10 @@ fn answer(
             events.push(json!({"type": "MESSAGES_SNAPSHOT", "messages": restated}));
         }
         text(&mut events, fresh("msg"), "I can answer questions.");
+    }
+    if fault == Fault::CutsRuns {
+        events.truncate(events.len() - 1);
+        return stream_events(stream, memory, events, slow);
     }
     events.push(finished);
     stream_events(stream, memory, events, slow)
@@ -754,6 +760,42 @@ fn what_the_client_acts_on_otherwise_is_a_warning_beside_the_verdict() {
     assert_eq!(
         clean[&("tool".to_string(), "stream-as-received".to_string())],
         "passed"
+    );
+}
+
+#[test]
+fn one_cause_is_reported_once_the_others_pointing_to_it() {
+    let output = kit(
+        &server(Fault::CutsRuns),
+        &["--scenario", "text", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let checks = report["scenarios"][0]["checks"].as_array().expect("checks");
+    let row = |id: &str| {
+        checks
+            .iter()
+            .find(|c| c["check"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id}: {report}"))
+    };
+    assert_eq!(row("run-served")["verdict"], "failed", "{report}");
+    let pointer = row("stream-conforms");
+    assert_eq!(pointer["verdict"], "same-cause", "{report}");
+    assert_eq!(pointer["fails"], false);
+    assert!(
+        pointer["why"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("reported under run-served: request 1 (a text turn)")),
+        "{pointer}"
+    );
+    assert_eq!(report["summary"]["failed"], 1, "{report}");
+    assert_eq!(report["summary"]["sameCause"], 1, "{report}");
+    // A stream error of its own still fails stream-conforms.
+    let (_, verdicts) = run_kit(Fault::ReusesIds, &["--scenario", "multi-turn"]);
+    assert!(
+        !verdicts.values().any(|v| v.starts_with("same-cause")),
+        "{verdicts:?}"
     );
 }
 

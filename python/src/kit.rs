@@ -196,6 +196,7 @@ impl PyKit {
                     Status::Passed => ("passed", None),
                     Status::Failed(why) => ("failed", Some(why.clone())),
                     Status::NotExercised(why) => ("not-exercised", Some(why.clone())),
+                    Status::SameCause(why) => ("same-cause", Some(why.clone())),
                     Status::ExpectedFailure { why, .. } => ("expected-failure", Some(why.clone())),
                     Status::FixedButListed { reason } => ("fixed-but-listed", Some(reason.clone())),
                 };

@@ -421,15 +421,25 @@ pub enum Verdict {
     /// The scenario could not judge it (the agent did not act as the
     /// scenario needs, or an earlier step failed), and why. Never a pass.
     NotExercised(String),
+    /// It failed for a cause another check of the scenario reports (a run
+    /// cut short fails `run-served` and shows in `stream-conforms`):
+    /// reported once, under that check, this one pointing to it.
+    SameCause {
+        /// The check the cause is reported under.
+        check: &'static str,
+        /// What this check found.
+        why: String,
+    },
 }
 
 impl Verdict {
-    /// `passed`, `failed` or `not exercised`.
+    /// `passed`, `failed`, `not exercised` or `same cause`.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
             Verdict::Failed(_) => "failed",
             Verdict::NotExercised(_) => "not exercised",
+            Verdict::SameCause { .. } => "same cause",
         }
     }
 
@@ -437,7 +447,9 @@ impl Verdict {
     pub fn why(&self) -> Option<&str> {
         match self {
             Verdict::Passed => None,
-            Verdict::Failed(why) | Verdict::NotExercised(why) => Some(why),
+            Verdict::Failed(why) | Verdict::NotExercised(why) | Verdict::SameCause { why, .. } => {
+                Some(why)
+            }
         }
     }
 }

@@ -55,6 +55,9 @@ pub enum Status {
     Failed(String),
     /// Not exercised (listed or not): never a pass, never a failure.
     NotExercised(String),
+    /// Failed for a cause reported under another check (listed or not):
+    /// the pointer to it (`reported under ids-unique-across-runs: …`).
+    SameCause(String),
     /// Failed as listed, with the listed reason: does not fail the run.
     ExpectedFailure {
         /// Why it failed this time.
@@ -122,6 +125,9 @@ impl Expected {
                 reason,
             },
             (Verdict::NotExercised(why), _) => Status::NotExercised(why.clone()),
+            (Verdict::SameCause { check, why }, _) => {
+                Status::SameCause(format!("reported under {check}: {why}"))
+            }
         }
     }
 

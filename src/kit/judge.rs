@@ -6,84 +6,170 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::checks::Verdict;
+use super::checks::{self, Check, Judged, Verdict};
 use super::exchange::{body_excerpt, media_type, Exchange, NotActed};
 use super::streamed::{Ending, Streamed};
 use crate::rules::sequence::owned_by_the_kit;
 use crate::{Framing, Severity, StreamChecker, Validator};
 
-/// The error findings of the stream checker on each served run, paired
-/// with its request; rules another check of the kit judges are left to
-/// it, so that a server breaking one requirement fails one check.
-pub fn stream_conforms(validator: &Validator, runs: &[(usize, &Exchange)]) -> Verdict {
-    stream_findings(validator, runs, Severity::Error)
+/// One finding of the stream checker on a served run: the request it
+/// answers (0-based), its rule, and how a verdict shows it.
+#[derive(Debug, Clone)]
+pub struct StreamFinding {
+    request: usize,
+    rule: String,
+    text: String,
 }
 
-/// The warning findings of the stream checker on each served run: what
-/// the official client drops, strips or acts on otherwise than streamed.
-pub fn stream_as_received(validator: &Validator, runs: &[(usize, &Exchange)]) -> Verdict {
-    stream_findings(validator, runs, Severity::Warning)
+/// The stream checker's findings on each served run of a scenario, paired
+/// with its request, read once for the checks that show them. Rules
+/// another check of the kit judges are left to it, so that a server
+/// breaking one requirement fails one check.
+#[derive(Debug, Clone, Default)]
+pub struct StreamFindings {
+    /// How many runs were read.
+    judged: usize,
+    errors: Vec<StreamFinding>,
+    warnings: Vec<StreamFinding>,
 }
 
-/// The findings of `severity` of the stream checker on each served run,
-/// the first few named with where they are.
-fn stream_findings(
-    validator: &Validator,
-    runs: &[(usize, &Exchange)],
-    severity: Severity,
-) -> Verdict {
-    const SHOWN: usize = 3;
-    let mut judged = 0;
-    let (mut shown, mut more) = (Vec::new(), 0usize);
-    for (n, exchange) in runs {
-        if exchange.streamed.is_none() {
-            continue;
-        }
-        judged += 1;
-        let framing = if media_type(&exchange.received).contains("event-stream") {
-            Framing::Sse
-        } else {
-            Framing::JsonLines
-        };
-        let mut checker = StreamChecker::new(validator, framing);
-        if exchange.input.is_object() {
-            checker = checker.answering(&exchange.input);
-        }
-        let mut documents = checker.feed(&exchange.received.body);
-        documents.extend(checker.finish());
-        for checked in &documents {
-            for finding in checked.report.diagnostics() {
-                if finding.severity != severity || owned_by_the_kit(&finding.rule) {
-                    continue;
+impl StreamFindings {
+    /// Checks the stream of each of `runs`.
+    pub fn of(validator: &Validator, runs: &[(usize, &Exchange)]) -> StreamFindings {
+        let mut found = StreamFindings::default();
+        for (n, exchange) in runs {
+            if exchange.streamed.is_none() {
+                continue;
+            }
+            found.judged += 1;
+            let framing = if media_type(&exchange.received).contains("event-stream") {
+                Framing::Sse
+            } else {
+                Framing::JsonLines
+            };
+            let mut checker = StreamChecker::new(validator, framing);
+            if exchange.input.is_object() {
+                checker = checker.answering(&exchange.input);
+            }
+            let mut documents = checker.feed(&exchange.received.body);
+            documents.extend(checker.finish());
+            for checked in &documents {
+                for finding in checked.report.diagnostics() {
+                    if owned_by_the_kit(&finding.rule) {
+                        continue;
+                    }
+                    let at = checked
+                        .record
+                        .map_or_else(String::new, |r| format!(", event {r}"));
+                    let found_one = StreamFinding {
+                        request: *n,
+                        rule: finding.rule.to_string(),
+                        text: format!(
+                            "{}{at}: {}[{}] {}",
+                            exchange.name(*n),
+                            finding.severity.as_str(),
+                            finding.rule,
+                            finding.message
+                        ),
+                    };
+                    match finding.severity {
+                        Severity::Error => found.errors.push(found_one),
+                        Severity::Warning => found.warnings.push(found_one),
+                        _ => {}
+                    }
                 }
-                if shown.len() == SHOWN {
-                    more += 1;
-                    continue;
+            }
+        }
+        found
+    }
+
+    /// The verdict of `stream-conforms`: no error finding.
+    pub fn conforms(&self) -> Verdict {
+        self.verdict(&self.errors)
+    }
+
+    /// The verdict of `stream-as-received`: no warning finding.
+    pub fn as_received(&self) -> Verdict {
+        self.verdict(&self.warnings)
+    }
+
+    /// The first few of `findings`, with where they are.
+    fn verdict(&self, findings: &[StreamFinding]) -> Verdict {
+        const SHOWN: usize = 3;
+        if self.judged == 0 {
+            return Verdict::NotExercised("no request was answered with an event stream".into());
+        }
+        if findings.is_empty() {
+            return Verdict::Passed;
+        }
+        let mut why = findings
+            .iter()
+            .take(SHOWN)
+            .map(|f| f.text.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+        if findings.len() > SHOWN {
+            why.push_str(&format!(" (and {} more)", findings.len() - SHOWN));
+        }
+        Verdict::Failed(why)
+    }
+
+    /// The check whose failure reports the cause of every error finding,
+    /// when one does: a run cut short is `run-served`'s (or the follow-up
+    /// check's) failure, an id reopened is `ids-unique-across-runs`', a
+    /// run id changed mid-run `ids-echoed`'. `judged` holds the scenario's
+    /// other verdicts.
+    pub fn same_cause(&self, judged: &[Judged]) -> Option<&'static str> {
+        let mut under = None;
+        for finding in &self.errors {
+            let request = format!("request {} (", finding.request + 1);
+            let candidates: &[Check] = match finding.rule.as_str() {
+                "stream-truncated"
+                | "never-ended"
+                | "response-incomplete"
+                | "event-before-run-started" => &[
+                    checks::RUN_SERVED,
+                    checks::HISTORY_TAKEN_BACK,
+                    checks::TOOL_RESULT_TAKEN_BACK,
+                    checks::PARALLEL_CALLS_TAKEN_BACK,
+                    checks::STATE_CONTINUITY,
+                    checks::RESUME_ACCEPTED,
+                    checks::SERVED_AFTER_CANCEL,
+                    checks::VERSION_DECLARED,
+                    checks::NEWER_MINOR_SERVED,
+                ],
+                "duplicate-message-id" | "duplicate-tool-call-id" | "duplicate-start" => {
+                    &[checks::IDS_UNIQUE_ACROSS_RUNS]
                 }
-                let at = checked
-                    .record
-                    .map_or_else(String::new, |r| format!(", event {r}"));
-                shown.push(format!(
-                    "{}{at}: {}[{}] {}",
-                    exchange.name(*n),
-                    severity.as_str(),
-                    finding.rule,
-                    finding.message
-                ));
+                "run-finished-id-mismatch" | "run-started-other-thread" => &[checks::IDS_ECHOED],
+                _ => return None,
+            };
+            let failed = judged.iter().find(|j| {
+                candidates.contains(&j.check)
+                    && matches!(&j.verdict, Verdict::Failed(why) if why.starts_with(&request))
+            })?;
+            under.get_or_insert(failed.check.id);
+        }
+        under
+    }
+}
+
+/// Reports one cause once: `stream-conforms`, failing only for what
+/// another failed check of the scenario reports, points to it.
+pub fn one_cause(judged: &mut [Judged], stream: &StreamFindings) {
+    let Some(under) = stream.same_cause(judged) else {
+        return;
+    };
+    for j in judged.iter_mut() {
+        if j.check == checks::STREAM_CONFORMS {
+            if let Verdict::Failed(why) = &j.verdict {
+                j.verdict = Verdict::SameCause {
+                    check: under,
+                    why: why.clone(),
+                };
             }
         }
     }
-    if judged == 0 {
-        return Verdict::NotExercised("no request was answered with an event stream".into());
-    }
-    if shown.is_empty() {
-        return Verdict::Passed;
-    }
-    let mut why = shown.join("; ");
-    if more > 0 {
-        why.push_str(&format!(" (and {more} more)"));
-    }
-    Verdict::Failed(why)
 }
 
 /// `RUN_STARTED` and `RUN_FINISHED` of every served run carry the ids its

@@ -45,6 +45,8 @@ enum Tally {
     /// without `--strict`, advice): a warning.
     Warning,
     NotExercised,
+    /// Failed for a cause reported under another check.
+    SameCause,
     ExpectedFailure,
     FixedButListed,
 }
@@ -91,6 +93,7 @@ impl Outcome {
             Status::Failed(_) if check.level.fails(self.strict) => Tally::Failed,
             Status::Failed(_) => Tally::Warning,
             Status::NotExercised(_) => Tally::NotExercised,
+            Status::SameCause(_) => Tally::SameCause,
             Status::ExpectedFailure { .. } => Tally::ExpectedFailure,
             Status::FixedButListed { .. } => Tally::FixedButListed,
         }
@@ -154,9 +157,9 @@ impl Outcome {
     }
 
     /// How many checks ended in each tally: passed, failed, warnings,
-    /// not exercised, expected failures, fixed but listed.
-    fn counts(&self) -> [usize; 6] {
-        let mut counts = [0; 6];
+    /// not exercised, expected failures, fixed but listed, same cause.
+    fn counts(&self) -> [usize; 7] {
+        let mut counts = [0; 7];
         for (_, check, status) in &self.rows {
             counts[match self.tally(check, status) {
                 Tally::Passed => 0,
@@ -165,6 +168,7 @@ impl Outcome {
                 Tally::NotExercised => 3,
                 Tally::ExpectedFailure => 4,
                 Tally::FixedButListed => 5,
+                Tally::SameCause => 6,
             }] += 1;
         }
         counts
@@ -204,7 +208,7 @@ impl Outcome {
                 "expected failure {entry} names no check its scenario judged: remove it or correct it"
             );
         }
-        let [passed, failed, warnings, idle, expected, fixed] = self.counts();
+        let [passed, failed, warnings, idle, expected, fixed, same] = self.counts();
         let scenarios = {
             let mut names: Vec<&String> = self.rows.iter().map(|(s, _, _)| s).collect();
             names.dedup();
@@ -219,6 +223,9 @@ impl Outcome {
             );
         }
         let _ = write!(text, ", {idle} not exercised");
+        if same > 0 {
+            let _ = write!(text, ", {same} reported under another check");
+        }
         if expected > 0 {
             let _ = write!(text, ", {expected} expected failures");
         }
@@ -274,7 +281,7 @@ impl Outcome {
                 checks.push(row);
             }
         }
-        let [passed, failed, warnings, idle, expected, fixed] = self.counts();
+        let [passed, failed, warnings, idle, expected, fixed, same] = self.counts();
         json!({
             "tool": "agui-lint",
             "version": env!("CARGO_PKG_VERSION"),
@@ -285,6 +292,7 @@ impl Outcome {
                 "passed": passed,
                 "failed": failed,
                 "warnings": warnings,
+                "sameCause": same,
                 "notExercised": idle,
                 "expectedFailures": expected,
                 "fixedButListed": fixed,
@@ -306,9 +314,10 @@ impl Outcome {
                 Tally::Failed | Tally::FixedButListed => {
                     TestCaseStatus::non_success(NonSuccessKind::Failure)
                 }
-                Tally::Warning | Tally::NotExercised | Tally::ExpectedFailure => {
-                    TestCaseStatus::skipped()
-                }
+                Tally::Warning
+                | Tally::NotExercised
+                | Tally::SameCause
+                | Tally::ExpectedFailure => TestCaseStatus::skipped(),
             };
             if let Some(why) = why {
                 case_status.set_message(format!("{word}: {why}"));
@@ -337,6 +346,7 @@ fn words(tally: Tally, status: &Status) -> (&'static str, Option<String>) {
         Status::Failed(why) if tally == Tally::Warning => ("warning", Some(why.clone())),
         Status::Failed(why) => ("failed", Some(why.clone())),
         Status::NotExercised(why) => ("not exercised", Some(why.clone())),
+        Status::SameCause(why) => ("same cause", Some(why.clone())),
         Status::ExpectedFailure { why, reason } => (
             "expected failure",
             Some(format!("{why} (listed: {reason})")),

@@ -241,19 +241,28 @@ impl BuiltIn {
 
     /// The verdict on each of the scenario's checks after `done`.
     pub fn judge(self, validator: &Validator, done: &[Exchange]) -> Vec<Judged> {
-        self.checks()
+        // Exchanges that answered a run request the server should serve:
+        // all but a cancelled one (cut on purpose).
+        let runs: Vec<(usize, &Exchange)> = done
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.request.cancel_after_events.is_none())
+            .collect();
+        let stream = judge::StreamFindings::of(validator, &runs);
+        let mut judged: Vec<Judged> = self
+            .checks()
             .into_iter()
             .map(|check| Judged {
                 check,
-                verdict: self.verdict(check, validator, done),
+                verdict: self.verdict(check, &stream, done),
             })
-            .collect()
+            .collect();
+        judge::one_cause(&mut judged, &stream);
+        judged
     }
 
-    fn verdict(self, check: Check, validator: &Validator, done: &[Exchange]) -> Verdict {
+    fn verdict(self, check: Check, stream: &judge::StreamFindings, done: &[Exchange]) -> Verdict {
         use checks::*;
-        // Exchanges that answered a run request the server should serve:
-        // all but a cancelled one (cut on purpose).
         let runs: Vec<(usize, &Exchange)> = done
             .iter()
             .enumerate()
@@ -272,8 +281,8 @@ impl BuiltIn {
                     done.first().map_or_else(String::new, |e| e.name(0))
                 )),
             },
-            id if id == STREAM_CONFORMS.id => judge::stream_conforms(validator, &runs),
-            id if id == STREAM_AS_RECEIVED.id => judge::stream_as_received(validator, &runs),
+            id if id == STREAM_CONFORMS.id => stream.conforms(),
+            id if id == STREAM_AS_RECEIVED.id => stream.as_received(),
             id if id == IDS_ECHOED.id => judge::ids_echoed(&runs),
             id if id == IDS_UNIQUE_ACROSS_RUNS.id => judge::ids_unique(done),
             id if id == SNAPSHOT_KEEPS_HISTORY.id => judge::snapshot_keeps_history(done),

@@ -171,6 +171,7 @@ impl UserScenario {
     /// The verdicts after `done`.
     pub fn judge(&self, validator: &Validator, done: &[Exchange]) -> Vec<Judged> {
         let runs: Vec<(usize, &Exchange)> = done.iter().enumerate().collect();
+        let stream = judge::StreamFindings::of(validator, &runs);
         vec![
             Judged {
                 check: checks::EXPECTATION_MET,
@@ -178,11 +179,11 @@ impl UserScenario {
             },
             Judged {
                 check: checks::STREAM_CONFORMS,
-                verdict: judge::stream_conforms(validator, &runs),
+                verdict: stream.conforms(),
             },
             Judged {
                 check: checks::STREAM_AS_RECEIVED,
-                verdict: judge::stream_as_received(validator, &runs),
+                verdict: stream.as_received(),
             },
             Judged {
                 check: checks::IDS_ECHOED,
