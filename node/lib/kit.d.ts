@@ -21,8 +21,8 @@ export interface KitOptions {
   strict?: boolean
 }
 
-/** A verdict: passed, failed, not exercised, an expected failure, or a listed failure that now passes. */
-export type Verdict = 'passed' | 'failed' | 'not-exercised' | 'expected-failure' | 'fixed-but-listed'
+/** A verdict: passed, failed, not exercised, failed for a cause another check reports, an expected failure, or a listed failure that now passes. */
+export type Verdict = 'passed' | 'failed' | 'not-exercised' | 'same-cause' | 'expected-failure' | 'fixed-but-listed'
 
 /** A run of the kit, judged. */
 export declare class KitReport {
@@ -47,7 +47,7 @@ export declare class KitReport {
       }[]
     }[]
     agentFailure: string | null
-    summary: { passed: number; failed: number; warnings: number; notExercised: number; expectedFailures: number; fixedButListed: number }
+    summary: { passed: number; failed: number; warnings: number; notExercised: number; sameCause: number; expectedFailures: number; fixedButListed: number }
   }
   /** The JUnit XML report. */
   readonly junit: string

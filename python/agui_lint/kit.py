@@ -49,8 +49,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 class KitReport:
     """A run of the kit, judged."""
 
-    #: Whether the run passes: no failure the expected failures do not list,
-    #: and none they list that now passes.
+    #: Whether the run passes: no MUST failure (nor SHOULD, when strict) the
+    #: expected failures do not list, and none they list that now passes.
     ok: bool
     #: The human report: one line per scenario and check.
     text: str
@@ -63,7 +63,8 @@ class KitReport:
 
     def verdict(self, scenario: str, check: str) -> str:
         """The verdict of ``check`` in ``scenario`` (``passed``, ``failed``,
-        ``not-exercised``, ``expected-failure``, ``fixed-but-listed``)."""
+        ``not-exercised``, ``same-cause``, ``expected-failure``,
+        ``fixed-but-listed``)."""
         for row in self.results:
             if row[0] == scenario and row[1] == check:
                 return row[3]
