@@ -5,7 +5,9 @@
 # model and encoder behind the guard, under the pytest plugin and the probe;
 # sse-starlette's EventSourceResponse; pydantic-ai's AGUIAdapter, a real
 # adapter, with a FunctionModel; ag-ui-langgraph over a scripted LangGraph
-# graph; the conformance kit against all three in process; the Dask recipe
+# graph; the conformance kit against all three in process, and against
+# ag-ui-strands and ag-ui-adk with scripted models (the same pins as
+# tests/data/frameworks/requirements.txt, one environment); the Dask recipe
 # on a local cluster of two workers). Run after `cargo test`, whose CLI
 # binary the suite compares the JSON document with. A run that collects no
 # test fails (pytest exits 5), and so does a skipped test (conftest.py).
@@ -21,7 +23,8 @@ rm -rf "$venv" "$wheels"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   "maturin>=1.9.4,<2" "ziglang>=0.13" "auditwheel>=6" "pytest>=7" "fastapi>=0.100" "httpx>=0.24" "uvicorn>=0.20" "ag-ui-protocol==1.0.0" \
   "sse-starlette==3.7.1" "pydantic-ai-slim[ag-ui]==2.68.0" \
-  "ag-ui-langgraph==0.0.47" "langgraph==1.2.24" "langchain-core==1.8.3" "langchain==1.5.2" "dask[distributed]==2026.8.0"
+  "ag-ui-langgraph==0.0.47" "langgraph==1.2.24" "langchain-core==1.8.3" "langchain==1.5.2" "dask[distributed]==2026.8.0" \
+  "ag_ui_strands==1.0.2" "strands-agents==1.62.0" "ag_ui_adk==0.11.0" "google-adk==2.13.0" "google-genai==2.34.0"
 
 # The binding alone, in release: its own workspace and lock file, so the
 # root crate's builds never include PyO3. Linked through zig against
