@@ -1,8 +1,8 @@
 """The conformance kit against more real adapters, in process: ag-ui-strands
-1.0.2 over a Strands ``Agent`` and ag-ui-adk 0.11.0 over an ADK ``LlmAgent``,
-each with a scripted model (no LLM, no network) in three kinds: one that
-calls every tool the client offers, one that reasons before it answers, and
-one that fails. What each gets is recorded below with why; an agent whose
+1.0.2 over a Strands ``Agent``, ag-ui-adk 0.11.0 over an ADK ``LlmAgent`` and
+ag-ui-langgraph 0.0.47 over a graph whose model streams, each with a
+scripted model (no LLM, no network): one that calls every tool the client
+offers, one that reasons before it answers, and one that fails. What each gets is recorded below with why; an agent whose
 model fails every run fails no check, and the report says so first."""
 
 from __future__ import annotations
@@ -21,6 +21,14 @@ from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.genai import types
 from strands import Agent
 from strands.models.model import Model
+
+from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import MemorySaver
+from langgraph.graph import END, START, MessagesState, StateGraph
 
 from agui_lint.kit import SCENARIOS, KitReport, run_asgi
 
@@ -176,7 +184,83 @@ def adk_app(kind: str) -> FastAPI:
     return app
 
 
-APPS: Dict[str, Callable[[str], FastAPI]] = {"strands": strands_app, "adk": adk_app}
+# --- LangGraph, its model streaming ------------------------------------------
+
+
+class StreamingChatModel(BaseChatModel):
+    """A LangGraph chat model that streams, as a provider's does: text in
+    pieces, and tool calls as chunks whose arguments come in two pieces;
+    calls every offered tool (``kind="tools"``), or fails (``"failing"``)."""
+
+    kind: str
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> "StreamingChatModel":
+        return self.model_copy(update={"offered": [getattr(t, "name", None) or t.get("name") for t in tools]})
+
+    offered: List[str] = []
+
+    def _chunks(self, messages: List[BaseMessage]) -> List[AIMessageChunk]:
+        if self.kind == "failing":
+            raise RuntimeError("model unavailable: quota")
+        if self.offered and not isinstance(messages[-1], ToolMessage):
+            chunks = []
+            for n, name in enumerate(self.offered):
+                call = f"call-{next(COUNTER)}"
+                # The first chunk names the call and carries the first piece
+                # of its arguments, as OpenAI's and Anthropic's integrations
+                # stream them.
+                first = {"id": call, "name": name, "args": '{"city": ', "index": n}
+                chunks.append(AIMessageChunk(content="", tool_call_chunks=[first]))
+                rest = {"id": None, "name": None, "args": '"Berlin"}', "index": n}
+                chunks.append(AIMessageChunk(content="", tool_call_chunks=[rest]))
+            return chunks
+        return [AIMessageChunk(content=p) for p in ("I can ", "answer questions.")]
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # type: ignore[no-untyped-def]
+        merged = None
+        for chunk in self._chunks(messages):
+            merged = chunk if merged is None else merged + chunk
+        message = AIMessage(content=merged.content, tool_calls=merged.tool_calls)  # type: ignore[union-attr]
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    async def _astream(self, messages, stop=None, run_manager=None, **kwargs) -> AsyncIterator[ChatGenerationChunk]:  # type: ignore[no-untyped-def]
+        for chunk in self._chunks(messages):
+            generation = ChatGenerationChunk(message=chunk)
+            if run_manager:
+                await run_manager.on_llm_new_token(generation.text, chunk=generation)
+            yield generation
+
+
+class GraphState(MessagesState):
+    tools: List[Any]
+
+
+def langgraph_app(kind: str) -> FastAPI:
+    model = StreamingChatModel(kind=kind)
+
+    async def chat(state: GraphState, config: RunnableConfig) -> Dict[str, Any]:
+        response = await model.bind_tools(state.get("tools") or []).ainvoke(state["messages"], config)
+        return {"messages": [response]}
+
+    graph = StateGraph(GraphState)
+    graph.add_node("chat", chat)
+    graph.add_edge(START, "chat")
+    graph.add_edge("chat", END)
+    agent = LangGraphAgent(name="kit", graph=graph.compile(checkpointer=MemorySaver()), emit_interrupt_outcome=True)
+    app = FastAPI()
+    add_langgraph_fastapi_endpoint(app, agent, "/agent")
+    return app
+
+
+APPS: Dict[str, Callable[[str], FastAPI]] = {
+    "strands": strands_app,
+    "adk": adk_app,
+    "langgraph-streaming": langgraph_app,
+}
 
 
 def not_passed(report: KitReport) -> Dict[str, str]:
@@ -210,6 +294,31 @@ RECORDED: Dict[str, Dict[str, str]] = {
         "interrupt/unknown-resume-handled": "failed",
         "bad-requests/snake-case-rejected": "failed",
     },
+    # ag-ui-langgraph 0.0.47 over a graph whose model streams its tool
+    # calls with the first piece of the arguments in the chunk that names
+    # the call: the adapter loses that piece (the client would run the tool
+    # with arguments that do not parse) and its closing snapshot restates
+    # the whole, contradicting the stream; stream-as-received shows both
+    # beside the verdicts. RUN_STARTED declares no protocolVersion; state
+    # as snapshots; no interrupt in this graph; snake_case served.
+    "langgraph-streaming": {
+        "tool/stream-as-received": "failed",
+        "parallel-tools/stream-as-received": "failed",
+        "state/state-deltas-apply": "not-exercised",
+        "interrupt/resume-accepted": "not-exercised",
+        "version/version-declared": "failed",
+        "bad-requests/snake-case-rejected": "failed",
+    },
+}
+
+#: What each adapter fails whatever its model does: the server's own.
+SERVERS_OWN: Dict[str, Dict[str, str]] = {
+    "strands": {"bad-requests/snake-case-rejected": "failed"},
+    "adk": {"bad-requests/snake-case-rejected": "failed"},
+    "langgraph-streaming": {
+        "bad-requests/snake-case-rejected": "failed",
+        "version/version-declared": "failed",
+    },
 }
 
 
@@ -227,7 +336,7 @@ def test_a_model_that_fails_every_run_fails_no_check(server: str) -> None:
     failed = {k: v for k, v in not_passed(report).items() if v == "failed"}
     # What fails is the server's own, whatever its model does: a body
     # without threadId is served (a RUN_STARTED, then the model's failure).
-    assert failed == {"bad-requests/snake-case-rejected": "failed"}, report.text
+    assert failed == SERVERS_OWN[server], report.text
     assert report.json["agentFailure"] is not None, report.text
     assert report.text.startswith("the agent failed"), report.text
     assert "model unavailable: quota" in report.text
@@ -262,7 +371,7 @@ def recording(app: FastAPI, bodies: List[bytes]) -> Any:
     return recorded
 
 
-@pytest.mark.parametrize("server", list(APPS))
+@pytest.mark.parametrize("server", ["strands", "adk"])
 def test_a_model_that_reasons_is_sent_its_reasoning_back(server: str) -> None:
     bodies: List[bytes] = []
     report = run_asgi(recording(APPS[server]("reasoning"), bodies), "/agent", scenarios=["multi-turn"])
