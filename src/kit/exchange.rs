@@ -135,9 +135,13 @@ impl Exchange {
     /// (`spec/1.1/events/lifecycle.mdx`, "`RUN_ERROR`").
     pub fn served(&self) -> Result<&Streamed, String> {
         let Some(status) = self.received.status else {
-            return Err(match &self.received.delivery.detail {
-                Some(detail) => format!("no response came: {detail}"),
-                None => "no response came".into(),
+            let delivery = &self.received.delivery;
+            return Err(match (&delivery.detail, delivery.end, delivery.limit_ms) {
+                (_, crate::input::har::DeliveryEnd::FirstByteTimeout, Some(limit)) => {
+                    format!("no response came within the first-byte timeout ({limit} ms)")
+                }
+                (Some(detail), _, _) => format!("no response came: {detail}"),
+                (None, _, _) => "no response came".into(),
             });
         };
         let Some(streamed) = &self.streamed else {

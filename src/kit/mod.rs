@@ -148,6 +148,14 @@ impl Suite {
             return None;
         }
         while let Some(run) = self.scenarios.get(self.current) {
+            // A scenario stops at its first timeout: what it would send
+            // next waits on an answer that did not come, and a server that
+            // does not answer would otherwise hold every later request for
+            // the whole timeout.
+            if run.exchanges.last().is_some_and(|e| timed_out(&e.received)) {
+                self.current += 1;
+                continue;
+            }
             let planned = match &run.script {
                 Script::BuiltIn(scenario) => {
                     scenario.plan(&run.thread, self.version.as_deref(), &run.exchanges)
@@ -249,6 +257,15 @@ impl Suite {
     }
 }
 
+/// Whether a response ended at a timeout of the driver's.
+fn timed_out(received: &Received) -> bool {
+    use crate::input::har::DeliveryEnd;
+    matches!(
+        received.delivery.end,
+        DeliveryEnd::FirstByteTimeout | DeliveryEnd::IdleTimeout | DeliveryEnd::TotalTimeout
+    )
+}
+
 /// One scenario's verdicts.
 #[derive(Debug, Clone)]
 pub struct ScenarioResult {
@@ -338,5 +355,36 @@ pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
         headers,
         body: request.body.clone(),
         at: std::time::SystemTime::now(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::har::DeliveryEnd;
+
+    #[test]
+    fn a_scenario_stops_at_its_first_timeout_and_the_suite_goes_on() {
+        let validator = Validator::new().expect("validator");
+        let options = Options {
+            scenarios: vec![BuiltIn::MultiTurn, BuiltIn::Text],
+            ..Options::default()
+        };
+        let mut suite = Suite::new(&validator, options);
+        let first = suite.next_request().expect("a first turn");
+        assert_eq!(suite.current_scenario(), Some("multi-turn"));
+        let sent = sent("http://127.0.0.1:1/agent", &first, &[]);
+        let mut timed_out = received(None, Vec::new(), Vec::new(), false);
+        timed_out.delivery.end = DeliveryEnd::FirstByteTimeout;
+        suite.record(first, sent, timed_out);
+        // The second turn waits on an answer that did not come: the suite
+        // moves to the next scenario, not yet ended (one unanswered).
+        assert!(suite.next_request().is_some());
+        assert_eq!(suite.current_scenario(), Some("text"));
+        assert_eq!(suite.abandoned(), None);
+        let results = suite.results();
+        let multi = &results[0];
+        assert!(multi.judged.iter().any(|j| j.check.id == "run-served"
+            && matches!(&j.verdict, Verdict::Failed(why) if why.contains("no response came"))));
     }
 }
