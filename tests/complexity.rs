@@ -1209,6 +1209,43 @@ fn kit_conversation() {
     );
 }
 
+/// A run streaming one message in `n` pieces of content.
+fn kit_long_message(n: usize) -> Vec<u8> {
+    let mut body = String::from(
+        "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+         data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n",
+    );
+    for i in 0..n {
+        body.push_str(&format!(
+            "data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"word{i} \"}}\n\n"
+        ));
+    }
+    body.push_str(
+        "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n\
+         data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+    );
+    body.into_bytes()
+}
+
+#[test]
+fn kit_long_stream() {
+    use agui_lint::unstable::kit::Streamed;
+    let _alone = alone();
+    let request = serde_json::json!({"threadId": "t", "runId": "r", "messages": []});
+    // The kit keeps the message's text and the events its judgments read,
+    // not every event parsed: its memory is a fraction of the body's.
+    family(
+        "a conformance kit run: one message in n pieces",
+        20_000,
+        Memory::Within(1),
+        kit_long_message,
+        |bytes| {
+            let streamed = Streamed::read(&request, bytes, false);
+            assert_eq!(streamed.messages.len(), 1);
+        },
+    );
+}
+
 /// A run started and a message opened, as frames.
 fn proto_run_with_message() -> Vec<u8> {
     let mut out = Vec::new();

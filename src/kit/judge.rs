@@ -487,7 +487,7 @@ pub fn served_after_cancel(done: &[Exchange]) -> Verdict {
         Some(streamed) if streamed.ending != Ending::Open => {
             return Verdict::NotExercised(format!(
                 "the run ended after {} events, before the client closed the connection: nothing was cancelled",
-                streamed.events.len()
+                streamed.count
             ))
         }
         Some(_) => {}
@@ -623,13 +623,7 @@ pub fn snapshot_calls(exchange: &Exchange, streamed: &Streamed) -> bool {
 /// The event types a run streamed, for a reason: `RUN_STARTED, TEXT_MESSAGE_START, …`.
 pub fn event_types(streamed: &Streamed) -> String {
     const MOST: usize = 8;
-    let (mut types, mut seen): (Vec<&str>, HashSet<&str>) = (Vec::new(), HashSet::new());
-    for event in &streamed.events {
-        let kind = event.get("type").and_then(Value::as_str).unwrap_or("?");
-        if seen.insert(kind) {
-            types.push(kind);
-        }
-    }
+    let types = &streamed.types;
     if types.is_empty() {
         return "no event".into();
     }

@@ -50,8 +50,16 @@ pub struct Call {
 /// What a run streamed.
 #[derive(Debug, Clone)]
 pub struct Streamed {
-    /// Every event that parsed as a JSON object, in order.
+    /// The events the kit's judgments read ([`KEPT`]: run boundaries,
+    /// messages snapshots, state deltas), in order; the rest are applied
+    /// and not kept, so that a long stream of content costs its text, not
+    /// its parsed events.
     pub events: Vec<Value>,
+    /// The type of every event that parsed as a JSON object, each once, in
+    /// the order first seen.
+    pub types: Vec<String>,
+    /// How many events parsed as JSON objects.
+    pub count: usize,
     /// The conversation after the run, as the official client sends it
     /// back ([`super::conversation`]).
     pub messages: Vec<Value>,
@@ -103,41 +111,46 @@ impl Streamed {
         json_lines: bool,
         state_limit: usize,
     ) -> Streamed {
-        let mut events = Vec::new();
-        if json_lines {
-            for line in body.split(|b| *b == b'\n') {
-                if let Ok(event @ Value::Object(_)) = serde_json::from_slice::<Value>(line) {
-                    events.push(event);
-                }
-            }
-        } else {
-            for event in SseReader::new(body) {
-                let Ok(event) = event else { break };
-                if let Ok(event @ Value::Object(_)) = serde_json::from_slice::<Value>(&event.data) {
-                    events.push(event);
-                }
-            }
-        }
         // Moving messages (a snapshot, a result placed after its call) may
         // take work of the body's length in all (a unit a message moved or
         // indexed), and no more: the client's own way with a stream whose
         // every result answers its first call is quadratic.
         let allowance = (body.len() as u64).saturating_add(1 << 16);
         let mut reader = Reader::new(request, state_limit, allowance);
-        for (n, event) in events.iter().enumerate() {
+        let mut read = Read::default();
+        let mut apply = |event: Value| {
+            if !event.is_object() {
+                return;
+            }
             let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
-            for expanded in reader.chunks.expand(kind, event) {
-                reader.apply(n, &expanded);
+            read.saw(kind);
+            for expanded in reader.chunks.expand(kind, &event) {
+                reader.apply(read.count - 1, &expanded);
+            }
+            if KEPT.contains(&kind) {
+                read.events.push(event);
+            }
+        };
+        if json_lines {
+            for line in body.split(|b| *b == b'\n') {
+                if let Ok(event) = serde_json::from_slice::<Value>(line) {
+                    apply(event);
+                }
+            }
+        } else {
+            for event in SseReader::new(body) {
+                let Ok(event) = event else { break };
+                if let Ok(event) = serde_json::from_slice::<Value>(&event.data) {
+                    apply(event);
+                }
             }
         }
         let (messages, conversation_over) = reader.conversation.finish();
         Streamed {
-            first_type: events
-                .first()
-                .and_then(|e| e.get("type"))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            events,
+            first_type: read.first_type,
+            events: read.events,
+            types: read.types,
+            count: read.count,
             messages,
             conversation_over,
             state: reader.state,
@@ -151,7 +164,7 @@ impl Streamed {
         }
     }
 
-    /// The events of `type`.
+    /// The events of `type`, one of [`KEPT`].
     pub fn of_type<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
         self.events
             .iter()
@@ -164,7 +177,7 @@ impl Streamed {
     /// streams `TEXT_MESSAGE_START`, its `CONTENT` and `END`, and the
     /// same for tool calls and reasoning messages.
     pub fn streams(&self, kind: &str) -> bool {
-        if self.of_type(kind).next().is_some() {
+        if self.types.iter().any(|t| t == kind) {
             return true;
         }
         let chunk = ["TEXT_MESSAGE", "TOOL_CALL", "REASONING_MESSAGE"]
@@ -178,7 +191,7 @@ impl Streamed {
                 };
                 parts.contains(&part).then(|| format!("{family}_CHUNK"))
             });
-        chunk.is_some_and(|chunk| self.of_type(&chunk).next().is_some())
+        chunk.is_some_and(|chunk| self.types.contains(&chunk))
     }
 
     /// The calls of a tool `offered` that the run left unanswered.
@@ -186,6 +199,42 @@ impl Streamed {
         self.calls
             .iter()
             .filter(move |c| !c.answered && offered.contains(&c.name))
+    }
+}
+
+/// The event types whose events a [`Streamed`] keeps.
+pub const KEPT: &[&str] = &[
+    "RUN_STARTED",
+    "RUN_FINISHED",
+    "RUN_ERROR",
+    "MESSAGES_SNAPSHOT",
+    "STATE_DELTA",
+];
+
+/// What was read of a stream's events: the kept ones, the types seen, the
+/// count and the first type.
+#[derive(Default)]
+struct Read {
+    events: Vec<Value>,
+    types: Vec<String>,
+    seen: std::collections::HashSet<String>,
+    count: usize,
+    first_type: Option<String>,
+}
+
+impl Read {
+    /// Counts an event of type `kind`.
+    fn saw(&mut self, kind: &str) {
+        self.count += 1;
+        if self.first_type.is_none() {
+            self.first_type = Some(match kind {
+                "" => "an event with no type".to_owned(),
+                kind => kind.to_owned(),
+            });
+        }
+        if !kind.is_empty() && self.seen.insert(kind.to_owned()) {
+            self.types.push(kind.to_owned());
+        }
     }
 }
 
