@@ -234,6 +234,12 @@ fn kit_page() -> String {
                 quote.url()
             ));
         }
+        if !check.exercised_by.is_empty() {
+            page.push_str(&format!(
+                "\nNot exercised until there is {}.\n",
+                check.exercised_by
+            ));
+        }
     }
     page.push_str("\n## Scenarios\n\n| scenario | checks |\n|---|---|\n");
     for scenario in BuiltIn::ALL {

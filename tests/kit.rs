@@ -524,6 +524,13 @@ fn what_the_agent_did_not_do_is_not_exercised_never_passed() {
         assert!(verdict.starts_with("not-exercised: "), "{key}: {verdict}");
     }
     assert!(idle["tool/tool-result-taken-back"].contains("did not call an offered tool"));
+    // Each says what would exercise it.
+    let human = kit(&server(Fault::Passive), &["--scenario", "tool"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("to exercise it: an agent that calls the tool it is offered: prompt it to call agui_lint_get_weather"),
+        "{text}"
+    );
     assert!(idle.values().all(|v| !v.starts_with("failed")), "{idle:?}");
     assert_eq!(code, Some(0));
 }
@@ -704,6 +711,31 @@ fn a_server_that_dies_fails_the_check_of_that_request_and_the_report_is_whole() 
         "\"not-exercised\": \"the server stopped answering after request 1 of the suite\""
     );
     assert!(stderr.contains("the rest is not exercised"), "{stderr}");
+    // The failure says how to send its request again, from what --save
+    // kept: the exact body, its Content-Type.
+    let again = report["scenarios"]
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["name"] == "bad-requests"))
+        .and_then(|s| s["checks"].as_array())
+        .and_then(|checks| {
+            checks
+                .iter()
+                .find(|c| c["check"] == "invalid-json-rejected")
+        })
+        .and_then(|c| c["again"].as_str())
+        .expect("a command")
+        .to_owned();
+    let body = save.join("bad-requests-1.json");
+    assert!(
+        again.starts_with(&format!(
+            "curl -sN {url} -H 'Content-Type: application/json'"
+        )) && again.ends_with(&format!("--data-binary @{}", body.display())),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read(&body).expect("the body sent"),
+        br#"{"threadId": "t", "runId": "r", "messages": ["#
+    );
     // Each scenario that sent a request is saved, the dead one too, and
     // check reads it.
     for name in ["text", "bad-requests"] {

@@ -90,6 +90,9 @@ pub struct Check {
     pub requires: &'static str,
     /// The passages it rests on, the one with its level first.
     pub rests_on: &'static [Quote],
+    /// What would exercise it when the agent did not act as its scenario
+    /// needs (empty when nothing the user does would).
+    pub exercised_by: &'static str,
 }
 
 impl Check {
@@ -155,7 +158,7 @@ pub const RUN_SERVED: Check = Check {
             "response",
             "The producer closes the response body after the last run's terminal event.",
         ),
-    ],
+    ],    exercised_by: "",
 };
 
 /// The stream checker finds no error.
@@ -170,6 +173,7 @@ pub const STREAM_CONFORMS: Check = Check {
         "",
         "All implementations MUST support the event model and the event patterns.",
     )],
+    exercised_by: "",
 };
 
 /// What the official client does otherwise than the stream says.
@@ -178,7 +182,7 @@ pub const STREAM_AS_RECEIVED: Check = Check {
     level: Level::Advice,
     page: "basic/processing",
     requires: "Every event stream has no warning finding of the stream checker, paired with its request: nothing the official client drops, strips or acts on otherwise than the stream says (arguments that do not parse when a call ends, a call whose arguments only a later snapshot gives, a snapshot that contradicts or blanks what the run streamed).",
-    rests_on: &[],
+    rests_on: &[],    exercised_by: "",
 };
 
 /// The run's ids are the request's.
@@ -191,7 +195,7 @@ pub const IDS_ECHOED: Check = Check {
         "basic/run-input",
         "identity",
         "Every run on the stream carries the input's `threadId` on its boundary events — `RUN_STARTED` and `RUN_FINISHED`, the two that carry identity — and each run's two boundary events MUST agree on their `runId`. The requested run echoes this input's `runId`",
-    )],
+    )],    exercised_by: "",
 };
 
 /// No id of the thread is opened again.
@@ -204,7 +208,7 @@ pub const IDS_UNIQUE_ACROSS_RUNS: Check = Check {
         "basic",
         "identifiers",
         "`messageId` identifies a message. It crosses run boundaries — a snapshot in a later run MAY restate a message by its id — so it MUST be unique within its thread.",
-    )],
+    )],    exercised_by: "",
 };
 
 /// The history taken back.
@@ -213,7 +217,7 @@ pub const HISTORY_TAKEN_BACK: Check = Check {
     level: Level::Must,
     page: "basic/run-input",
     requires: "A request carrying the history the server streamed, as the official client rebuilds it, is served.",
-    rests_on: &[COMPLETE_HISTORY, SSE_BINDING],
+    rests_on: &[COMPLETE_HISTORY, SSE_BINDING],    exercised_by: "",
 };
 
 /// A snapshot restates carried messages as they were.
@@ -226,7 +230,7 @@ pub const SNAPSHOT_KEEPS_HISTORY: Check = Check {
         "events/lifecycle",
         "several-runs-on-one-stream",
         "A producer restating history — a replayed thread whose material the consumer's input already carried — MUST restate it as snapshots: `MESSAGES_SNAPSHOT` reconciles by id and `STATE_SNAPSHOT` replaces, so a restatement the consumer already holds is idempotent.",
-    )],
+    )],    exercised_by: "a server that restates the history in a MESSAGES_SNAPSHOT (nothing to change if yours does not)",
 };
 
 /// A frontend tool's result taken back.
@@ -235,7 +239,7 @@ pub const TOOL_RESULT_TAKEN_BACK: Check = Check {
     level: Level::Must,
     page: "events/tool-calls",
     requires: "The request carrying a client-side tool's result, after the call the server streamed, is served.",
-    rests_on: &[COMPLETE_HISTORY, FRONTEND_ANSWERS],
+    rests_on: &[COMPLETE_HISTORY, FRONTEND_ANSWERS],    exercised_by: "an agent that calls the tool it is offered: prompt it to call agui_lint_get_weather, or give a scenario file (--scenario-file) a tool and a prompt your agent acts on, with \"needs\": [\"TOOL_CALL_START\"]",
 };
 
 /// Several results of one run taken back.
@@ -245,6 +249,8 @@ pub const PARALLEL_CALLS_TAKEN_BACK: Check = Check {
     page: "events/tool-calls",
     requires: "The request carrying the results of several calls of one run is served.",
     rests_on: &[COMPLETE_HISTORY, FRONTEND_ANSWERS],
+    exercised_by:
+        "an agent that calls two offered tools in one run, or a scenario file whose step needs them",
 };
 
 /// Deltas against the request's state.
@@ -253,7 +259,7 @@ pub const STATE_DELTAS_APPLY: Check = Check {
     level: Level::Must,
     page: "basic/run-input",
     requires: "STATE_DELTA patches apply to the state the request sent until the run's own snapshot replaces it.",
-    rests_on: &[DELTAS_AGAINST_INPUT],
+    rests_on: &[DELTAS_AGAINST_INPUT],    exercised_by: "an agent that changes the state it is sent with STATE_DELTA, or a scenario file whose request asks yours to",
 };
 
 /// Deltas against the state the last run left.
@@ -263,7 +269,7 @@ pub const STATE_CONTINUITY: Check = Check {
     page: "basic/run-input",
     requires:
         "The next run's deltas apply to the state the previous run left, which its request carries.",
-    rests_on: &[DELTAS_AGAINST_INPUT],
+    rests_on: &[DELTAS_AGAINST_INPUT],    exercised_by: "an agent that changes the state it is sent, or a scenario file whose two steps carry \"{{state}}\"",
 };
 
 /// A resume answering every interrupt is taken.
@@ -279,7 +285,7 @@ pub const RESUME_ACCEPTED: Check = Check {
             "resuming",
             "A producer receiving resume entries treats them as the answers it stopped for.",
         ),
-    ],
+    ],    exercised_by: "an agent that ends a 1.1 run with the interrupt outcome when asked for approval, or a scenario file whose second step answers \"{{interruptId}}\"",
 };
 
 /// An unknown resume entry does not fail the run.
@@ -292,7 +298,7 @@ pub const UNKNOWN_RESUME_HANDLED: Check = Check {
         "basic/patterns/interrupt-resume",
         "resuming",
         "An unrecognised entry — one naming an interrupt the producer did not raise: the run SHOULD proceed without the entry, and the producer SHOULD surface a warning rather than fail a run over an answer it never asked for.",
-    )],
+    )],    exercised_by: "",
 };
 
 /// The next run after a cancelled one is served.
@@ -309,6 +315,7 @@ pub const SERVED_AFTER_CANCEL: Check = Check {
             "re-running is a new run with a new `runId`.",
         ),
     ],
+    exercised_by: "",
 };
 
 /// `RUN_STARTED` declares a version.
@@ -321,7 +328,7 @@ pub const VERSION_DECLARED: Check = Check {
         "basic/versioning",
         "version-negotiation",
         "An implementation of this version MUST send its declaration, except where the consumer knows its peer predates the field and omits it rather than hand an unknown input member to an old parser.",
-    )],
+    )],    exercised_by: "",
 };
 
 /// A newer minor is served.
@@ -334,7 +341,7 @@ pub const NEWER_MINOR_SERVED: Check = Check {
         "basic/versioning",
         "version-negotiation",
         "A producer meeting a newer minor of a line it implements MUST serve the run — additions are safe, by the rules above — answer with its own version, and SHOULD warn.",
-    )],
+    )],    exercised_by: "",
 };
 
 /// A body that is not JSON is rejected.
@@ -343,7 +350,7 @@ pub const INVALID_JSON_REJECTED: Check = Check {
     level: Level::Must,
     page: "basic/processing",
     requires: "A body that is not JSON is rejected before any run starts, with a 4xx and a body saying why (or a stream opening with RUN_ERROR): never a 5xx or a run.",
-    rests_on: &[INPUT_ASYMMETRY, REJECTED_BEFORE_START],
+    rests_on: &[INPUT_ASYMMETRY, REJECTED_BEFORE_START],    exercised_by: "",
 };
 
 /// A body without the camelCase ids is rejected.
@@ -360,7 +367,7 @@ pub const SNAKE_CASE_REJECTED: Check = Check {
         ),
         INPUT_ASYMMETRY,
         REJECTED_BEFORE_START,
-    ],
+    ],    exercised_by: "",
 };
 
 /// A body sent as another media type is rejected (advice).
@@ -369,7 +376,7 @@ pub const WRONG_CONTENT_TYPE_REJECTED: Check = Check {
     level: Level::Advice,
     page: "basic/transports/http-sse",
     requires: "A request whose Content-Type is not application/json is answered with a 4xx and a body, as the TypeScript SDK's servers answer it (the 1.1 text requires the Content-Type of the client only).",
-    rests_on: &[],
+    rests_on: &[],    exercised_by: "",
 };
 
 /// A user scenario's expectations are met.
@@ -379,6 +386,7 @@ pub const EXPECTATION_MET: Check = Check {
     page: "basic",
     requires: "A user scenario's step gets what its file expects (the file is the requirement).",
     rests_on: &[],
+    exercised_by: "",
 };
 
 /// Every check, in report order.
@@ -479,5 +487,12 @@ mod tests {
             assert_eq!(by_id(check.id), Some(*check));
         }
         assert_eq!(by_id("no-such-check"), None);
+    }
+
+    #[test]
+    fn the_hint_names_the_kits_own_tool() {
+        assert!(TOOL_RESULT_TAKEN_BACK
+            .exercised_by
+            .contains(super::super::requests::WEATHER_TOOL));
     }
 }

@@ -24,7 +24,7 @@ mod user;
 pub use checks::{by_id as check_by_id, Check, Judged, Level, Verdict, ALL as CHECKS};
 pub use exchange::{Exchange, NotActed, Request};
 pub use expected::{Expected, ExpectedError, Status};
-pub use report::{Format, Outcome};
+pub use report::{Again, Format, Outcome};
 pub use requests::{
     first_request, fresh_id, next as next_input, tool, with_tool_results, TIME_TOOL, WEATHER_TOOL,
 };

@@ -33,6 +33,34 @@ pub struct Outcome {
     agent_failed: Option<(usize, String)>,
     /// Whether a SHOULD failure fails the run (`--strict`).
     strict: bool,
+    /// The command that sends each request again, when the driver saved
+    /// them.
+    again: Again,
+}
+
+/// The commands that send a suite's requests again, by scenario and
+/// request (0-based), as a driver that saved them writes them.
+#[derive(Debug, Clone, Default)]
+pub struct Again {
+    commands: std::collections::HashMap<(String, usize), String>,
+}
+
+impl Again {
+    /// `command` sends the `n`-th request of `scenario` again.
+    pub fn insert(&mut self, scenario: &str, n: usize, command: String) {
+        self.commands.insert((scenario.to_owned(), n), command);
+    }
+
+    /// The command for the request a verdict's reason names first
+    /// (`request 2 (…): …`).
+    fn for_reason(&self, scenario: &str, why: &str) -> Option<&str> {
+        let number = why.strip_prefix("request ")?;
+        let digits = number.split(' ').next()?;
+        let n: usize = digits.parse().ok()?;
+        self.commands
+            .get(&(scenario.to_owned(), n.checked_sub(1)?))
+            .map(String::as_str)
+    }
 }
 
 /// How a check's status counts: the report's words and tallies.
@@ -77,7 +105,15 @@ impl Outcome {
             unmatched: expected.unmatched(results),
             agent_failed,
             strict: false,
+            again: Again::default(),
         }
+    }
+
+    /// The outcome with the commands that send each request again, shown
+    /// under the failure whose reason names the request.
+    pub fn again(mut self, again: Again) -> Outcome {
+        self.again = again;
+        self
     }
 
     /// The outcome with SHOULD failures failing the run too (`strict`),
@@ -193,13 +229,20 @@ impl Outcome {
                 check.level.as_str(),
                 check.id
             );
-            if let Some(why) = why {
+            if let Some(why) = &why {
                 let _ = write!(text, ": {why}");
             }
             text.push('\n');
-            // A failure shows what it rests on, so it can be acted on.
+            // A failure shows what it rests on, so it can be acted on, and
+            // how to send its request again.
+            if tally == Tally::NotExercised && !check.exercised_by.is_empty() {
+                let _ = writeln!(text, "{:19}to exercise it: {}", "", check.exercised_by);
+            }
             if matches!(tally, Tally::Failed | Tally::Warning) {
                 let _ = writeln!(text, "{:19}{}", "", requirement(check));
+                if let Some(command) = why.as_deref().and_then(|w| self.again.for_reason(name, w)) {
+                    let _ = writeln!(text, "{:19}again: {command}", "");
+                }
             }
         }
         for entry in &self.unmatched {
@@ -266,6 +309,12 @@ impl Outcome {
                 "requires": check.requires,
                 "restsOn": check.rests_on.iter().map(|q| json!({"text": q.text, "url": q.url()})).collect::<Vec<_>>(),
             });
+            if let Some(command) = why.as_deref().and_then(|w| self.again.for_reason(name, w)) {
+                row["again"] = json!(command);
+            }
+            if tally == Tally::NotExercised && !check.exercised_by.is_empty() {
+                row["toExercise"] = json!(check.exercised_by);
+            }
             if let Some(why) = why {
                 row["why"] = json!(why);
             }
@@ -319,11 +368,15 @@ impl Outcome {
                 | Tally::SameCause
                 | Tally::ExpectedFailure => TestCaseStatus::skipped(),
             };
-            if let Some(why) = why {
+            if let Some(why) = &why {
                 case_status.set_message(format!("{word}: {why}"));
             }
             if matches!(tally, Tally::Failed | Tally::Warning) {
-                case_status.set_description(requirement(check));
+                let mut description = requirement(check);
+                if let Some(command) = why.as_deref().and_then(|w| self.again.for_reason(name, w)) {
+                    description.push_str(&format!("\nagain: {command}"));
+                }
+                case_status.set_description(description);
             }
             let mut case = TestCase::new(check.id, case_status);
             case.set_classname(format!("{name} ({})", check.level.as_str()));

@@ -55,8 +55,10 @@ pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?
         .with_settings(settings);
     let mut suite = kit::Suite::new(&validator, options);
-    run(plan, &mut suite)?;
-    let outcome = Outcome::new(&suite.results(), &expected).strict(args.report.strict);
+    let again = run(plan, &mut suite)?;
+    let outcome = Outcome::new(&suite.results(), &expected)
+        .strict(args.report.strict)
+        .again(again);
     let text = outcome.render(format);
     let mut out = match &args.report.output {
         Some(path) => Box::new(
@@ -76,8 +78,9 @@ pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
 /// gets no response is recorded as such (its check fails with what
 /// happened) and the suite goes on; when the server stays gone, the kit
 /// ends it and the rest is not exercised. The sessions are saved whatever
-/// happened.
-pub fn run(plan: &Plan, suite: &mut Suite) -> Result<(), String> {
+/// happened; with them, the command that sends each request again, by
+/// scenario and request.
+pub fn run(plan: &Plan, suite: &mut Suite) -> Result<kit::Again, String> {
     let (headers, secrets) = headers(plan)?;
     let client = http::Client::new(plan.timeouts, plan.max_response_bytes);
     let mut answered = false;
@@ -109,14 +112,18 @@ pub fn run(plan: &Plan, suite: &mut Suite) -> Result<(), String> {
             let _ = writeln!(std::io::stderr(), "probe: {why}; the rest is not exercised");
         }
     }
-    if let Some(dir) = &plan.save {
-        save(dir, suite, &secrets)?;
+    match &plan.save {
+        Some(dir) => save(dir, &plan.url, suite, &secrets),
+        None => Ok(kit::Again::default()),
     }
-    Ok(())
 }
 
-/// Writes each scenario's exchanges to `DIR/SCENARIO.har`.
-fn save(dir: &Path, suite: &Suite, secrets: &[String]) -> Result<(), String> {
+/// Writes each scenario's exchanges to `DIR/SCENARIO.har`, and each
+/// request's body to `DIR/SCENARIO-N.json`; the command that sends each
+/// again (its own Content-Type and the kit's Accept; headers given with
+/// `-H` are left for the user to add, as they may be secrets).
+fn save(dir: &Path, url: &str, suite: &Suite, secrets: &[String]) -> Result<kit::Again, String> {
+    let mut again = kit::Again::default();
     let failed = |path: &Path, e: std::io::Error| format!("cannot write {}: {e}", path.display());
     std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     for scenario in suite.scenarios() {
@@ -142,11 +149,43 @@ fn save(dir: &Path, suite: &Suite, secrets: &[String]) -> Result<(), String> {
             .collect();
         let path = dir.join(format!("{name}.har"));
         std::fs::write(&path, har).map_err(|e| failed(&path, e))?;
+        for (n, exchange) in scenario.exchanges().iter().enumerate() {
+            let path = dir.join(format!("{name}-{}.json", n + 1));
+            std::fs::write(&path, &exchange.sent.body).map_err(|e| failed(&path, e))?;
+            let content_type = exchange
+                .sent
+                .headers
+                .iter()
+                .find(|(h, _)| h.eq_ignore_ascii_case("content-type"))
+                .map_or("application/json", |(_, v)| v.as_str());
+            again.insert(
+                scenario.name(),
+                n,
+                format!(
+                    "curl -sN {} -H {} -H 'Accept: text/event-stream' --data-binary @{}",
+                    shell_quote(url),
+                    shell_quote(&format!("Content-Type: {content_type}")),
+                    shell_quote(&path.display().to_string())
+                ),
+            );
+        }
     }
     let _ = writeln!(
         std::io::stderr(),
         "probe: saved each scenario's session in {}",
         dir.display()
     );
-    Ok(())
+    Ok(again)
+}
+
+/// `text` as one word of a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:@=+,%".contains(&b))
+    {
+        return text.to_owned();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
