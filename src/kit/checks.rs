@@ -471,6 +471,23 @@ pub struct Judged {
     pub verdict: Verdict,
 }
 
+/// One scenario's verdicts.
+#[derive(Debug, Clone)]
+pub struct ScenarioResult {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Each check it judged, in report order.
+    pub judged: Vec<Judged>,
+    /// Every check the scenario has, whatever the level asked (an
+    /// expected failure a `--level must` run leaves out is not stale).
+    pub checks: Vec<&'static str>,
+    /// How many of its requests were served a run.
+    pub runs: usize,
+    /// The agent's failures among those runs (`RUN_ERROR 'quota'`), in
+    /// order.
+    pub agent_errors: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

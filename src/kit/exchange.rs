@@ -90,9 +90,9 @@ impl Exchange {
         content_type: &str,
         body: &[u8],
     ) -> Exchange {
-        let sent = super::sent(url, &request, &[]);
+        let sent = sent(url, &request, &[]);
         let headers = vec![("Content-Type".to_owned(), content_type.to_owned())];
-        let received = super::received(Some(status), headers, body.to_vec(), true);
+        let received = received(Some(status), headers, body.to_vec(), true);
         Exchange::new(request, sent, received)
     }
 
@@ -286,4 +286,79 @@ pub fn body_excerpt(body: &[u8]) -> String {
     let cut: String = text.chars().take(MOST).collect();
     let more = if cut.len() < text.len() { "…" } else { "" };
     format!(": \"{cut}{more}\"")
+}
+
+/// A response as a driver that measured nothing of its timing hands it
+/// over: `status`, `headers` and the `body` read, whole (`complete`) or
+/// until the driver closed the connection.
+pub fn received(
+    status: Option<u16>,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    complete: bool,
+) -> Received {
+    use crate::input::har::{Delivery, DeliveryEnd};
+    Received {
+        status,
+        headers,
+        body,
+        head_ms: None,
+        total_ms: 0,
+        delivery: Delivery {
+            first_byte_ms: None,
+            first_event_ms: None,
+            longest_gap_ms: 0,
+            end: if complete {
+                DeliveryEnd::Complete
+            } else {
+                DeliveryEnd::ConnectionLost
+            },
+            limit_ms: None,
+            detail: (!complete).then(|| "closed by the client".to_owned()),
+            dropped_bytes: None,
+        },
+    }
+}
+
+/// A request that got no response at all: the connection was refused,
+/// reset or closed before a status came, as `detail` says. The exchange is
+/// recorded so that the check of that request fails with what happened.
+pub fn unanswered(detail: impl Into<String>) -> Received {
+    use crate::input::har::{Delivery, DeliveryEnd};
+    Received {
+        status: None,
+        headers: Vec::new(),
+        body: Vec::new(),
+        head_ms: None,
+        total_ms: 0,
+        delivery: Delivery {
+            first_byte_ms: None,
+            first_event_ms: None,
+            longest_gap_ms: 0,
+            end: DeliveryEnd::ConnectionLost,
+            limit_ms: None,
+            detail: Some(detail.into()),
+            dropped_bytes: None,
+        },
+    }
+}
+
+/// The request as a driver sent it to `url`: the kit's default headers,
+/// `extra` (a driver's `-H`) over them, and the request's own last (a
+/// scenario sending a wrong Content-Type on purpose means it).
+pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "text/event-stream".to_string()),
+    ];
+    for (name, value) in extra.iter().chain(&request.headers) {
+        headers.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
+    }
+    Sent {
+        url: url.to_owned(),
+        headers,
+        body: request.body.clone(),
+        at: std::time::SystemTime::now(),
+    }
 }

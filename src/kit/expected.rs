@@ -13,8 +13,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::checks::{by_id, Verdict};
-use super::ScenarioResult;
+use super::checks::{by_id, ScenarioResult, Verdict};
 
 /// The expected failures of a server.
 #[derive(Debug, Clone, Default)]

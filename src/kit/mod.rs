@@ -21,8 +21,10 @@ mod scenarios;
 mod streamed;
 mod user;
 
-pub use checks::{by_id as check_by_id, Check, Judged, Level, Verdict, ALL as CHECKS};
-pub use exchange::{Exchange, NotActed, Request};
+pub use checks::{
+    by_id as check_by_id, Check, Judged, Level, ScenarioResult, Verdict, ALL as CHECKS,
+};
+pub use exchange::{received, sent, unanswered, Exchange, NotActed, Request};
 pub use expected::{Expected, ExpectedError, Status};
 pub use report::{Again, Format, Outcome};
 pub use requests::{
@@ -264,98 +266,6 @@ fn timed_out(received: &Received) -> bool {
         received.delivery.end,
         DeliveryEnd::FirstByteTimeout | DeliveryEnd::IdleTimeout | DeliveryEnd::TotalTimeout
     )
-}
-
-/// One scenario's verdicts.
-#[derive(Debug, Clone)]
-pub struct ScenarioResult {
-    /// The scenario's name.
-    pub scenario: String,
-    /// Each check it judged, in report order.
-    pub judged: Vec<Judged>,
-    /// Every check the scenario has, whatever the level asked (an
-    /// expected failure a `--level must` run leaves out is not stale).
-    pub checks: Vec<&'static str>,
-    /// How many of its requests were served a run.
-    pub runs: usize,
-    /// The agent's failures among those runs (`RUN_ERROR 'quota'`), in
-    /// order.
-    pub agent_errors: Vec<String>,
-}
-
-/// A response as a driver that measured nothing of its timing hands it
-/// over: `status`, `headers` and the `body` read, whole (`complete`) or
-/// until the driver closed the connection.
-pub fn received(
-    status: Option<u16>,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    complete: bool,
-) -> Received {
-    use crate::input::har::{Delivery, DeliveryEnd};
-    Received {
-        status,
-        headers,
-        body,
-        head_ms: None,
-        total_ms: 0,
-        delivery: Delivery {
-            first_byte_ms: None,
-            first_event_ms: None,
-            longest_gap_ms: 0,
-            end: if complete {
-                DeliveryEnd::Complete
-            } else {
-                DeliveryEnd::ConnectionLost
-            },
-            limit_ms: None,
-            detail: (!complete).then(|| "closed by the client".to_owned()),
-            dropped_bytes: None,
-        },
-    }
-}
-
-/// A request that got no response at all: the connection was refused,
-/// reset or closed before a status came, as `detail` says. The exchange is
-/// recorded so that the check of that request fails with what happened.
-pub fn unanswered(detail: impl Into<String>) -> Received {
-    use crate::input::har::{Delivery, DeliveryEnd};
-    Received {
-        status: None,
-        headers: Vec::new(),
-        body: Vec::new(),
-        head_ms: None,
-        total_ms: 0,
-        delivery: Delivery {
-            first_byte_ms: None,
-            first_event_ms: None,
-            longest_gap_ms: 0,
-            end: DeliveryEnd::ConnectionLost,
-            limit_ms: None,
-            detail: Some(detail.into()),
-            dropped_bytes: None,
-        },
-    }
-}
-
-/// The request as a driver sent it to `url`: the kit's default headers,
-/// `extra` (a driver's `-H`) over them, and the request's own last (a
-/// scenario sending a wrong Content-Type on purpose means it).
-pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
-    let mut headers = vec![
-        ("Content-Type".to_string(), "application/json".to_string()),
-        ("Accept".to_string(), "text/event-stream".to_string()),
-    ];
-    for (name, value) in extra.iter().chain(&request.headers) {
-        headers.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
-        headers.push((name.clone(), value.clone()));
-    }
-    Sent {
-        url: url.to_owned(),
-        headers,
-        body: request.body.clone(),
-        at: std::time::SystemTime::now(),
-    }
 }
 
 #[cfg(test)]

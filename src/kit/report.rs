@@ -7,9 +7,8 @@ use std::fmt::Write as _;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{json, Value};
 
-use super::checks::{Check, Level};
+use super::checks::{Check, Level, ScenarioResult};
 use super::expected::{Expected, Status};
-use super::ScenarioResult;
 
 /// The kit's output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
