@@ -28,7 +28,9 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, Tool
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import MemorySaver
+from langchain_core.tools import tool
 from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
 
 from agui_lint.kit import SCENARIOS, KitReport, run_asgi
 
@@ -199,16 +201,22 @@ class StreamingChatModel(BaseChatModel):
         return "scripted"
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> "StreamingChatModel":
-        return self.model_copy(update={"offered": [getattr(t, "name", None) or t.get("name") for t in tools]})
+        names = [t.name if hasattr(t, "name") else t.get("name") for t in tools]
+        return self.model_copy(update={"offered": names})
 
     offered: List[str] = []
 
     def _chunks(self, messages: List[BaseMessage]) -> List[AIMessageChunk]:
         if self.kind == "failing":
             raise RuntimeError("model unavailable: quota")
-        if self.offered and not isinstance(messages[-1], ToolMessage):
+        frontend = [name for name in self.offered if name != "lookup_city"]
+        if self.kind == "backend" and not isinstance(messages[-1], ToolMessage):
+            # A tool of the graph's own, run by its ToolNode.
+            call = {"id": f"call-{next(COUNTER)}", "name": "lookup_city", "args": '{"city": "Berlin"}', "index": 0}
+            return [AIMessageChunk(content="Let me look. ", tool_call_chunks=[call])]
+        if frontend and not isinstance(messages[-1], ToolMessage):
             chunks = []
-            for n, name in enumerate(self.offered):
+            for n, name in enumerate(frontend):
                 call = f"call-{next(COUNTER)}"
                 # The first chunk names the call and carries the first piece
                 # of its arguments, as OpenAI's and Anthropic's integrations
@@ -239,17 +247,31 @@ class GraphState(MessagesState):
     tools: List[Any]
 
 
+@tool
+def lookup_city(city: str) -> str:
+    """What the graph knows of a city."""
+    return f"{city}: sunny"
+
+
 def langgraph_app(kind: str) -> FastAPI:
     model = StreamingChatModel(kind=kind)
 
     async def chat(state: GraphState, config: RunnableConfig) -> Dict[str, Any]:
-        response = await model.bind_tools(state.get("tools") or []).ainvoke(state["messages"], config)
+        tools = [lookup_city, *(state.get("tools") or [])] if kind == "backend" else state.get("tools") or []
+        response = await model.bind_tools(tools).ainvoke(state["messages"], config)
         return {"messages": [response]}
+
+    def route(state: GraphState) -> str:
+        last = state["messages"][-1]
+        calls = getattr(last, "tool_calls", None) or []
+        return "tools" if any(c["name"] == "lookup_city" for c in calls) else END
 
     graph = StateGraph(GraphState)
     graph.add_node("chat", chat)
+    graph.add_node("tools", ToolNode([lookup_city]))
     graph.add_edge(START, "chat")
-    graph.add_edge("chat", END)
+    graph.add_conditional_edges("chat", route, ["tools", END])
+    graph.add_edge("tools", "chat")
     agent = LangGraphAgent(name="kit", graph=graph.compile(checkpointer=MemorySaver()), emit_interrupt_outcome=True)
     app = FastAPI()
     add_langgraph_fastapi_endpoint(app, agent, "/agent")
@@ -382,3 +404,20 @@ def test_a_model_that_reasons_is_sent_its_reasoning_back(server: str) -> None:
     roles = [m["role"] for m in second["messages"]]
     assert "reasoning" in roles, roles
     assert "multi-turn" in SCENARIOS
+
+
+def test_langgraphs_known_defects_are_shown_beside_the_verdicts() -> None:
+    """ag-ui-langgraph 0.0.47's defects a user of the official client meets,
+    each shown by stream-as-received (the 1.1 text calls neither a
+    violation, so they warn): the first piece of a streamed call's arguments
+    lost, and a call of the graph's own tool streamed with no arguments,
+    which only the closing snapshot gives."""
+    lost = run_asgi(langgraph_app("tools"), "/agent", scenarios=["tool"])
+    why = lost.json["scenarios"][0]["checks"]
+    shown = next(c for c in why if c["check"] == "stream-as-received")
+    assert shown["verdict"] == "failed" and shown["fails"] is False, lost.text
+    assert "warning[tool-call-args-not-json]" in shown["why"], lost.text
+    missing = run_asgi(langgraph_app("backend"), "/agent", scenarios=["text"])
+    shown = next(c for c in missing.json["scenarios"][0]["checks"] if c["check"] == "stream-as-received")
+    assert "the run streamed no arguments (no TOOL_CALL_ARGS)" in shown["why"], missing.text
+    assert missing.ok and lost.ok
