@@ -37,6 +37,7 @@ from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from starlette.requests import Request
 
 from agui_lint.kit import SCENARIOS, KitReport, _EventCounter, run, run_asgi, run_asgi_async
+from asgi_bodies import read_body
 from test_probe import example_app
 
 
@@ -337,26 +338,12 @@ def test_an_app_that_dies_fails_the_check_of_that_request_and_the_report_is_whol
             return await inner(scope, receive, send)
         if dead:
             raise RuntimeError("worker gone")
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body, again = await read_body(receive)
         try:
             json.loads(body)
         except ValueError:
             dead = True
             raise RuntimeError("worker crashed") from None
-        replayed = False
-
-        async def again() -> Dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
         await inner(scope, again, send)
 
     report = run_asgi(app, "/agent", scenarios=["text", "bad-requests", "version"])

@@ -33,6 +33,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from agui_lint.kit import SCENARIOS, KitReport, run_asgi
+from asgi_bodies import read_body
 
 Event = Dict[str, Any]
 COUNTER = itertools.count()
@@ -372,22 +373,8 @@ def recording(app: FastAPI, bodies: List[bytes]) -> Any:
     async def recorded(scope: Dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await app(scope, receive, send)
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body, again = await read_body(receive)
         bodies.append(body)
-        given = False
-
-        async def again() -> Dict[str, Any]:
-            nonlocal given
-            if given:
-                return await receive()
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
         await app(scope, again, send)
 
     return recorded

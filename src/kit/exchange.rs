@@ -324,23 +324,9 @@ pub fn received(
 /// reset or closed before a status came, as `detail` says. The exchange is
 /// recorded so that the check of that request fails with what happened.
 pub fn unanswered(detail: impl Into<String>) -> Received {
-    use crate::input::har::{Delivery, DeliveryEnd};
-    Received {
-        status: None,
-        headers: Vec::new(),
-        body: Vec::new(),
-        head_ms: None,
-        total_ms: 0,
-        delivery: Delivery {
-            first_byte_ms: None,
-            first_event_ms: None,
-            longest_gap_ms: 0,
-            end: DeliveryEnd::ConnectionLost,
-            limit_ms: None,
-            detail: Some(detail.into()),
-            dropped_bytes: None,
-        },
-    }
+    let mut received = received(None, Vec::new(), Vec::new(), false);
+    received.delivery.detail = Some(detail.into());
+    received
 }
 
 /// The request as a driver sent it to `url`: the kit's default headers,
