@@ -50,7 +50,7 @@ pub struct Call {
 /// What a run streamed.
 #[derive(Debug, Clone)]
 pub struct Streamed {
-    /// The events the kit's judgments read ([`KEPT`]: run boundaries,
+    /// The events the kit's judgments read (run boundaries,
     /// messages snapshots, state deltas), in order; the rest are applied
     /// and not kept, so that a long stream of content costs its text, not
     /// its parsed events.
@@ -61,7 +61,7 @@ pub struct Streamed {
     /// How many events parsed as JSON objects.
     pub count: usize,
     /// The conversation after the run, as the official client sends it
-    /// back ([`super::conversation`]).
+    /// back (`kit/conversation.rs`).
     pub messages: Vec<Value>,
     /// Why the conversation was not followed to the run's end (it moved
     /// its messages more than the kit follows), when it was not.
@@ -164,7 +164,8 @@ impl Streamed {
         }
     }
 
-    /// The events of `type`, one of [`KEPT`].
+    /// The events of `type`: a run boundary, a messages snapshot or a
+    /// state delta (the events kept).
     pub fn of_type<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
         self.events
             .iter()
@@ -203,7 +204,7 @@ impl Streamed {
 }
 
 /// The event types whose events a [`Streamed`] keeps.
-pub const KEPT: &[&str] = &[
+const KEPT: &[&str] = &[
     "RUN_STARTED",
     "RUN_FINISHED",
     "RUN_ERROR",
