@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::checks::{self, Check, Judged, Verdict};
 use super::exchange::{body_excerpt, media_type, Exchange, NotActed};
 use super::streamed::{Ending, Streamed};
-use crate::rules::sequence::owned_by_the_kit;
+use crate::rules::sequence::{lifecycle, open, owned_by_the_kit};
+use crate::rules::{messages, transport, Rule};
 use crate::{Framing, Severity, StreamChecker, Validator};
 
 /// One finding of the stream checker on a served run: the request it
@@ -123,11 +124,9 @@ impl StreamFindings {
         let mut under = None;
         for finding in &self.errors {
             let request = format!("request {} (", finding.request + 1);
-            let candidates: &[Check] = match finding.rule.as_str() {
-                "stream-truncated"
-                | "never-ended"
-                | "response-incomplete"
-                | "event-before-run-started" => &[
+            let rule = finding.rule.as_str();
+            let candidates: &[Check] = if CUT_SHORT.iter().any(|r| r.name == rule) {
+                &[
                     checks::RUN_SERVED,
                     checks::HISTORY_TAKEN_BACK,
                     checks::TOOL_RESULT_TAKEN_BACK,
@@ -137,12 +136,13 @@ impl StreamFindings {
                     checks::SERVED_AFTER_CANCEL,
                     checks::VERSION_DECLARED,
                     checks::NEWER_MINOR_SERVED,
-                ],
-                "duplicate-message-id" | "duplicate-tool-call-id" | "duplicate-start" => {
-                    &[checks::IDS_UNIQUE_ACROSS_RUNS]
-                }
-                "run-finished-id-mismatch" | "run-started-other-thread" => &[checks::IDS_ECHOED],
-                _ => return None,
+                ]
+            } else if REOPENED.iter().any(|r| r.name == rule) {
+                &[checks::IDS_UNIQUE_ACROSS_RUNS]
+            } else if RUN_ID_CHANGED.iter().any(|r| r.name == rule) {
+                &[checks::IDS_ECHOED]
+            } else {
+                return None;
             };
             let failed = judged.iter().find(|j| {
                 candidates.contains(&j.check)
@@ -153,6 +153,28 @@ impl StreamFindings {
         under
     }
 }
+
+/// The stream checker's rules for a run that was cut short: the run's
+/// serving check of that request reports it.
+const CUT_SHORT: [Rule; 4] = [
+    lifecycle::STREAM_TRUNCATED,
+    open::NEVER_ENDED,
+    transport::RESPONSE_INCOMPLETE,
+    lifecycle::EVENT_BEFORE_RUN_STARTED,
+];
+
+/// Its rules for an id opened again: `ids-unique-across-runs` reports it.
+const REOPENED: [Rule; 3] = [
+    messages::DUPLICATE_MESSAGE_ID,
+    messages::DUPLICATE_TOOL_CALL_ID,
+    open::DUPLICATE_START,
+];
+
+/// Its rules for a run's ids changed: `ids-echoed` reports it.
+const RUN_ID_CHANGED: [Rule; 2] = [
+    lifecycle::RUN_FINISHED_ID_MISMATCH,
+    lifecycle::RUN_STARTED_OTHER_THREAD,
+];
 
 /// Reports one cause once: `stream-conforms`, failing only for what
 /// another failed check of the scenario reports, points to it.

@@ -109,7 +109,7 @@ parent makes run trees cyclic; code that walks up the tree never stops.
 "#,
 };
 
-const DUPLICATE_TOOL_CALL_ID: Rule = Rule {
+pub(crate) const DUPLICATE_TOOL_CALL_ID: Rule = Rule {
     name: "duplicate-tool-call-id",
     severity: Severity::Error,
     protocols: EVERY_VERSION,

@@ -138,7 +138,7 @@ first event out of place after each finished run is reported.
 "#,
 };
 
-pub(super) const RUN_FINISHED_ID_MISMATCH: Rule = Rule {
+pub(crate) const RUN_FINISHED_ID_MISMATCH: Rule = Rule {
     name: "run-finished-id-mismatch",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
@@ -232,7 +232,7 @@ agent says it cannot go on.
 "#,
 };
 
-pub(super) const RUN_STARTED_OTHER_THREAD: Rule = Rule {
+pub(crate) const RUN_STARTED_OTHER_THREAD: Rule = Rule {
     name: "run-started-other-thread",
     severity: Severity::Error,
     protocols: SINCE_1_0,
