@@ -55,14 +55,7 @@ impl Conversation {
             .messages
             .into_iter()
             .filter(|m| role(m) != Some("activity"))
-            .map(|mut m| {
-                if let Some(object) = m.as_object_mut() {
-                    if object.get("subagentRunId") == Some(&Value::Null) {
-                        object.remove("subagentRunId");
-                    }
-                }
-                m
-            })
+            .map(without_null_subagent)
             .collect();
         (messages, self.over)
     }
@@ -80,13 +73,7 @@ impl Conversation {
                 for message in input.into_iter().flatten() {
                     let id = message.get("id").and_then(Value::as_str).unwrap_or("");
                     if !self.has(id) {
-                        let mut message = message.clone();
-                        if let Some(object) = message.as_object_mut() {
-                            if object.get("subagentRunId") == Some(&Value::Null) {
-                                object.remove("subagentRunId");
-                            }
-                        }
-                        self.push(message);
+                        self.push(without_null_subagent(message.clone()));
                     }
                 }
             }
@@ -334,15 +321,8 @@ impl Conversation {
         }
         let restated: Vec<Value> = snapshot
             .iter()
-            .map(|m| {
-                let mut m = m.clone();
-                if let Some(object) = m.as_object_mut() {
-                    if object.get("subagentRunId") == Some(&Value::Null) {
-                        object.remove("subagentRunId");
-                    }
-                }
-                m
-            })
+            .cloned()
+            .map(without_null_subagent)
             .collect();
         let mut by_id: HashMap<&str, &Value> = HashMap::new();
         for message in &restated {
@@ -432,6 +412,17 @@ impl Conversation {
             }
         }
     }
+}
+
+/// `message` without a `subagentRunId` of `null`, which the client drops
+/// wherever a message enters or leaves it.
+fn without_null_subagent(mut message: Value) -> Value {
+    if let Some(object) = message.as_object_mut() {
+        if object.get("subagentRunId") == Some(&Value::Null) {
+            object.remove("subagentRunId");
+        }
+    }
+    message
 }
 
 fn role(message: &Value) -> Option<&str> {

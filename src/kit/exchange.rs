@@ -207,6 +207,13 @@ impl Exchange {
     }
 }
 
+/// The request (0-based) a verdict's reason names first, when it opens
+/// with an exchange's [`Exchange::name`] (`request 2 (…): …`).
+pub fn request_named(why: &str) -> Option<usize> {
+    let (number, _) = why.strip_prefix("request ")?.split_once(" (")?;
+    number.parse::<usize>().ok()?.checked_sub(1)
+}
+
 /// Why a run cannot show what the agent did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotActed {
@@ -346,5 +353,26 @@ pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
         headers,
         body: request.body.clone(),
         at: std::time::SystemTime::now(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_names_the_request_its_exchange_named() {
+        let exchange = Exchange::answered(
+            "http://127.0.0.1:1/agent",
+            Request::new("a turn", b"{}".to_vec()),
+            200,
+            "text/event-stream",
+            b"",
+        );
+        let why = format!("{}: HTTP 500", exchange.name(11));
+        assert_eq!(request_named(&why), Some(11));
+        assert_eq!(request_named("request 0 (x): y"), None);
+        assert_eq!(request_named("requested 2 (x)"), None);
+        assert_eq!(request_named("no request was sent"), None);
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::checks::{self, Check, Judged, Verdict};
-use super::exchange::{body_excerpt, media_type, Exchange, NotActed};
+use super::exchange::{body_excerpt, media_type, request_named, Exchange, NotActed};
 use super::streamed::{Ending, Streamed};
 use crate::rules::sequence::{lifecycle, open, owned_by_the_kit};
 use crate::rules::{messages, transport, Rule};
@@ -123,7 +123,6 @@ impl StreamFindings {
     pub fn same_cause(&self, judged: &[Judged]) -> Option<&'static str> {
         let mut under = None;
         for finding in &self.errors {
-            let request = format!("request {} (", finding.request + 1);
             let rule = finding.rule.as_str();
             let candidates: &[Check] = if CUT_SHORT.iter().any(|r| r.name == rule) {
                 &[
@@ -146,7 +145,7 @@ impl StreamFindings {
             };
             let failed = judged.iter().find(|j| {
                 candidates.contains(&j.check)
-                    && matches!(&j.verdict, Verdict::Failed(why) if why.starts_with(&request))
+                    && matches!(&j.verdict, Verdict::Failed(why) if request_named(why) == Some(finding.request))
             })?;
             under.get_or_insert(failed.check.id);
         }

@@ -8,6 +8,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{json, Value};
 
 use super::checks::{Check, Level, ScenarioResult};
+use super::exchange::request_named;
 use super::expected::{Expected, Status};
 
 /// The kit's output formats.
@@ -53,11 +54,8 @@ impl Again {
     /// The command for the request a verdict's reason names first
     /// (`request 2 (…): …`).
     fn for_reason(&self, scenario: &str, why: &str) -> Option<&str> {
-        let number = why.strip_prefix("request ")?;
-        let digits = number.split(' ').next()?;
-        let n: usize = digits.parse().ok()?;
         self.commands
-            .get(&(scenario.to_owned(), n.checked_sub(1)?))
+            .get(&(scenario.to_owned(), request_named(why)?))
             .map(String::as_str)
     }
 }

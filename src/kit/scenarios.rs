@@ -254,20 +254,21 @@ impl BuiltIn {
             .into_iter()
             .map(|check| Judged {
                 check,
-                verdict: self.verdict(check, &stream, done),
+                verdict: self.verdict(check, &stream, &runs, done),
             })
             .collect();
         judge::one_cause(&mut judged, &stream);
         judged
     }
 
-    fn verdict(self, check: Check, stream: &judge::StreamFindings, done: &[Exchange]) -> Verdict {
+    fn verdict(
+        self,
+        check: Check,
+        stream: &judge::StreamFindings,
+        runs: &[(usize, &Exchange)],
+        done: &[Exchange],
+    ) -> Verdict {
         use checks::*;
-        let runs: Vec<(usize, &Exchange)> = done
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.request.cancel_after_events.is_none())
-            .collect();
         let first_served = || {
             done.first()
                 .ok_or_else(|| "no request was sent".to_string())
@@ -283,7 +284,7 @@ impl BuiltIn {
             },
             id if id == STREAM_CONFORMS.id => stream.conforms(),
             id if id == STREAM_AS_RECEIVED.id => stream.as_received(),
-            id if id == IDS_ECHOED.id => judge::ids_echoed(&runs),
+            id if id == IDS_ECHOED.id => judge::ids_echoed(runs),
             id if id == IDS_UNIQUE_ACROSS_RUNS.id => judge::ids_unique(done),
             id if id == SNAPSHOT_KEEPS_HISTORY.id => judge::snapshot_keeps_history(done),
             id if id == HISTORY_TAKEN_BACK.id
