@@ -9,7 +9,9 @@
 # ag-ui-strands and ag-ui-adk with scripted models (the same pins as
 # tests/data/frameworks/requirements.txt, one environment); the Dask recipe
 # on a local cluster of two workers). Run after `cargo test`, whose CLI
-# binary the suite compares the JSON document with. A run that collects no
+# binary the suite compares the JSON document with. Then the kit against
+# agent-framework-ag-ui, whose pin of ag-ui-protocol<0.2 needs an
+# environment of its own (python/tests-agent-framework; ~10 s to install). A run that collects no
 # test fails (pytest exits 5), and so does a skipped test (conftest.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,3 +70,14 @@ fi
 # From the root, with the venv's pytest (not `python -m`, which would put
 # the working directory on sys.path): the installed wheel is what is tested.
 AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/agui-lint" "$venv/bin/pytest" -p no:cacheprovider python/tests
+
+# agent-framework-ag-ui pins ag-ui-protocol 0.1.22: its own environment, the
+# recording's pins (no resolution), the same wheel, pytest.
+af_venv=target/ci-python-agent-framework
+rm -rf "$af_venv"
+"$python" -m venv "$af_venv"
+"$af_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+  -r tests/data/frameworks/requirements-agent-framework.txt "$wheel"
+"$af_venv/bin/python" -m pip install --quiet --disable-pip-version-check "pytest>=7"
+"$af_venv/bin/python" -m pip check
+"$af_venv/bin/pytest" -p no:cacheprovider python/tests-agent-framework
