@@ -788,6 +788,28 @@ fn what_the_client_acts_on_otherwise_is_a_warning_beside_the_verdict() {
         verdicts[&("tool".to_string(), "stream-conforms".to_string())],
         "passed"
     );
+    // What came back around the fault: the call's start two events
+    // before it, and the faulty one marked.
+    let around: Vec<&str> = warned.lines().skip(1).collect();
+    assert!(
+        around
+            .iter()
+            .any(|l| l.starts_with("     2 {") && l.contains("TOOL_CALL_START")),
+        "{warned}"
+    );
+    assert!(
+        around
+            .iter()
+            .any(|l| l.starts_with("→    4 {") && l.contains("TOOL_CALL_END")),
+        "{warned}"
+    );
+    // A person reads them under the check, indented.
+    let human = kit(
+        &server(Fault::LosesFirstArgumentPiece),
+        &["--scenario", "tool"],
+    );
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.contains(&format!("\n{:19}→    4 {{", "")), "{human}");
     let (_, clean) = run_kit(Fault::None, &["--scenario", "tool"]);
     assert_eq!(
         clean[&("tool".to_string(), "stream-as-received".to_string())],

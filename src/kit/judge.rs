@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::around::events_around;
 use super::checks::{self, Check, Judged, Verdict};
 use super::exchange::{body_excerpt, media_type, request_named, Exchange, NotActed};
 use super::streamed::{Ending, Streamed};
@@ -20,6 +21,8 @@ pub struct StreamFinding {
     request: usize,
     rule: String,
     text: String,
+    /// The events around it, for the first finding of its request.
+    around: String,
 }
 
 /// The stream checker's findings on each served run of a scenario, paired
@@ -54,6 +57,9 @@ impl StreamFindings {
             }
             let mut documents = checker.feed(&exchange.received.body);
             documents.extend(checker.finish());
+            // One window a request and severity: each costs a read of
+            // its body.
+            let (mut error_shown, mut warning_shown) = (false, false);
             for checked in &documents {
                 for finding in checked.report.diagnostics() {
                     if owned_by_the_kit(&finding.rule) {
@@ -62,8 +68,21 @@ impl StreamFindings {
                     let at = checked
                         .record
                         .map_or_else(String::new, |r| format!(", event {r}"));
+                    let shown = match finding.severity {
+                        Severity::Error => &mut error_shown,
+                        Severity::Warning => &mut warning_shown,
+                        _ => continue,
+                    };
+                    let around = match checked.record {
+                        Some(record) if !*shown => {
+                            *shown = true;
+                            events_around(&exchange.received.body, framing, record)
+                        }
+                        _ => String::new(),
+                    };
                     let found_one = StreamFinding {
                         request: *n,
+                        around,
                         rule: finding.rule.to_string(),
                         text: format!(
                             "{}{at}: {}[{}] {}",
@@ -103,12 +122,24 @@ impl StreamFindings {
         if findings.is_empty() {
             return Verdict::Passed;
         }
-        let mut why = findings
+        let shown = &findings[..findings.len().min(SHOWN)];
+        // A finding with the events around it takes lines of its own.
+        let apart = if shown.iter().any(|f| !f.around.is_empty()) {
+            "\n"
+        } else {
+            "; "
+        };
+        let mut why = shown
             .iter()
-            .take(SHOWN)
-            .map(|f| f.text.as_str())
+            .map(|f| {
+                if f.around.is_empty() {
+                    f.text.clone()
+                } else {
+                    format!("{}\n{}", f.text, f.around)
+                }
+            })
             .collect::<Vec<_>>()
-            .join("; ");
+            .join(apart);
         if findings.len() > SHOWN {
             why.push_str(&format!(" (and {} more)", findings.len() - SHOWN));
         }

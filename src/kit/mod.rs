@@ -9,6 +9,7 @@
 //! so far, and judges each scenario once it has ended ([`Suite::results`]).
 //! So one kit runs over any transport, blocking or async.
 
+mod around;
 mod checks;
 mod chunks;
 mod conversation;

@@ -227,7 +227,9 @@ impl Outcome {
                 check.id
             );
             if let Some(why) = &why {
-                let _ = write!(text, ": {why}");
+                // The events around a fault follow on lines of their own,
+                // under the check.
+                let _ = write!(text, ": {}", why.replace('\n', &format!("\n{:19}", "")));
             }
             text.push('\n');
             // A failure shows what it rests on, so it can be acted on, and
