@@ -1,6 +1,8 @@
 //! The kit's client is `@ag-ui/client` 1.0.0: for every recorded framework
-//! session (`tests/data/frameworks/*/*.har`, each exchange) and every case
-//! of `tests/data/kit-client/cases.json`, what the kit sends back after the
+//! session (`tests/data/frameworks/*/*.har`, each exchange), every
+//! exchange of the kit's own scenarios run against real adapters
+//! (`tests/data/kit-client/sessions/*/*.har`, `sessions/record.py`) and
+//! every case of `tests/data/kit-client/cases.json`, what the kit sends back after the
 //! run (the next request's messages and state) is written to
 //! `tests/data/kit-client/kit.json`; `node/test/kit-client.test.js` runs
 //! `HttpAgent` on the same requests and responses and fails listing any
@@ -21,17 +23,47 @@ fn data() -> PathBuf {
 /// Every case: its name, request and response body, and whether the body
 /// is JSON Lines.
 fn cases() -> Vec<(String, Value, Vec<u8>, bool)> {
+    let mut cases = sessions(&data().join("frameworks"), "");
+    let recorded = cases.len();
+    assert!(recorded >= 40, "{recorded} recorded framework exchanges");
+    // The kit's own scenarios run end to end against real adapters
+    // (sessions/record.py); a body that is not a run input (the
+    // bad-requests scenario's) is no case.
+    let kit_sessions = sessions(&data().join("kit-client/sessions"), "kit/");
+    assert!(
+        kit_sessions.len() >= 40,
+        "{} kit exchanges",
+        kit_sessions.len()
+    );
+    cases.extend(kit_sessions);
+    let synthetic: Value = serde_json::from_slice(
+        &std::fs::read(data().join("kit-client/cases.json")).expect("cases.json"),
+    )
+    .expect("JSON");
+    for case in synthetic["cases"].as_array().expect("cases") {
+        cases.push((
+            case["name"].as_str().expect("name").to_owned(),
+            case["request"].clone(),
+            case["body"].as_str().expect("body").as_bytes().to_vec(),
+            false,
+        ));
+    }
+    cases
+}
+
+/// Each exchange of the HARs in the folders of `root` whose request is a
+/// run input answered with 200, named `PREFIXFOLDER/FILE#K`.
+fn sessions(root: &Path, prefix: &str) -> Vec<(String, Value, Vec<u8>, bool)> {
     let mut cases = Vec::new();
-    let frameworks = data().join("frameworks");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&frameworks)
-        .expect("frameworks")
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("a folder of sessions")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.is_dir())
         .collect();
     dirs.sort();
     for dir in dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("a framework")
+            .expect("a server's sessions")
             .map(|e| e.expect("entry").path())
             .filter(|p| p.extension().is_some_and(|e| e == "har"))
             .collect();
@@ -40,7 +72,7 @@ fn cases() -> Vec<(String, Value, Vec<u8>, bool)> {
             let har: Value =
                 serde_json::from_slice(&std::fs::read(&file).expect("a HAR")).expect("JSON");
             let name = format!(
-                "{}/{}",
+                "{prefix}{}/{}",
                 dir.file_name().expect("name").to_string_lossy(),
                 file.file_name().expect("name").to_string_lossy()
             );
@@ -50,12 +82,16 @@ fn cases() -> Vec<(String, Value, Vec<u8>, bool)> {
                 .iter()
                 .enumerate()
             {
-                let request: Value = serde_json::from_str(
-                    entry["request"]["postData"]["text"]
-                        .as_str()
-                        .expect("a body"),
-                )
-                .expect("a JSON request");
+                let request: Value = entry["request"]["postData"]["text"]
+                    .as_str()
+                    .and_then(|text| serde_json::from_str(text).ok())
+                    .unwrap_or(Value::Null);
+                if !request["threadId"].is_string()
+                    || !request["messages"].is_array()
+                    || entry["response"]["status"] != 200
+                {
+                    continue;
+                }
                 let content = &entry["response"]["content"];
                 let text = content["text"].as_str().unwrap_or("");
                 let body = if content["encoding"] == "base64" {
@@ -71,18 +107,6 @@ fn cases() -> Vec<(String, Value, Vec<u8>, bool)> {
                 cases.push((format!("{name}#{k}"), request, body, json_lines));
             }
         }
-    }
-    let synthetic: Value = serde_json::from_slice(
-        &std::fs::read(data().join("kit-client/cases.json")).expect("cases.json"),
-    )
-    .expect("JSON");
-    for case in synthetic["cases"].as_array().expect("cases") {
-        cases.push((
-            case["name"].as_str().expect("name").to_owned(),
-            case["request"].clone(),
-            case["body"].as_str().expect("body").as_bytes().to_vec(),
-            false,
-        ));
     }
     cases
 }

@@ -1,7 +1,8 @@
 'use strict'
 // The conformance kit's client is @ag-ui/client 1.0.0: for every recorded
-// framework session (tests/data/frameworks/*/*.har, each exchange) and
-// every case of tests/data/kit-client/cases.json, the request the kit
+// framework session (tests/data/frameworks/*/*.har, each exchange), every
+// exchange of the kit's own scenarios run against real adapters
+// (tests/data/kit-client/sessions/*/*.har) and every case of tests/data/kit-client/cases.json, the request the kit
 // sends after the run (tests/data/kit-client/kit.json, written by
 // `AGUI_LINT_WRITE_KIT_CLIENT=1 cargo test --test kit_client`) carries
 // the messages and state HttpAgent sends after consuming the same
@@ -19,23 +20,43 @@ const data = path.join(root, 'tests', 'data')
 
 /** Every case, as the Rust test lists them: [name, request, body, mediaType]. */
 function cases() {
+  const found = sessions(path.join(data, 'frameworks'), '')
+  assert.ok(found.length >= 40, `${found.length} recorded framework exchanges`)
+  // The kit's own scenarios run end to end against real adapters
+  // (tests/data/kit-client/sessions/record.py); a body that is not a run
+  // input (the bad-requests scenario's) is no case.
+  const kit = sessions(path.join(data, 'kit-client', 'sessions'), 'kit/')
+  assert.ok(kit.length >= 40, `${kit.length} kit exchanges`)
+  found.push(...kit)
+  const synthetic = JSON.parse(fs.readFileSync(path.join(data, 'kit-client', 'cases.json'), 'utf8'))
+  for (const c of synthetic.cases) found.push([c.name, c.request, Buffer.from(c.body, 'utf8'), 'text/event-stream'])
+  return found
+}
+
+/** Each exchange of the HARs in the folders of `root` whose request is a
+ * run input answered with 200, named `${prefix}FOLDER/FILE#K`. */
+function sessions(root, prefix) {
   const found = []
-  const frameworks = path.join(data, 'frameworks')
-  for (const framework of fs.readdirSync(frameworks).sort()) {
-    const dir = path.join(frameworks, framework)
+  for (const server of fs.readdirSync(root).sort()) {
+    const dir = path.join(root, server)
     if (!fs.statSync(dir).isDirectory()) continue
     for (const file of fs.readdirSync(dir).sort()) {
       if (!file.endsWith('.har')) continue
       const har = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
       har.log.entries.forEach((entry, k) => {
+        let request
+        try {
+          request = JSON.parse(entry.request.postData.text)
+        } catch {
+          return
+        }
+        if (typeof request?.threadId !== 'string' || !Array.isArray(request.messages) || entry.response.status !== 200) return
         const content = entry.response.content
         const body = content.encoding === 'base64' ? Buffer.from(content.text, 'base64') : Buffer.from(content.text || '', 'utf8')
-        found.push([`${framework}/${file}#${k}`, JSON.parse(entry.request.postData.text), body, content.mimeType || 'text/event-stream'])
+        found.push([`${prefix}${server}/${file}#${k}`, request, body, content.mimeType || 'text/event-stream'])
       })
     }
   }
-  const synthetic = JSON.parse(fs.readFileSync(path.join(data, 'kit-client', 'cases.json'), 'utf8'))
-  for (const c of synthetic.cases) found.push([c.name, c.request, Buffer.from(c.body, 'utf8'), 'text/event-stream'])
   return found
 }
 
