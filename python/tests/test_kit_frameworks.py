@@ -193,7 +193,8 @@ def adk_app(kind: str) -> FastAPI:
 class StreamingChatModel(BaseChatModel):
     """A LangGraph chat model that streams, as a provider's does: text in
     pieces, and tool calls as chunks whose arguments come in two pieces;
-    calls every offered tool (``kind="tools"``), or fails (``"failing"``)."""
+    calls every offered tool (``kind="tools"``), answers in content blocks
+    (``"blocks"``), or fails (``"failing"``)."""
 
     kind: str
 
@@ -227,6 +228,14 @@ class StreamingChatModel(BaseChatModel):
                 rest = {"id": None, "name": None, "args": '"Berlin"}', "index": n}
                 chunks.append(AIMessageChunk(content="", tool_call_chunks=[rest]))
             return chunks
+        if self.kind == "blocks":
+            # The answer as content blocks, two text blocks in one message,
+            # as Anthropic's integration streams an answer a citation
+            # splits.
+            return [
+                AIMessageChunk(content=[{"type": "text", "text": "I can ", "index": 0}]),
+                AIMessageChunk(content=[{"type": "text", "text": "answer questions.", "index": 1}]),
+            ]
         return [AIMessageChunk(content=p) for p in ("I can ", "answer questions.")]
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:  # type: ignore[no-untyped-def]
@@ -395,10 +404,11 @@ def test_a_model_that_reasons_is_sent_its_reasoning_back(server: str) -> None:
 
 def test_langgraphs_known_defects_are_shown_beside_the_verdicts() -> None:
     """ag-ui-langgraph 0.0.47's defects a user of the official client meets,
-    each shown by stream-as-received (the 1.1 text calls neither a
-    violation, so they warn): the first piece of a streamed call's arguments
-    lost, and a call of the graph's own tool streamed with no arguments,
-    which only the closing snapshot gives."""
+    each shown by stream-as-received (the 1.1 text calls none a violation,
+    so they warn): the first piece of a streamed call's arguments lost, a
+    call of the graph's own tool streamed with no arguments, which only the
+    closing snapshot gives, and a snapshot that cuts the answer the run
+    streamed."""
     lost = run_asgi(langgraph_app("tools"), "/agent", scenarios=["tool"])
     why = lost.json["scenarios"][0]["checks"]
     shown = next(c for c in why if c["check"] == "stream-as-received")
@@ -407,4 +417,11 @@ def test_langgraphs_known_defects_are_shown_beside_the_verdicts() -> None:
     missing = run_asgi(langgraph_app("backend"), "/agent", scenarios=["text"])
     shown = next(c for c in missing.json["scenarios"][0]["checks"] if c["check"] == "stream-as-received")
     assert "the run streamed no arguments (no TOOL_CALL_ARGS)" in shown["why"], missing.text
-    assert missing.ok and lost.ok
+    # The closing snapshot keeps a message's first text block alone: the
+    # answer the user read ("I can answer questions.") is cut to "I can ".
+    cut = run_asgi(langgraph_app("blocks"), "/agent", scenarios=["text"])
+    shown = next(c for c in cut.json["scenarios"][0]["checks"] if c["check"] == "stream-as-received")
+    assert shown["verdict"] == "failed" and shown["fails"] is False, cut.text
+    assert "warning[snapshot-contradicts-stream]" in shown["why"], cut.text
+    assert "(6 characters) is not the text the run streamed for it (23 characters)" in shown["why"], cut.text
+    assert missing.ok and lost.ok and cut.ok
