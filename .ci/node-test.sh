@@ -2,7 +2,8 @@
 # The Node package (node/): installs its pinned dev dependencies (the napi-rs
 # CLI, the official @ag-ui SDK at 1.0.0, Express, TypeScript, vitest, jest)
 # with npm ci, builds the addon in release with napi-rs, runs the Node test
-# suite and the matchers under vitest and jest, then packs the package with
+# suite, the kit against @ag-ui/mastra (node/test-mastra) and the matchers
+# under vitest and jest, then packs the package with
 # `npm pack`, installs the tarball into an empty folder, and uses it from
 # CommonJS, from an ES module and from TypeScript (`tsc --noEmit` on
 # examples/fetch-handler.ts). Run after `cargo test`, whose CLI binary the
@@ -25,6 +26,11 @@ ls node/agui-lint.*.node >/dev/null
 # virtual environment .ci/python-test.sh made, with ag-ui-protocol 1.0.0.
 AGUI_LINT_PYTHON="${AGUI_LINT_PYTHON:-$repo/target/ci-python/bin/python}" \
   AGUI_LINT_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/agui-lint" node --test node/test/
+# The kit against @ag-ui/mastra: Mastra's dependencies in a folder of
+# their own (test-mastra/package-lock.json; ~40 s to install on a cold
+# cache), so the package's dev dependencies stay small.
+npm ci --prefix node/test-mastra --no-audit --no-fund --silent
+node --test node/test-mastra/
 # The matchers under vitest and jest themselves (each fails with no test).
 (cd node && npx vitest run --dir test-vitest && npx jest --config test-jest/jest.config.js)
 
