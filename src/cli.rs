@@ -231,7 +231,9 @@ pub struct ReportArgs {
     /// `@ag-ui/client` 1.0.0 does with them, speaking to a current peer
     /// (`1.0.0`) or to one pinned to an older era (`0.0.57`, `0.0.45`,
     /// `0.0.39`): events it drops, content it flattens, SSE framing it
-    /// cannot split. Overrides `client` in agui-lint.toml.
+    /// cannot split, a version newer than its own. Without it, and without
+    /// `client` in agui-lint.toml, the view is `1.0.0`'s: the client every
+    /// user has. Overrides `client` in agui-lint.toml.
     #[arg(long, value_name = "VERSION", value_parser = parse_client)]
     pub client: Option<agui_lint::Client>,
     /// Output format.

@@ -64,17 +64,22 @@ impl Protocol {
 
     /// What a declared `protocolVersion` means to agui-lint.
     pub fn from_declaration(declared: &str) -> Declaration {
-        let Some(version) = parse_major_minor(declared) else {
+        let Some((version, patched)) = parse_major_minor(declared) else {
             return Declaration::Uninterpretable;
         };
-        match version {
-            (0, _) => Declaration::Known(Protocol::V0),
-            (1, 0) => Declaration::Known(Protocol::V1_0),
-            (1, 1) => Declaration::Known(Protocol::V1_1),
+        let known = match version {
+            (0, _) => Protocol::V0,
+            (1, 0) => Protocol::V1_0,
+            (1, 1) => Protocol::V1_1,
             newer => {
                 debug_assert_eq!(newer.cmp(&(1, 1)), Ordering::Greater);
-                Declaration::Newer
+                return Declaration::Newer;
             }
+        };
+        if patched {
+            Declaration::Patched(known)
+        } else {
+            Declaration::Known(known)
         }
     }
 }
@@ -152,13 +157,17 @@ pub enum Declaration {
     /// Not a version identifier (`draft`, `one`, ``): handled like a newer
     /// one.
     Uninterpretable,
+    /// A version agui-lint knows spelt with a patch component (`1.0.0`, an
+    /// SDK's package version): judged as that version, with a warning, as
+    /// the value is `MAJOR.MINOR` and `@ag-ui/client` cannot interpret it.
+    Patched(Protocol),
 }
 
 impl Declaration {
     /// The version a document with this declaration is judged as.
     pub fn judged_as(self) -> Protocol {
         match self {
-            Declaration::Known(version) => version,
+            Declaration::Known(version) | Declaration::Patched(version) => version,
             Declaration::Newer | Declaration::Uninterpretable => Protocol::NEWEST,
         }
     }
@@ -166,8 +175,8 @@ impl Declaration {
 
 /// `MAJOR.MINOR`, optionally followed by `.PATCH` (an SDK's package version,
 /// which some peers send), each component decimal digits; compared
-/// numerically, so `1.10` is newer than `1.9`.
-fn parse_major_minor(text: &str) -> Option<(u64, u64)> {
+/// numerically, so `1.10` is newer than `1.9`. Whether a patch came too.
+fn parse_major_minor(text: &str) -> Option<((u64, u64), bool)> {
     let mut parts = text.split('.');
     let number = |part: Option<&str>| -> Option<u64> {
         let part = part?;
@@ -178,16 +187,17 @@ fn parse_major_minor(text: &str) -> Option<(u64, u64)> {
     };
     let major = number(parts.next())?;
     let minor = number(parts.next())?;
-    match parts.next() {
-        None => {}
+    let patched = match parts.next() {
+        None => false,
         Some(patch) => {
             number(Some(patch))?;
             if parts.next().is_some() {
                 return None;
             }
+            true
         }
-    }
-    Some((major, minor))
+    };
+    Some(((major, minor), patched))
 }
 
 #[cfg(test)]
@@ -209,9 +219,11 @@ mod tests {
     fn declarations_compare_numerically() {
         use Declaration::*;
         assert_eq!(Protocol::from_declaration("1.0"), Known(Protocol::V1_0));
-        assert_eq!(Protocol::from_declaration("1.0.0"), Known(Protocol::V1_0));
+        assert_eq!(Protocol::from_declaration("1.0.0"), Patched(Protocol::V1_0));
+        assert_eq!(Patched(Protocol::V1_0).judged_as(), Protocol::V1_0);
         assert_eq!(Protocol::from_declaration("1.1"), Known(Protocol::V1_1));
-        assert_eq!(Protocol::from_declaration("0.0.57"), Known(Protocol::V0));
+        assert_eq!(Protocol::from_declaration("0.0.57"), Patched(Protocol::V0));
+        assert_eq!(Protocol::from_declaration("0.1"), Known(Protocol::V0));
         assert_eq!(Protocol::from_declaration("1.10"), Newer);
         assert_eq!(Protocol::from_declaration("2.0"), Newer);
         for nonsense in [

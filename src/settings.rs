@@ -63,7 +63,8 @@ pub struct Settings {
     /// The version undeclared documents are judged as (`protocol`).
     #[serde(default, deserialize_with = "protocol_choice")]
     protocol: ProtocolChoice,
-    /// The official client streams are seen through (`client`), if any.
+    /// The official client streams are seen through (`client`), if one
+    /// was chosen; unset, @ag-ui/client 1.0.0 ([`Settings::client_profile`]).
     #[serde(default, deserialize_with = "client_profile")]
     client: Option<Client>,
     /// What a directory walk checks (`include`); empty: the known
@@ -311,8 +312,15 @@ impl Settings {
         self
     }
 
-    /// The official client streams are seen through, if one was chosen.
-    pub fn client_profile(&self) -> Option<Client> {
+    /// The official client streams and requests are seen through: the one
+    /// chosen, else the one every user has today, `@ag-ui/client` 1.0.0
+    /// with a current peer.
+    pub fn client_profile(&self) -> Client {
+        self.client.unwrap_or(Client::V1_0_0)
+    }
+
+    /// The client chosen (`--client`, `client` in agui-lint.toml), if any.
+    pub fn client_chosen(&self) -> Option<Client> {
         self.client
     }
 

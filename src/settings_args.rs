@@ -103,12 +103,15 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
         format!("protocol = \"{}\"", settings.protocol_choice()),
         from("protocol", report.protocol.map(|_| "--protocol")),
     );
-    match settings.client_profile() {
+    match settings.client_chosen() {
         Some(client) => line(
             format!("client = \"{client}\""),
             from("client", report.client.map(|_| "--client")),
         ),
-        None => line("# client: none".into(), "default".into()),
+        None => line(
+            format!("client = \"{}\"", settings.client_profile()),
+            "default".into(),
+        ),
     }
     match settings.selected() {
         Some(select) => line(

@@ -274,8 +274,10 @@ impl Validator {
     ) -> (Reading, Option<Diagnostic>) {
         if let Some((pointer, text)) = version::declared(kind, value) {
             let declaration = Protocol::from_declaration(text);
-            let reading = Reading::new(declaration.judged_as(), kind)
-                .declaring_newer(!matches!(declaration, Declaration::Known(_)));
+            let reading = Reading::new(declaration.judged_as(), kind).declaring_newer(!matches!(
+                declaration,
+                Declaration::Known(_) | Declaration::Patched(_)
+            ));
             return (reading, version::finding(pointer, text, declaration));
         }
         let fallback = match kind {
@@ -314,10 +316,7 @@ impl Validator {
         // stream's version).
         // A client that flattens content is judged on the parsed messages
         // (`client-flattens-content`), which the fast path does not keep.
-        let flattens = self
-            .settings
-            .client_profile()
-            .is_some_and(|client| client.flattens_content());
+        let flattens = self.settings.client_profile().flattens_content();
         let worth_trying = !flattens
             && match kind {
                 Some(kind) => kind == Kind::RunAgentInput,

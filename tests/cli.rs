@@ -553,10 +553,11 @@ fn crlf_har() -> String {
     .to_string()
 }
 
-/// `--client` sees a capture through the official client: CRLF framing
-/// fails its run (an error only with a profile), a client pinned to an
-/// older peer drops subagent events or flattens content (warnings), and a
-/// name it does not know is a usage error.
+/// `--client` sees a capture through the official client, and without it
+/// the view is @ag-ui/client 1.0.0's: CRLF framing fails its run (an
+/// error), a client pinned to an older peer drops subagent events or
+/// flattens content (warnings), and a name it does not know is a usage
+/// error.
 #[test]
 fn client_profiles_say_what_the_official_client_does() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -564,10 +565,13 @@ fn client_profiles_say_what_the_official_client_does() {
     std::fs::write(&har, crlf_har()).expect("write the HAR");
     let har = har.to_str().expect("UTF-8 path");
 
+    // Without --client the view is @ag-ui/client 1.0.0's, the client every
+    // user has: the same report as naming it.
     let plain = agui_lint(&["check", "--format", "json", har]);
-    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    assert_eq!(plain.status.code(), Some(1), "{}", stdout(&plain));
     let seen = agui_lint(&["check", "--format", "json", "--client", "1.0.0", har]);
     assert_eq!(seen.status.code(), Some(1), "{}", stdout(&seen));
+    assert_eq!(stdout(&plain), stdout(&seen));
     let report: Value = serde_json::from_str(&stdout(&seen)).expect("JSON output");
     let crlf: Vec<&Value> = report["documents"]
         .as_array()
@@ -628,7 +632,7 @@ fn client_profiles_say_what_the_official_client_does() {
                   data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\r\n\r\n";
     std::fs::write(&sse, events).expect("write the capture");
     let sse = sse.to_str().expect("UTF-8 path");
-    assert_eq!(agui_lint(&["check", sse]).status.code(), Some(0));
+    assert_eq!(agui_lint(&["check", sse]).status.code(), Some(1));
     let seen = agui_lint(&["check", "--format", "json", "--client", "1.0.0", sse]);
     assert_eq!(seen.status.code(), Some(1), "{}", stdout(&seen));
     assert!(

@@ -71,6 +71,13 @@ fn seen_by(validator: &Validator, path: &Path) -> Validator {
     }
 }
 
+/// Whether `finding` is the default view's word on a document declaring
+/// 1.1: @ag-ui/client 1.0.0 speaks 1.0 and warns (`client-older-than-stream`,
+/// shown by its own fixtures). A valid 1.1 document is still valid 1.1.
+fn seen_as_newer(finding: &Diagnostic) -> bool {
+    finding.rule == "client-older-than-stream"
+}
+
 /// The kind folder and the valid/invalid folder of a fixture.
 fn classify(path: &Path) -> (Option<Kind>, bool) {
     let parent = path.parent().expect("fixture in a folder");
@@ -226,7 +233,7 @@ fn fixture_snapshots() {
             let noisy: Vec<_> = report
                 .diagnostics()
                 .iter()
-                .filter(|d| d.severity >= Severity::Warning)
+                .filter(|d| d.severity >= Severity::Warning && !seen_as_newer(d))
                 .collect();
             assert!(
                 noisy.is_empty(),
@@ -264,7 +271,7 @@ fn capture_fixture_snapshots() {
             if classify(path).1 {
                 let noisy: Vec<_> = diagnostics
                     .iter()
-                    .filter(|d| d.severity >= Severity::Warning)
+                    .filter(|d| d.severity >= Severity::Warning && !seen_as_newer(d))
                     .collect();
                 assert!(
                     noisy.is_empty(),

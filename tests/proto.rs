@@ -269,7 +269,12 @@ fn a_frame_over_the_clients_limit_is_an_error_and_still_checked() {
     let validator = Validator::new().expect("validator");
     let delta = vec![b'x'; 10 * 1024 * 1024 + 1];
     let (bytes, at) = with_frame_inside_a_message(&content_frame("a1", &delta));
-    let found = whole(&validator, &bytes);
+    // The capture declares 1.1, which the default view (@ag-ui/client
+    // 1.0.0) warns of at each run's start: another test's matter.
+    let found: Vec<_> = whole(&validator, &bytes)
+        .into_iter()
+        .filter(|f| !f.2.contains("[client-older-than-stream]"))
+        .collect();
     let rules: Vec<&str> = found.iter().map(|f| f.2.as_str()).collect();
     assert!(
         found[0].2.starts_with("error[proto-frame-too-large]"),

@@ -25,8 +25,8 @@ pub(super) struct Judged {
 }
 
 /// Judges the exchange of `entry`, a run, as `client` (the `--client`
-/// profile, if one was chosen) would receive it.
-pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
+/// profile; unset, @ag-ui/client 1.0.0) would receive it.
+pub(super) fn judge(entry: &HarEntry, client: Client) -> Judged {
     let response = format!("{}/response", entry.pointer);
     let mut findings = Vec::new();
     let mut read_events = true;
@@ -98,7 +98,7 @@ pub(super) fn judge(entry: &HarEntry, client: Option<Client>) -> Judged {
             // The official client splits on a blank LF line only: more
             // than one event framed with CR reaches it as one block, whose
             // JSON fails to parse, and the run fails.
-            if let Some(client) = client.filter(|_| more_than_one_event(&body.bytes, at)) {
+            if more_than_one_event(&body.bytes, at) {
                 finding.severity = Severity::Error;
                 finding.message = format!(
                     "the event stream ends its lines with {ending}: {} splits events on a blank LF line only, so it reads the stream as one block that fails to parse, and the run fails",
@@ -248,7 +248,7 @@ mod tests {
                 "text/event-stream; charset=utf-8",
                 b"data: {}\n\n",
             ),
-            None,
+            Client::V1_0_0,
         );
         assert!(judged.findings.is_empty());
         assert!(judged.read_events);
@@ -257,7 +257,10 @@ mod tests {
     #[test]
     fn an_error_status_stops_the_events() {
         for status in [301, 401, 500] {
-            let judged = judge(&entry(Some(status), "text/plain", b"oops\r\n"), None);
+            let judged = judge(
+                &entry(Some(status), "text/plain", b"oops\r\n"),
+                Client::V1_0_0,
+            );
             assert_eq!(
                 rules(&judged),
                 [crate::rules::transport::UNEXPECTED_STATUS.name],
@@ -269,32 +272,47 @@ mod tests {
 
     #[test]
     fn other_media_types_warn_and_are_still_read() {
-        let judged = judge(&entry(Some(200), "application/json", b"data: {}\n\n"), None);
+        let judged = judge(
+            &entry(Some(200), "application/json", b"data: {}\n\n"),
+            Client::V1_0_0,
+        );
         assert_eq!(
             rules(&judged),
             [crate::rules::transport::UNEXPECTED_CONTENT_TYPE.name]
         );
         assert!(judged.read_events);
-        let missing = judge(&entry(Some(200), "x-unknown", b"data: {}\n\n"), None);
+        let missing = judge(
+            &entry(Some(200), "x-unknown", b"data: {}\n\n"),
+            Client::V1_0_0,
+        );
         assert!(missing.findings[0].message.contains("has no Content-Type"));
-        let proto = judge(&entry(Some(200), PROTO_EVENT_STREAM, b"\0\0\0\0"), None);
+        let proto = judge(
+            &entry(Some(200), PROTO_EVENT_STREAM, b"\0\0\0\0"),
+            Client::V1_0_0,
+        );
         assert!(proto.findings.is_empty());
     }
 
     #[test]
     fn carriage_returns_are_named() {
-        let crlf = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), None);
+        let crlf = judge(
+            &entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"),
+            Client::V1_0_0,
+        );
         assert_eq!(
             rules(&crlf),
             [crate::rules::transport::SSE_CARRIAGE_RETURN.name]
         );
         assert!(crlf.findings[0].message.contains("CRLF"));
-        let cr = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\r"), None);
+        let cr = judge(
+            &entry(Some(200), EVENT_STREAM, b"data: {}\r\r"),
+            Client::V1_0_0,
+        );
         assert!(cr.findings[0].message.contains("lone CR"));
         assert_eq!(cr.findings[0].severity, Severity::Warning);
         // Seen through the official client: one event still parses, two
         // framed with CR are one block that fails the run.
-        let client = Some(Client::V1_0_0);
+        let client = Client::V1_0_0;
         let one = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), client);
         assert_eq!(one.findings[0].severity, Severity::Warning);
         let two = b"data: {}\r\n\r\ndata: {}\r\n\r\n";
@@ -315,7 +333,7 @@ mod tests {
             detail: None,
             dropped_bytes: None,
         });
-        let judged = judge(&stalled, None);
+        let judged = judge(&stalled, Client::V1_0_0);
         assert_eq!(
             rules(&judged),
             [crate::rules::transport::RESPONSE_INCOMPLETE.name]
@@ -329,7 +347,7 @@ mod tests {
             ..stalled.delivery.clone().expect("delivery")
         });
         assert_eq!(
-            rules(&judge(&slow, None)),
+            rules(&judge(&slow, Client::V1_0_0)),
             [crate::rules::transport::KEEP_ALIVE_GAP.name]
         );
 
@@ -344,7 +362,7 @@ mod tests {
             detail: None,
             dropped_bytes: None,
         });
-        let judged = judge(&silent, None);
+        let judged = judge(&silent, Client::V1_0_0);
         assert!(!judged.read_events);
         assert!(judged.findings[0].message.contains("(1.5 s)"));
     }

@@ -1,95 +1,32 @@
-//! The line endings of a raw SSE capture, as the official client splits
-//! them: `@ag-ui/client` 1.0.0 splits events on a blank LF line only, so a
-//! stream that frames more than one event with CRLF or a lone CR reaches it
-//! as one block that fails to parse (`sse-carriage-return`). Watched as the
-//! bytes pass to the SSE reader, in one pass, with a few bytes of state.
+//! A reader that watches the line endings of the SSE capture it passes to
+//! the SSE reader ([`crate::input::line_endings`]), in one pass.
 
 use std::io::{self, BufRead, Read};
 use std::sync::{Arc, Mutex};
 
 use crate::client::Client;
-use crate::diagnostic::{Diagnostic, Location, Severity};
-use crate::rules::transport::SSE_CARRIAGE_RETURN;
-
-/// What the bytes seen so far hold.
-#[derive(Debug, Default)]
-struct Seen {
-    /// Where the first CR is (1-based line, 1-based byte column).
-    first_cr: Option<Location>,
-    /// The current position.
-    line: usize,
-    column: usize,
-    /// Whether the last byte ended a line (nothing since), and whether
-    /// that line ending had a CR.
-    at_line_start: bool,
-    ending_had_cr: bool,
-    previous: u8,
-    /// A blank line ending with a CR was seen, and content came after it:
-    /// the CR framing separates at least two events.
-    cr_blank_line: bool,
-    content_after: bool,
-}
-
-impl Seen {
-    fn new() -> Self {
-        Seen {
-            line: 1,
-            column: 1,
-            ..Seen::default()
-        }
-    }
-
-    fn watch(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            let continues_crlf = byte == b'\n' && self.previous == b'\r';
-            if byte == b'\r' && self.first_cr.is_none() {
-                self.first_cr = Some(Location {
-                    line: self.line,
-                    column: self.column,
-                });
-            }
-            if (byte == b'\r' || byte == b'\n') && !continues_crlf {
-                if self.at_line_start && (byte == b'\r' || self.ending_had_cr) {
-                    self.cr_blank_line = true;
-                }
-                self.at_line_start = true;
-                self.ending_had_cr = byte == b'\r';
-            } else if !continues_crlf {
-                self.at_line_start = false;
-                if self.cr_blank_line && !byte.is_ascii_whitespace() {
-                    self.content_after = true;
-                }
-            }
-            if byte == b'\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
-            }
-            self.previous = byte;
-        }
-    }
-}
+use crate::diagnostic::Diagnostic;
+use crate::input::line_endings::LineEndings;
 
 /// A reader that watches the line endings of what it passes on.
 pub(super) struct Watched<R> {
     inner: R,
-    seen: Arc<Mutex<Seen>>,
+    seen: Arc<Mutex<LineEndings>>,
 }
 
 /// What a [`Watched`] reader saw, read after the stream ends.
 #[derive(Clone)]
-pub(super) struct LineEndings(Arc<Mutex<Seen>>);
+pub(super) struct Seen(Arc<Mutex<LineEndings>>);
 
 /// `reader`, watched, and the handle that reports what it saw.
-pub(super) fn watch<R: BufRead>(reader: R) -> (Watched<R>, LineEndings) {
-    let seen = Arc::new(Mutex::new(Seen::new()));
+pub(super) fn watch<R: BufRead>(reader: R) -> (Watched<R>, Seen) {
+    let seen = Arc::new(Mutex::new(LineEndings::new()));
     (
         Watched {
             inner: reader,
             seen: seen.clone(),
         },
-        LineEndings(seen),
+        Seen(seen),
     )
 }
 
@@ -119,66 +56,28 @@ impl<R: BufRead> BufRead for Watched<R> {
     }
 }
 
-impl LineEndings {
-    /// The `sse-carriage-return` finding for `client`, when the capture
-    /// ends its lines with a CR: an error when the CR framing separates
-    /// more than one event (the client fails the run), else a warning.
+impl Seen {
+    /// The `sse-carriage-return` finding as `client` reads the capture.
     pub(super) fn finding(&self, client: Client) -> Option<Diagnostic> {
-        let seen = self.0.lock().ok()?;
-        let at = seen.first_cr?;
-        let fails = seen.content_after;
-        let mut diagnostic = SSE_CARRIAGE_RETURN
-            .diagnostic(
-                "",
-                if fails {
-                    format!(
-                        "the event stream ends its lines with CR: {} splits events on a blank LF line only, so it reads the stream as one block that fails to parse, and the run fails",
-                        client.described()
-                    )
-                } else {
-                    "the event stream ends its lines with CR: clients that split events on a blank LF line see one event that never parses".to_string()
-                },
-            )
-            .with_help("end each line with \\n alone (data: {...}\\n\\n)");
-        diagnostic.severity = if fails {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
-        diagnostic.location = Some(at);
-        Some(diagnostic)
+        self.0.lock().ok()?.finding(client)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seen(bytes: &[u8], chunk: usize) -> Option<Diagnostic> {
-        let (mut reader, endings) = watch(io::BufReader::with_capacity(chunk, bytes));
-        let mut all = Vec::new();
-        reader.read_to_end(&mut all).expect("read");
-        endings.finding(Client::V1_0_0)
-    }
+    use crate::diagnostic::Severity;
 
     #[test]
-    fn cr_framing_of_two_events_fails_the_run_whatever_the_chunks() {
+    fn what_passes_through_the_reader_is_watched_whatever_its_buffer() {
         let two = b"data: {\"a\":1}\r\n\r\ndata: {\"a\":2}\r\n\r\n";
-        for chunk in [1, 2, 3, 7, 64] {
-            let found = seen(two, chunk).expect("a finding");
-            assert_eq!(found.severity, Severity::Error, "chunk {chunk}");
-            assert_eq!(
-                found.location,
-                Some(Location {
-                    line: 1,
-                    column: 14
-                })
-            );
+        for capacity in [1, 3, 64] {
+            let (mut reader, seen) = watch(io::BufReader::with_capacity(capacity, &two[..]));
+            let mut all = Vec::new();
+            reader.read_to_end(&mut all).expect("read");
+            assert_eq!(all, two);
+            let found = seen.finding(Client::V1_0_0).expect("a finding");
+            assert_eq!(found.severity, Severity::Error, "capacity {capacity}");
         }
-        let lone = b"data: 1\r\rdata: 2\r\r";
-        assert_eq!(seen(lone, 4).expect("a finding").severity, Severity::Error);
-        let one = b"data: {\"a\":1}\r\n\r\n";
-        assert_eq!(seen(one, 5).expect("a finding").severity, Severity::Warning);
-        assert!(seen(b"data: 1\n\ndata: 2\n\n", 3).is_none());
     }
 }

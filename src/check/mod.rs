@@ -230,16 +230,13 @@ impl FileCheck<'_> {
 
     /// An SSE capture: each event a record of one stream, located in the
     /// file through the lines its data came from.
-    /// Seen through a client (`--client`), its line endings are watched as
-    /// they pass: CR framing is `sse-carriage-return`, an error where the
+    /// Its line endings are watched as they pass, as the client reads
+    /// them: CR framing is `sse-carriage-return`, an error where the
     /// client fails the run on it.
     fn sse(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
         let limit = self.validator.limits().max_document_bytes;
         let kind = self.kind.or(Some(Kind::Event));
-        let Some(client) = self.validator.settings().client_profile() else {
-            let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
-            return self.stream(records, kind, sink);
-        };
+        let client = self.validator.settings().client_profile();
         let (reader, endings) = line_endings::watch(reader);
         let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, kind, sink)?;

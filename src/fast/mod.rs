@@ -94,12 +94,14 @@ pub(crate) fn judge_run_agent_input<'d>(
     }
     let mut input = borrowed::read_input(bytes, limits.max_findings)?;
     // The version the full path judges by (`Validator::judge_version`);
-    // a declaration it warns about is its to report.
+    // a declaration it warns about (a patch spelt too) is its to report.
     let protocol = match &input.protocol_version {
         None => default,
         Some(declared) => match Protocol::from_declaration(declared.as_str()) {
             Declaration::Known(protocol) => protocol,
-            Declaration::Newer | Declaration::Uninterpretable => return None,
+            Declaration::Newer | Declaration::Uninterpretable | Declaration::Patched(_) => {
+                return None
+            }
         },
     };
     if !shape::fits(&input, protocol) {

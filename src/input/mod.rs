@@ -6,6 +6,7 @@
 mod framed;
 pub mod har;
 pub mod har_write;
+pub(crate) mod line_endings;
 pub mod proto;
 pub mod receiving;
 mod records;

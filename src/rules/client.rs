@@ -1,8 +1,9 @@
-//! What the official client chosen with `--client` does with a stream or a
-//! request beyond checking it ([`crate::Client`]): events it drops, content
-//! it flattens. Reported only with a client profile; the severities follow
-//! the receivers (a warning: the client carries on, without what it
-//! dropped).
+//! What the official client does with a stream or a request beyond
+//! checking it ([`crate::Client`]): events it drops, content it flattens, a
+//! version newer than its own. Judged as the profile `--client` names, and
+//! without one as `@ag-ui/client` 1.0.0 with a current peer, the client
+//! every user has; the severities follow the receivers (a warning: the
+//! client carries on, without what it dropped).
 
 use serde_json::Value;
 
@@ -85,15 +86,19 @@ pub(crate) const CLIENT_OLDER_THAN_STREAM: Rule = Rule {
     severity: Severity::Warning,
     protocols: EVERY_VERSION,
     severity_1x: None,
-    summary: "The stream declares a version newer than the chosen client speaks (--client)",
+    summary: "The stream declares a version newer than the client speaks (by default @ag-ui/client 1.0.0)",
     docs: r#"## What it checks
-With `--client` (every profile is `@ag-ui/client` 1.0.0, which speaks AG-UI
-1.0): a `RUN_STARTED` whose `protocolVersion` is a version agui-lint knows
-and the client does not (`"1.1"`). The client warns ("The producer speaks
+Judged as `@ag-ui/client` 1.0.0 by default (and by every `--client`
+profile, each of which is that client; it speaks AG-UI 1.0): a
+`RUN_STARTED` whose `protocolVersion` is a version agui-lint knows and the
+client does not (`"1.1"`). The client warns ("The producer speaks
 protocol 1.1; this client speaks 1.0. Unrecognised material will be
 stripped with warnings.") and strips what 1.1 added, such as
 `encryptedValueType`. (A version agui-lint does not know either is
-`unknown-protocol-version`.)
+`unknown-protocol-version`.) Not reported where the request the stream
+answers is known (a HAR entry, a probe, the kit, a response guard) and
+declared that version or a newer one: no client speaking 1.0 sent it, and
+answering with the version asked for is what the versioning text requires.
 
 ## Why it matters
 What the newer version added never reaches an application on the older
@@ -125,8 +130,15 @@ pub(crate) const RULES: &[Rule] = &[
 const CLIENT_SPEAKS: Protocol = Protocol::V1_0;
 
 /// The findings of `event`, at `at` (its pointer in the document: `""`,
-/// or `/3` in an events document), as `client` would handle it.
-pub(crate) fn event(client: Client, event: EventView<'_>, at: &str, out: &mut impl Findings) {
+/// or `/3` in an events document), as `client` would handle it; `asked` is
+/// what the request the stream answers declared, when it is known.
+pub(crate) fn event(
+    client: Client,
+    event: EventView<'_>,
+    at: &str,
+    asked: Option<&str>,
+    out: &mut impl Findings,
+) {
     let Some(kind) = event.str("type") else {
         return;
     };
@@ -137,7 +149,13 @@ pub(crate) fn event(client: Client, event: EventView<'_>, at: &str, out: &mut im
     if kind == "RUN_STARTED" {
         let declared = event.str("protocolVersion");
         if let Some(Declaration::Known(version)) = declared.map(Protocol::from_declaration) {
-            if version.is_1x() && version > CLIENT_SPEAKS {
+            // A request that asked for this version came from no client
+            // speaking 1.0 (@ag-ui/client 1.0.0 always declares "1.0"):
+            // the answer is the one the versioning text requires.
+            let asked_for = asked
+                .map(Protocol::from_declaration)
+                .is_some_and(|asked| asked.judged_as() >= version);
+            if version.is_1x() && version > CLIENT_SPEAKS && !asked_for {
                 out.add(&CLIENT_OLDER_THAN_STREAM, |rule| {
                     rule.diagnostic(
                         pointer::push(at, "protocolVersion"),
@@ -239,7 +257,7 @@ mod tests {
             (Client::V0_0_39, true),
         ] {
             let mut found = Vec::new();
-            event(client, EventView::from(&started), "/2", &mut found);
+            event(client, EventView::from(&started), "/2", None, &mut found);
             assert_eq!(found.len(), usize::from(dropped), "{client}");
             if dropped {
                 assert_eq!(found[0].pointer, "/2/type");
@@ -248,17 +266,56 @@ mod tests {
         let started =
             json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"});
         let mut found = Vec::new();
-        event(Client::V1_0_0, EventView::from(&started), "", &mut found);
+        event(
+            Client::V1_0_0,
+            EventView::from(&started),
+            "",
+            None,
+            &mut found,
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].rule, CLIENT_OLDER_THAN_STREAM.name);
+        // Answering a request that asked for 1.1 (or newer) with 1.1.
+        for asked in ["1.1", "1.2"] {
+            let mut found = Vec::new();
+            event(
+                Client::V1_0_0,
+                EventView::from(&started),
+                "",
+                Some(asked),
+                &mut found,
+            );
+            assert!(found.is_empty(), "{asked}");
+        }
+        let mut found = Vec::new();
+        event(
+            Client::V1_0_0,
+            EventView::from(&started),
+            "",
+            Some("1.0"),
+            &mut found,
+        );
+        assert_eq!(found.len(), 1);
         let started =
             json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.0"});
         let mut found = Vec::new();
-        event(Client::V1_0_0, EventView::from(&started), "", &mut found);
+        event(
+            Client::V1_0_0,
+            EventView::from(&started),
+            "",
+            None,
+            &mut found,
+        );
         assert!(found.is_empty());
         let mut found = Vec::new();
         let text = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
-        event(Client::V0_0_39, EventView::from(&text), "", &mut found);
+        event(
+            Client::V0_0_39,
+            EventView::from(&text),
+            "",
+            None,
+            &mut found,
+        );
         assert!(found.is_empty());
     }
 

@@ -137,15 +137,22 @@ pub(crate) const SSE_CARRIAGE_RETURN: Rule = Rule {
     summary: "An AG-UI event stream ends its lines with CRLF or CR",
     docs: concat!(
         r#"## What it checks
-That the Server-Sent Events of an AG-UI run's response (an HTTP Archive
-entry's, as `agui-lint probe` saves them) end their lines with LF alone.
+That the Server-Sent Events of an AG-UI run's response end their lines
+with LF alone, wherever agui-lint sees the bytes: a raw SSE capture or
+standard input, an HTTP Archive entry (as `agui-lint probe` and the proxy
+save them), a stream fed to the stream checker, the response guards, the
+kit.
 
 ## Why it matters
 The SSE standard allows CRLF and a lone CR, and agui-lint reads them; but
-releases of `@ag-ui/client` split events on a blank LF line only, and many
-hand-written clients do too: behind them a CRLF stream arrives as one
-event that never parses, and the run shows nothing. A warning, since the
-stream is correct SSE; `\n` line endings work with every client.
+`@ag-ui/client` 1.0.0 splits events on a blank LF line only (and the 1.1
+HTTP binding says a producer frames with LF): a stream that frames two or
+more events with CR arrives as one block whose JSON fails to parse, and
+the run fails. That is an error, judged as that client by default
+(`--client` names another profile; every profile splits alike). A single
+event ending with CR still parses: a warning, since clients that split on
+a blank LF line see it only at the stream's end. `\n` line endings work
+with every client.
 
 ## Invalid
 ```json

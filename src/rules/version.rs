@@ -24,10 +24,11 @@ pub(super) const UNKNOWN_PROTOCOL_VERSION: Rule = Rule {
 The `protocolVersion` a document declares: on a `RunAgentInput` (the
 version the client speaks), on `RUN_STARTED` (the version the agent
 speaks) or on `RUN_STARTED.input`. A version is `MAJOR.MINOR`, compared
-numerically (`1.10` is newer than `1.9`); an SDK's `MAJOR.MINOR.PATCH` is
-read as its `MAJOR.MINOR`. This rule reports a declaration newer than the
-newest version agui-lint knows (1.1), or one that is not a version at all
-(`"draft"`, `"one"`).
+numerically (`1.10` is newer than `1.9`). This rule reports a declaration
+newer than the newest version agui-lint knows (1.1), one that is not a
+version at all (`"draft"`, `"one"`), and an SDK's `MAJOR.MINOR.PATCH`
+(`"1.0.0"`), which is judged as its `MAJOR.MINOR` but is no protocol
+version: `@ag-ui/client` 1.0.0 warns that it cannot interpret it.
 
 ## Why it matters
 A receiver meeting a newer minor of its line MUST serve the run and SHOULD
@@ -36,7 +37,9 @@ warn; a declaration it cannot interpret is handled like a newer one
 document as the newest version it knows and says so here, so that fields
 the newer version added show up as `unknown-field` rather than as errors.
 An uninterpretable declaration usually means the sender put a product or
-package version where the protocol version belongs.
+package version where the protocol version belongs; the versioning text
+says the value is `MAJOR.MINOR` and that a receiver SHOULD warn about one
+it cannot read.
 
 ## Invalid
 ```json
@@ -98,6 +101,21 @@ pub(crate) fn finding(pointer: String, text: &str, declaration: Declaration) -> 
     let newest = Protocol::NEWEST;
     let message = match declaration {
         Declaration::Known(_) => return None,
+        Declaration::Patched(version) => {
+            return Some(
+                UNKNOWN_PROTOCOL_VERSION
+                    .diagnostic(
+                        pointer,
+                        format!(
+                            "protocolVersion '{}' is not MAJOR.MINOR: @ag-ui/client 1.0.0 cannot interpret it and warns",
+                            excerpt(text)
+                        ),
+                    )
+                    .with_help(format!(
+                        "declare \"{version}\", the protocol version, not a package's version; judged as AG-UI {version}"
+                    )),
+            )
+        }
         Declaration::Newer => format!(
             "protocolVersion '{}' is newer than the newest version agui-lint knows ({newest})",
             excerpt(text)

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::checked::{Checked, Sink};
+use crate::input::line_endings::LineEndings;
 use crate::input::proto::ProtoFramer;
 use crate::input::sse::{looks_like_sse, SseFramer};
 use crate::input::LineFramer;
@@ -105,6 +106,9 @@ pub struct StreamChecker {
     pending: Vec<Record>,
     pending_bytes: usize,
     sequenced: Sequenced,
+    /// The line endings of an SSE stream, as the client splits its events
+    /// (`sse-carriage-return`, reported at the stream's end).
+    endings: LineEndings,
 }
 
 impl StreamChecker {
@@ -127,6 +131,7 @@ impl StreamChecker {
             pending: Vec::new(),
             pending_bytes: 0,
             sequenced: Sequenced::new(),
+            endings: LineEndings::new(),
         }
     }
 
@@ -215,7 +220,11 @@ impl StreamChecker {
             pending,
             pending_bytes,
             sequenced,
+            endings,
         } = self;
+        if matches!(framer, Framer::Sse(_)) {
+            endings.watch(chunk);
+        }
         let file = &File {
             validator,
             path: path.clone(),
@@ -256,6 +265,7 @@ impl StreamChecker {
             Framer::Undecided(_) => {}
         }
         self.pending.extend(records);
+        let sse = matches!(self.framer, Framer::Sse(_));
         let StreamChecker {
             validator,
             path,
@@ -263,6 +273,7 @@ impl StreamChecker {
             mut pending,
             mut pending_bytes,
             mut sequenced,
+            endings,
             ..
         } = self;
         let file = File {
@@ -280,6 +291,17 @@ impl StreamChecker {
         let records = sequenced.records();
         // Nothing was read from a reader: no read error can end it.
         let _ = sequenced.finish(&file, None, sink);
+        // The framing as the client reads it, as `check` reports it for an
+        // SSE file: a document of the stream's own, after its records.
+        if let Some(finding) = endings
+            .finding(validator.settings().client_profile())
+            .filter(|_| sse)
+        {
+            let report = validator.report_of(vec![finding]);
+            if !report.diagnostics().is_empty() {
+                sink.document(file.checked(None, None, report));
+            }
+        }
         records
     }
 }

@@ -147,9 +147,7 @@ pub(super) fn check(
                 split.check_item("messages", &message, &at, reading, &mut noting);
             }
             rules(index, &message, found);
-            if let Some(client) = validator.settings.client_profile() {
-                rules::client::message(client, index, &message, found);
-            }
+            rules::client::message(validator.settings.client_profile(), index, &message, found);
             true
         });
     });

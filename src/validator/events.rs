@@ -260,9 +260,8 @@ impl Validator {
         stream
             .sequence
             .limit_state(self.settings.limits().state_limit());
-        if let Some(client) = self.settings.client_profile() {
-            rules::client::event(client, event, "", &mut found);
-        }
+        let asked = stream.sequence.requested_version();
+        rules::client::event(self.settings.client_profile(), event, "", asked, &mut found);
         stream.feed(event, protocol, record, location, &mut found);
         let mut diagnostics = found.finish();
         self.settings.apply(&mut diagnostics);

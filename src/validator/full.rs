@@ -252,17 +252,16 @@ impl Validator {
             &|pointer| bounded.contains(pointer),
             out,
         );
-        if let Some(client) = self.settings.client_profile() {
-            match (kind, value) {
-                (Kind::RunAgentInput, _) => rules::client::request(client, value, out),
-                (Kind::Events, Value::Array(events)) => {
-                    for (i, event) in events.iter().enumerate() {
-                        let at = format!("/{i}");
-                        rules::client::event(client, event.into(), &at, out);
-                    }
+        let client = self.settings.client_profile();
+        match (kind, value) {
+            (Kind::RunAgentInput, _) => rules::client::request(client, value, out),
+            (Kind::Events, Value::Array(events)) => {
+                for (i, event) in events.iter().enumerate() {
+                    let at = format!("/{i}");
+                    rules::client::event(client, event.into(), &at, None, out);
                 }
-                _ => {}
             }
+            _ => {}
         }
     }
 }

@@ -125,6 +125,7 @@ pub(super) const RULES: &[Rule] = &[
     versions::PROTOCOL_VERSION_MISMATCH,
     versions::PROTOCOL_VERSION_MISSING,
     streamed::SNAPSHOT_CONTRADICTS_STREAM,
+    streamed::SNAPSHOT_DROPS_STREAMING,
     chunks::CHUNK_CONTRADICTS_OPENER,
     chunks::CHUNK_CONTINUATION_AMBIGUOUS,
     open::OWNER_MISMATCH,
@@ -237,6 +238,12 @@ impl Sequence {
     /// declared: a 1.x `RUN_STARTED` declaring another is reported.
     pub fn expect_version(&mut self, declared: &str) {
         self.versions.expect(declared);
+    }
+
+    /// The `protocolVersion` the request this stream answers declared, if
+    /// it is known.
+    pub(crate) fn requested_version(&self) -> Option<&str> {
+        self.versions.requested()
     }
 
     /// Checks one event, judged by `protocol`, against those before it.

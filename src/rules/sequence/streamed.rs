@@ -20,7 +20,7 @@
 //! as JSON (spacing and key order aside), which a digest cannot do; past
 //! the bound, arguments whose bytes differ are not compared.
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -79,6 +79,54 @@ tool with none.
  {"type": "TOOL_CALL_END", "toolCallId": "c1"},
  {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "toolCalls": [
    {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Berlin\"}"}}]}]},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+"#,
+};
+
+pub(super) const SNAPSHOT_DROPS_STREAMING: Rule = Rule {
+    name: "snapshot-drops-streaming",
+    severity: Severity::Warning,
+    protocols: SINCE_1_0,
+    severity_1x: None,
+    summary: "A MESSAGES_SNAPSHOT omits a message or tool call still streaming, which the client then drops",
+    docs: r#"## What it checks
+AG-UI 1.x: a `MESSAGES_SNAPSHOT` that arrives while a text message
+(`TEXT_MESSAGE_START` without its `TEXT_MESSAGE_END` yet) or a tool call
+(`TOOL_CALL_START` without its `TOOL_CALL_END`) is streaming, and holds no
+message of that id, no tool call of that id. A consumer MUST replace its
+copy with the snapshot (`spec/1.1/basic/patterns/snapshots.mdx`), so the
+item being streamed is gone: `@ag-ui/client` 1.0.0 drops it with the text
+or arguments streamed so far, and warns at each of its later events ("No
+message found with ID"). A snapshot that omits a message already ended
+replaces it as the snapshot may, and is not reported; reasoning messages,
+which the client keeps when a snapshot omits them, are not either.
+
+## Why it matters
+The answer the user was reading, or the tool call about to run,
+disappears mid-stream: the rest of its text or arguments has nowhere to
+go. A producer that snapshots mid-stream includes the item being streamed,
+or ends it first.
+
+## Invalid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hel"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": []},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "lo"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+ {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
+```
+
+## Valid
+```json
+[{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "protocolVersion": "1.1"},
+ {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hel"},
+ {"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m1", "role": "assistant", "content": "Hel"}]},
+ {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "lo"},
+ {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
  {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}]
 ```
 "#,
@@ -174,6 +222,8 @@ struct Message {
     role: Option<String>,
     text: Text,
     ended: bool,
+    /// Streaming since a `TEXT_MESSAGE_START` (not a chunk), not ended.
+    by_start: bool,
     start: EventPlace,
 }
 
@@ -182,6 +232,8 @@ struct Call {
     name: Option<String>,
     arguments: Text,
     ended: bool,
+    /// Streaming since a `TOOL_CALL_START` (not a chunk), not ended.
+    by_start: bool,
     start: EventPlace,
 }
 
@@ -223,6 +275,11 @@ pub(super) struct Streamed {
     results: HashMap<String, ToolResult>,
     /// Bytes of argument text and structured results kept.
     kept: usize,
+    /// How many messages and tool calls opened by their start event are
+    /// not yet ended (`snapshot-drops-streaming`; chunks are ended by the
+    /// client before any other event): a snapshot looks for them only when
+    /// there are some.
+    streaming: usize,
 }
 
 impl Streamed {
@@ -240,6 +297,7 @@ impl Streamed {
             EventType::MessagesSnapshot => {
                 if let Some(messages) = at.messages() {
                     self.compare(messages, at, out);
+                    self.dropped(messages, at, out);
                 }
             }
             EventType::ToolCallResult => {
@@ -254,6 +312,10 @@ impl Streamed {
             EventType::ToolCallStart => {
                 if let Some(id) = at.str("toolCallId") {
                     self.call_started(id, at.str("toolCallName"), place);
+                    if let Some(call) = self.calls.get_mut(id) {
+                        self.streaming += usize::from(!call.by_start);
+                        call.by_start = true;
+                    }
                 }
             }
             EventType::ToolCallArgs => {
@@ -269,6 +331,10 @@ impl Streamed {
             EventType::TextMessageStart => {
                 if let Some(id) = at.str("messageId") {
                     self.message_started(id, at.str("role"), place);
+                    if let Some(message) = self.messages.get_mut(id) {
+                        self.streaming += usize::from(!message.by_start);
+                        message.by_start = true;
+                    }
                 }
             }
             EventType::TextMessageContent => {
@@ -296,6 +362,7 @@ impl Streamed {
                 role: Some(role.unwrap_or("assistant").to_string()),
                 text: Text::new(false),
                 ended: false,
+                by_start: false,
                 start: at.clone(),
             })
             .ended = false;
@@ -313,6 +380,9 @@ impl Streamed {
         if let Some(message) = self.messages.get_mut(id) {
             message.ended = true;
             message.text.complete();
+            if std::mem::take(&mut message.by_start) {
+                self.streaming -= 1;
+            }
         }
     }
 
@@ -327,6 +397,7 @@ impl Streamed {
                 name: name.map(str::to_string),
                 arguments: Text::new(true),
                 ended: false,
+                by_start: false,
                 start: at.clone(),
             })
             .ended = false;
@@ -344,6 +415,9 @@ impl Streamed {
         if let Some(call) = self.calls.get_mut(id) {
             call.ended = true;
             call.arguments.complete();
+            if std::mem::take(&mut call.by_start) {
+                self.streaming -= 1;
+            }
         }
     }
 
@@ -408,6 +482,49 @@ impl Streamed {
                     out,
                 );
             }
+        }
+    }
+
+    /// Reports each text message and tool call still streaming that
+    /// `messages`, a `MESSAGES_SNAPSHOT`'s, omits: the client drops it.
+    fn dropped(&self, messages: &[SnapshotMessage<'_>], at: &Here<'_>, out: &mut impl Findings) {
+        if self.streaming == 0 {
+            return;
+        }
+        let held: HashSet<&str> = messages.iter().filter_map(|m| m.id.as_deref()).collect();
+        let calls: HashSet<&str> = messages
+            .iter()
+            .flat_map(|m| m.tool_calls.iter().filter_map(|c| c.id.as_deref()))
+            .collect();
+        let mut omitted: Vec<(&str, &str, &EventPlace)> = self
+            .messages
+            .iter()
+            .filter(|(id, m)| m.by_start && !held.contains(id.as_str()))
+            .map(|(id, m)| ("message", id.as_str(), &m.start))
+            .chain(
+                self.calls
+                    .iter()
+                    .filter(|(id, c)| c.by_start && !calls.contains(id.as_str()))
+                    .map(|(id, c)| ("tool call", id.as_str(), &c.start)),
+            )
+            .collect();
+        // In the order they started, whatever the maps'.
+        omitted.sort_by_key(|(_, _, place)| place.index);
+        for (what, id, started) in omitted {
+            let lost = if what == "message" {
+                "text"
+            } else {
+                "arguments"
+            };
+            out.add(&SNAPSHOT_DROPS_STREAMING, |rule| {
+                at.finding(
+                    rule,
+                    "/messages",
+                    format!("the snapshot omits {what} '{id}', still streaming: @ag-ui/client drops it with its {lost} so far, and the rest has nowhere to go"),
+                )
+                .with_help(format!("include the {what} being streamed in the snapshot, or end it before the snapshot"))
+                .with_related_place(started, "it started streaming here")
+            });
         }
     }
 

@@ -98,6 +98,11 @@ impl Versions {
         self.requested = Some(declared.to_string());
     }
 
+    /// The text the request that asked for this stream declared, if known.
+    pub(super) fn requested(&self) -> Option<&str> {
+        self.requested.as_deref()
+    }
+
     /// A run starts: 1.x checks what its `RUN_STARTED` declares.
     pub(super) fn run_started(&mut self, at: &Here<'_>, out: &mut impl Findings) {
         self.undeclared = None;
