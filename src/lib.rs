@@ -62,7 +62,7 @@ pub use checked::{Checked, Context};
 pub use client::{Client, UnknownClientName};
 pub use diagnostic::{Diagnostic, Location, Related, Severity, Target};
 pub use kind::{Kind, Undetected, UnknownKindName};
-pub use limits::{Limits, DEFAULT_MAX_FINDINGS, PARSER_DEPTH};
+pub use limits::{Limits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FINDINGS, MAX_DEPTH_CAP, PARSER_DEPTH};
 pub use protocol::{Declaration, Protocol, ProtocolChoice, UnknownProtocolName};
 pub use render::document_json;
 pub use report::Report;

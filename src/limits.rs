@@ -5,9 +5,19 @@
 
 use serde::Deserialize;
 
-/// The deepest nesting `serde_json` parses; deeper documents are refused
-/// before they can exhaust the stack.
+/// The deepest nesting `serde_json` parses on the caller's stack; a
+/// document nesting deeper (within [`Limits::max_depth`]) is parsed and
+/// checked on a stack grown for it.
 pub const PARSER_DEPTH: usize = 128;
+
+/// The deepest nesting checked unless told otherwise: above what the
+/// official receivers refuse (pydantic, about 200 levels; `JSON.parse` and
+/// zod have no limit), so that what they accept is judged, not refused by
+/// agui-lint's own limit.
+pub const DEFAULT_MAX_DEPTH: usize = 512;
+
+/// The deepest [`Limits::max_depth`] may be set to.
+pub const MAX_DEPTH_CAP: usize = 2048;
 
 /// How many times the document limit a stream's state may take in memory
 /// when no state limit is set.
@@ -30,8 +40,9 @@ pub struct Limits {
     /// Largest document checked, in bytes (`document-too-large`); a JSON
     /// Lines line or an SSE event counts as a document. Default 64 MiB.
     pub max_document_bytes: usize,
-    /// Deepest nesting of arrays and objects (`nesting-too-deep`). Default
-    /// and upper bound 128, the parser's own limit.
+    /// Deepest nesting of arrays and objects (`nesting-too-deep`, agui-lint's
+    /// own limit, not the protocol's). Default 512 ([`DEFAULT_MAX_DEPTH`]),
+    /// at most 2,048 ([`MAX_DEPTH_CAP`]).
     pub max_depth: usize,
     /// Largest tool `parameters` schema that is meta-validated and compiled,
     /// in JSON values (`tool-parameters-too-large`). Default 10,000.
@@ -55,7 +66,7 @@ impl Limits {
         self
     }
 
-    /// With [`Limits::max_depth`] set to `depth` (at most 128).
+    /// With [`Limits::max_depth`] set to `depth` (at most 2,048).
     #[must_use]
     pub fn with_max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
@@ -102,7 +113,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_document_bytes: 64 * 1024 * 1024,
-            max_depth: PARSER_DEPTH,
+            max_depth: DEFAULT_MAX_DEPTH,
             max_tool_schema_nodes: 10_000,
             max_state_bytes: None,
             max_findings: DEFAULT_MAX_FINDINGS,

@@ -123,16 +123,30 @@ pub fn parse_pruning(
     prune: &[String],
     depth: usize,
 ) -> Result<Parsed, SyntaxError> {
+    parse_pruning_to(bytes, limit, prune, depth, false)
+}
+
+/// [`parse_pruning`] with `unbounded` set: without serde_json's recursion
+/// limit of 128 levels. The caller bounds the depth first (a scan that
+/// does not recurse) and gives the parse a stack deep enough for it.
+pub(crate) fn parse_pruning_to(
+    bytes: &[u8],
+    limit: Limit,
+    prune: &[String],
+    depth: usize,
+    unbounded: bool,
+) -> Result<Parsed, SyntaxError> {
     let state = State {
         keep: limit.keep,
         prune: prune.to_vec(),
         prune_depth: depth,
+        unbounded,
         ..State::default()
     };
     match parse_with(bytes, state) {
         Ok(parsed) => Ok(parsed),
         Err(error) if is_surrogate_error(&error) || is_range_error(&error) => {
-            parse_a_readable_copy(bytes, error, limit, (prune, depth))
+            parse_a_readable_copy(bytes, error, limit, (prune, depth), unbounded)
         }
         Err(error) => Err(error),
     }
@@ -140,6 +154,9 @@ pub fn parse_pruning(
 
 fn parse_with(bytes: &[u8], mut state: State) -> Result<Parsed, SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    if state.unbounded {
+        deserializer.disable_recursion_limit();
+    }
     let result = ValueSeed { state: &mut state }
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
@@ -193,6 +210,7 @@ fn parse_a_readable_copy(
     first: SyntaxError,
     limit: Limit,
     (prune, depth): (&[String], usize),
+    unbounded: bool,
 ) -> Result<Parsed, SyntaxError> {
     let lone = find_lone_surrogates(bytes);
     let numbers = find_out_of_range(bytes);
@@ -214,6 +232,7 @@ fn parse_a_readable_copy(
         keep: limit.keep,
         prune: prune.to_vec(),
         prune_depth: depth,
+        unbounded,
         lone: (!lone.is_empty()).then(|| LoneTracker {
             wanted: lone,
             ..LoneTracker::default()
@@ -385,6 +404,8 @@ struct State {
     prune: Vec<String>,
     /// How deep the objects whose members are pruned are.
     prune_depth: usize,
+    /// Whether serde_json's recursion limit is lifted ([`parse_pruning_to`]).
+    unbounded: bool,
 }
 
 /// Matches the numbers the parser meets, counted in document order, with

@@ -68,6 +68,9 @@ impl Protocol {
             return Declaration::Uninterpretable;
         };
         let known = match version {
+            // A pre-1.0 package version (`0.0.57`) is no protocol version:
+            // nothing before 1.0 declared one.
+            (0, _) if patched => return Declaration::Uninterpretable,
             (0, _) => Protocol::V0,
             (1, 0) => Protocol::V1_0,
             (1, 1) => Protocol::V1_1,
@@ -222,7 +225,7 @@ mod tests {
         assert_eq!(Protocol::from_declaration("1.0.0"), Patched(Protocol::V1_0));
         assert_eq!(Patched(Protocol::V1_0).judged_as(), Protocol::V1_0);
         assert_eq!(Protocol::from_declaration("1.1"), Known(Protocol::V1_1));
-        assert_eq!(Protocol::from_declaration("0.0.57"), Patched(Protocol::V0));
+        assert_eq!(Protocol::from_declaration("0.0.57"), Uninterpretable);
         assert_eq!(Protocol::from_declaration("0.1"), Known(Protocol::V0));
         assert_eq!(Protocol::from_declaration("1.10"), Newer);
         assert_eq!(Protocol::from_declaration("2.0"), Newer);

@@ -32,7 +32,7 @@ use serde::Deserialize;
 
 use crate::client::Client;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::limits::{Limits, PARSER_DEPTH};
+use crate::limits::{Limits, MAX_DEPTH_CAP};
 use crate::mask;
 use crate::protocol::{Protocol, ProtocolChoice};
 use crate::rules;
@@ -261,11 +261,11 @@ impl Settings {
         self.limits
     }
 
-    /// Checks documents within `limits`; a depth over the parser's 128 is
-    /// taken as 128.
+    /// Checks documents within `limits`; a depth over 2,048
+    /// ([`crate::MAX_DEPTH_CAP`]) is taken as 2,048.
     #[must_use]
     pub fn with_limits(mut self, mut limits: Limits) -> Self {
-        limits.max_depth = limits.max_depth.min(PARSER_DEPTH);
+        limits.max_depth = limits.max_depth.min(MAX_DEPTH_CAP);
         self.limits = limits;
         self
     }

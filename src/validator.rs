@@ -278,7 +278,13 @@ impl Validator {
                 declaration,
                 Declaration::Known(_) | Declaration::Patched(_)
             ));
-            return (reading, version::finding(pointer, text, declaration));
+            // A request spelling its version with a patch is served in
+            // silence by every official server: only a producer's, which
+            // @ag-ui/client cannot interpret, is warned about.
+            let silent =
+                kind == Kind::RunAgentInput && matches!(declaration, Declaration::Patched(_));
+            let finding = version::finding(pointer, text, declaration).filter(|_| !silent);
+            return (reading, finding);
         }
         let fallback = match kind {
             Kind::Event | Kind::Events => stream_protocol,

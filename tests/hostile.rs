@@ -107,15 +107,106 @@ fn limits_are_library_settings() {
         rules(&validator.validate(Kind::Context, br#"{"v": [[[[1]]]]}"#)),
         ["nesting-too-deep"]
     );
-    // The parser's own limit (128) is the most a setting can allow.
+    // 2,048 levels is the most a setting can allow.
     let lenient = Settings::default().with_limits(Limits::default().with_max_depth(10_000));
-    assert_eq!(lenient.limits().max_depth, 128);
+    assert_eq!(lenient.limits().max_depth, agui_lint::MAX_DEPTH_CAP);
     let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
     let report = Validator::new()
         .expect("validator")
         .with_settings(lenient)
         .validate(Kind::Messages, deep.as_bytes());
     assert_eq!(rules(&report), ["nesting-too-deep"]);
+}
+
+/// `n` objects nested, innermost `1`.
+fn nested(n: usize) -> String {
+    format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n))
+}
+
+/// Documents nested as deep as the official receivers accept them (JSON.parse
+/// and zod have no limit, pydantic about 200) are parsed and checked, on a
+/// thread with a 2 MiB stack as a server's worker has, in a request, a
+/// stream's state (then patched) and an events document; past the limit,
+/// the finding says the limit is agui-lint's. Up to the cap with the limit
+/// raised.
+#[test]
+fn deep_documents_are_checked_as_receivers_accept_them() {
+    let request = |depth: usize| {
+        format!(
+            r#"{{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{{}}}}"#,
+            nested(depth)
+        )
+    };
+    let stream = |depth: usize| {
+        format!(
+            "{}\n{}\n{}\n{}\n",
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0"}"#,
+            format_args!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"x":{}}}}}"#,
+                nested(depth)
+            ),
+            r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/y","value":1}]}"#,
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+        )
+    };
+    let on_a_small_stack = |limits: Limits, depths: Vec<usize>| {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let validator = Validator::new()
+                    .expect("validator")
+                    .with_settings(Settings::default().with_limits(limits));
+                depths
+                    .into_iter()
+                    .map(|depth| {
+                        let mut found = rules(
+                            &validator.validate(Kind::RunAgentInput, request(depth).as_bytes()),
+                        );
+                        let mut checker = agui_lint::StreamChecker::new(
+                            &validator,
+                            agui_lint::Framing::JsonLines,
+                        );
+                        let mut documents = checker.feed(stream(depth).as_bytes());
+                        documents.extend(checker.finish());
+                        found.extend(
+                            documents
+                                .iter()
+                                .flat_map(|d| d.report.diagnostics())
+                                .map(|d| d.rule.clone()),
+                        );
+                        (depth, found)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .expect("spawn")
+            .join()
+            .expect("no stack overflow")
+    };
+    for (depth, found) in on_a_small_stack(Limits::default(), vec![150, 200, 300, 505]) {
+        assert_eq!(found, Vec::<String>::new(), "depth {depth}");
+    }
+    for (depth, found) in on_a_small_stack(Limits::default(), vec![600]) {
+        // The request's and the snapshot's (a delta after a snapshot that
+        // was not read may be reported too).
+        assert_eq!(
+            found[..2],
+            ["nesting-too-deep", "nesting-too-deep"],
+            "depth {depth}"
+        );
+    }
+    let report = Validator::new()
+        .expect("validator")
+        .validate(Kind::RunAgentInput, request(600).as_bytes());
+    let finding = &report.diagnostics()[0];
+    assert!(
+        finding.message.contains("512 levels") && finding.message.contains("agui-lint's own limit"),
+        "{}",
+        finding.message
+    );
+    let raised = Limits::default().with_max_depth(agui_lint::MAX_DEPTH_CAP);
+    for (depth, found) in on_a_small_stack(raised, vec![2040]) {
+        assert_eq!(found, Vec::<String>::new(), "depth {depth}");
+    }
 }
 
 #[test]

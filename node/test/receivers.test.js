@@ -212,6 +212,93 @@ test('streams: an error where @ag-ui/client fails the run, a warning where it st
   assert.deepEqual(found, [], `${found.length} of ${cases.length} streams disagree:\n${found.join('\n')}`)
 })
 
+// The default view is @ag-ui/client 1.0.0's: each family below is judged
+// by a validator built with no option at all.
+
+/** What @ag-ui/client 1.0.0 does with `body`, served byte for byte. */
+async function rawVerdict(body) {
+  const { server, url } = await serveRaw(body)
+  const warnings = []
+  const { warn, error } = console
+  console.warn = (...args) => warnings.push(args.map(String).join(' '))
+  console.error = () => {}
+  try {
+    await new HttpAgent({ url, threadId: 'thread-1' }).runAgent({ runId: 'run-2' })
+    return { verdict: warnings.length > 0 ? 'warning' : 'none', said: warnings[0] }
+  } catch (failure) {
+    return { verdict: 'error', said: String(failure && failure.message ? failure.message : failure).slice(0, 160) }
+  } finally {
+    console.warn = warn
+    console.error = error
+    server.close()
+  }
+}
+
+/** The base stream framed with `eol` ending each line, `dispatch` each
+ * event (the blank line), the first event framed `first` when given. */
+function framed(events, eol, first) {
+  return events
+    .map((e, i) => {
+      const [line, blank] = i === 0 && first ? first : [eol, eol]
+      return `data: ${JSON.stringify(e)}${line}${blank}`
+    })
+    .join('')
+}
+
+test('SSE framing: served byte for byte, judged as the client splits it, by default', async () => {
+  const events = bases.stream
+  const cases = {
+    lf: framed(events, '\n'),
+    crlf: framed(events, '\r\n'),
+    cr: framed(events, '\r'),
+    'crlf after an lf first event': framed(events, '\r\n', ['\n', '\n']),
+    'lf lines, crlf blank lines': events.map((e) => `data: ${JSON.stringify(e)}\n\r\n`).join(''),
+    'crlf lines, lf blank lines': events.map((e) => `data: ${JSON.stringify(e)}\r\n\n`).join(''),
+    'one event, crlf': framed(events.slice(0, 1), '\r\n'),
+  }
+  const found = []
+  for (const [name, body] of Object.entries(cases)) {
+    const theirs = await rawVerdict(body)
+    const ours = worst(validator.checkStream(body, { format: 'sse' }))
+    const d = disagreement(`framing ${name} (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
+    if (d) found.push(d)
+  }
+  assert.deepEqual(found, [], `${found.length} framings disagree:\n${found.join('\n')}`)
+})
+
+test('snapshots at every point of a stream: a warning where the client drops what is streaming', async () => {
+  const events = bases.stream
+  const history = bases.stream.find((e) => e.type === 'MESSAGES_SNAPSHOT').messages
+  const found = []
+  let cases = 0
+  // Between the run's start and its end: an empty snapshot, the history
+  // alone, and the run's final snapshot (every message and call it made).
+  for (let at = 1; at < events.length; at++) {
+    for (const [what, messages] of [['empty', []], ['history', history.slice(0, 1)], ['final', history]]) {
+      const variant = [...events.slice(0, at), { type: 'MESSAGES_SNAPSHOT', messages }, ...events.slice(at)]
+      const theirs = await clientVerdict(variant)
+      const ours = worst(validator.checkStream(sse(variant), { format: 'sse' }))
+      const d = disagreement(`${what} snapshot before event ${at} ${events[at].type} (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
+      if (d) found.push(d)
+      cases++
+    }
+  }
+  assert.ok(cases > 60, `${cases} snapshot variants`)
+  assert.deepEqual(found, [], `${found.length} of ${cases} snapshot variants disagree:\n${found.join('\n')}`)
+})
+
+test('declared versions: a warning where the client cannot interpret one or speaks an older', async () => {
+  const found = []
+  for (const version of ['1.0', '1.0.0', '1.1', '1.1.0', '1.2', '2.0', '0.0.57', '1', 'v1.0', 'draft', '']) {
+    const events = [{ ...bases.stream[0], protocolVersion: version }, ...bases.stream.slice(1)]
+    const theirs = await clientVerdict(events)
+    const ours = worst(validator.checkStream(sse(events), { format: 'sse' }))
+    const d = disagreement(`protocolVersion '${version}' (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
+    if (d) found.push(d)
+  }
+  assert.deepEqual(found, [], `${found.length} versions disagree:\n${found.join('\n')}`)
+})
+
 // --client: what agui-lint says the official client does, against the
 // client itself, current and pinned to an older peer (its
 // maxProtocolVersion, as upstream's era lanes run it).

@@ -5,11 +5,11 @@
 //! exchanges through this code, so a saved session checks the same later.
 
 use crate::client::Client;
-use crate::diagnostic::Severity;
 use crate::input::har::{DeliveryEnd, HarEntry};
+use crate::input::line_endings::LineEndings;
 use crate::rules::transport::{
     essence, EVENT_STREAM, KEEP_ALIVE_GAP, KEEP_ALIVE_LIMIT_MS, PROTO_EVENT_STREAM,
-    RESPONSE_INCOMPLETE, SSE_CARRIAGE_RETURN, UNEXPECTED_CONTENT_TYPE, UNEXPECTED_STATUS,
+    RESPONSE_INCOMPLETE, UNEXPECTED_CONTENT_TYPE, UNEXPECTED_STATUS,
 };
 use crate::rules::RESPONSE_NOT_CAPTURED;
 use crate::Diagnostic;
@@ -81,30 +81,13 @@ pub(super) fn judge(entry: &HarEntry, client: Client) -> Judged {
         .as_ref()
         .filter(|_| read_events && text_body)
     {
-        if let Some(at) = memchr::memchr(b'\r', &body.bytes) {
-            let ending = if body.bytes.get(at + 1) == Some(&b'\n') {
-                "CRLF"
-            } else {
-                "a lone CR"
-            };
-            let mut finding = SSE_CARRIAGE_RETURN
-                .diagnostic(
-                    body.pointer.clone(),
-                    format!(
-                        "the event stream ends its lines with {ending}: clients that split events on a blank LF line see one event that never parses"
-                    ),
-                )
-                .with_help("end each line with \\n alone (data: {...}\\n\\n)");
-            // The official client splits on a blank LF line only: more
-            // than one event framed with CR reaches it as one block, whose
-            // JSON fails to parse, and the run fails.
-            if more_than_one_event(&body.bytes, at) {
-                finding.severity = Severity::Error;
-                finding.message = format!(
-                    "the event stream ends its lines with {ending}: {} splits events on a blank LF line only, so it reads the stream as one block that fails to parse, and the run fails",
-                    client.described()
-                );
-            }
+        // As the client splits the body: CR framing of more than one
+        // event reaches it as one block that fails to parse.
+        let mut endings = LineEndings::new();
+        endings.watch(&body.bytes);
+        if let Some(mut finding) = endings.finding(client) {
+            finding.pointer = body.pointer.clone();
+            finding.location = None;
             findings.push(finding);
         }
     }
@@ -190,15 +173,6 @@ pub(super) fn judge(entry: &HarEntry, client: Client) -> Judged {
 /// Whether `body`, whose first CR is at `first_cr`, frames more than one
 /// event with CR line endings: a blank line of CRs is followed by more
 /// than whitespace.
-fn more_than_one_event(body: &[u8], first_cr: usize) -> bool {
-    let rest = &body[first_cr..];
-    let separator = [&b"\r\n\r\n"[..], &b"\r\r"[..]]
-        .into_iter()
-        .filter_map(|blank| memchr::memmem::find(rest, blank).map(|at| at + blank.len()))
-        .min();
-    separator.is_some_and(|after| rest[after..].iter().any(|b| !b.is_ascii_whitespace()))
-}
-
 fn duration(ms: u64) -> String {
     if ms < 1_000 {
         format!("{ms} ms")
@@ -212,6 +186,7 @@ fn duration(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Severity;
     use crate::input::har::{Delivery, HarBody};
 
     fn entry(status: Option<u16>, mime: &str, body: &[u8]) -> HarEntry {
@@ -295,26 +270,14 @@ mod tests {
 
     #[test]
     fn carriage_returns_are_named() {
-        let crlf = judge(
-            &entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"),
-            Client::V1_0_0,
-        );
-        assert_eq!(
-            rules(&crlf),
-            [crate::rules::transport::SSE_CARRIAGE_RETURN.name]
-        );
-        assert!(crlf.findings[0].message.contains("CRLF"));
-        let cr = judge(
-            &entry(Some(200), EVENT_STREAM, b"data: {}\r\r"),
-            Client::V1_0_0,
-        );
-        assert!(cr.findings[0].message.contains("lone CR"));
-        assert_eq!(cr.findings[0].severity, Severity::Warning);
-        // Seen through the official client: one event still parses, two
-        // framed with CR are one block that fails the run.
+        // Seen through the official client: one event framed with CR still
+        // parses at the stream's end, two are one block that fails the run.
         let client = Client::V1_0_0;
-        let one = judge(&entry(Some(200), EVENT_STREAM, b"data: {}\r\n\r\n"), client);
-        assert_eq!(one.findings[0].severity, Severity::Warning);
+        for one in [&b"data: {}\r\n\r\n"[..], b"data: {}\r\r"] {
+            assert!(judge(&entry(Some(200), EVENT_STREAM, one), client)
+                .findings
+                .is_empty());
+        }
         let two = b"data: {}\r\n\r\ndata: {}\r\n\r\n";
         let two = judge(&entry(Some(200), EVENT_STREAM, two), client);
         assert_eq!(two.findings[0].severity, Severity::Error);

@@ -18,9 +18,11 @@ pub(crate) struct LineEndings {
     line: usize,
     column: usize,
     /// Whether the last byte ended a line (nothing since), and whether
-    /// that line ending had a CR.
+    /// that line ending was a lone LF or ended with one (CRLF): a blank
+    /// line after it that is a lone LF makes the `\n\n` the client splits
+    /// on.
     at_line_start: bool,
-    ending_had_cr: bool,
+    ended_with_lf: bool,
     previous: u8,
     /// A blank line ending with a CR was seen, and content came after it:
     /// the CR framing separates at least two events.
@@ -35,7 +37,7 @@ impl Default for LineEndings {
             line: 1,
             column: 1,
             at_line_start: false,
-            ending_had_cr: false,
+            ended_with_lf: false,
             previous: 0,
             cr_blank_line: false,
             content_after: false,
@@ -66,7 +68,7 @@ impl LineEndings {
             }
             self.previous = bytes[bytes.len() - 1];
             self.at_line_start = self.previous == b'\n';
-            self.ending_had_cr = false;
+            self.ended_with_lf = self.at_line_start;
             return;
         }
         for &byte in bytes {
@@ -77,13 +79,17 @@ impl LineEndings {
                     column: self.column,
                 });
             }
-            if (byte == b'\r' || byte == b'\n') && !continues_crlf {
-                if self.at_line_start && (byte == b'\r' || self.ending_had_cr) {
+            if continues_crlf {
+                self.ended_with_lf = true;
+            } else if byte == b'\r' || byte == b'\n' {
+                // A blank line dispatches an event; the client sees the
+                // dispatch only where its bytes hold `\n\n`.
+                if self.at_line_start && !(byte == b'\n' && self.ended_with_lf) {
                     self.cr_blank_line = true;
                 }
                 self.at_line_start = true;
-                self.ending_had_cr = byte == b'\r';
-            } else if !continues_crlf {
+                self.ended_with_lf = byte == b'\n';
+            } else {
                 self.at_line_start = false;
                 if self.cr_blank_line && !byte.is_ascii_whitespace() {
                     self.content_after = true;
@@ -100,31 +106,23 @@ impl LineEndings {
         }
     }
 
-    /// The `sse-carriage-return` finding as `client` reads the stream,
-    /// when it ends a line with a CR: an error when the CR framing
-    /// separates more than one event (the client fails the run), else a
-    /// warning.
+    /// The `sse-carriage-return` finding as `client` reads the stream, when
+    /// a CR frames events it splits on `\n\n` only: more than one event
+    /// reaches it as one block that fails to parse, and the run fails (an
+    /// error). A CR inside a line's ending, or framing the last event
+    /// alone, leaves every event the client reads whole: nothing.
     pub(crate) fn finding(&self, client: Client) -> Option<Diagnostic> {
-        let at = self.first_cr?;
-        let fails = self.content_after;
+        let at = self.first_cr.filter(|_| self.content_after)?;
         let mut diagnostic = SSE_CARRIAGE_RETURN
             .diagnostic(
                 "",
-                if fails {
-                    format!(
-                        "the event stream ends its lines with CR: {} splits events on a blank LF line only, so it reads the stream as one block that fails to parse, and the run fails",
-                        client.described()
-                    )
-                } else {
-                    "the event stream ends its lines with CR: clients that split events on a blank LF line see one event that never parses".to_string()
-                },
+                format!(
+                    "the event stream frames its events with CR: {} splits events on a blank LF line (\\n\\n) only, so it reads the stream as one block that fails to parse, and the run fails",
+                    client.described()
+                ),
             )
             .with_help("end each line with \\n alone (data: {...}\\n\\n)");
-        diagnostic.severity = if fails {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
+        diagnostic.severity = Severity::Error;
         diagnostic.location = Some(at);
         Some(diagnostic)
     }
@@ -158,9 +156,21 @@ mod tests {
         }
         let lone = b"data: 1\r\rdata: 2\r\r";
         assert_eq!(seen(lone, 4).expect("a finding").severity, Severity::Error);
-        let one = b"data: {\"a\":1}\r\n\r\n";
-        assert_eq!(seen(one, 5).expect("a finding").severity, Severity::Warning);
+        // One event framed with CR is read whole at the stream's end.
+        assert!(seen(b"data: {\"a\":1}\r\n\r\n", 5).is_none());
         assert!(seen(b"data: 1\n\ndata: 2\n\n", 3).is_none());
+        // CRLF lines dispatched by a lone LF still hold `\n\n`.
+        for chunk in [1, 2, 64] {
+            assert!(
+                seen(b"data: 1\r\n\ndata: 2\r\n\n", chunk).is_none(),
+                "{chunk}"
+            );
+            let lf_then_crlf = b"data: 1\n\r\ndata: 2\n\r\n";
+            assert_eq!(
+                seen(lf_then_crlf, chunk).map(|f| f.severity),
+                Some(Severity::Error)
+            );
+        }
     }
 
     #[test]

@@ -250,20 +250,27 @@ pub(crate) const NESTING_TOO_DEEP: Rule = Rule {
     severity: Severity::Error,
     protocols: EVERY_VERSION,
     severity_1x: None,
-    summary: "Arrays and objects nest deeper than the limit",
+    summary: "Arrays and objects nest deeper than agui-lint's limit",
     docs: r#"## What it checks
-That arrays and objects nest no deeper than `max-depth` (default and at
-most 128, the parser's limit; `--max-depth`, or `[limits]` in
-`agui-lint.toml`). The finding points at the first value too deep; the
-document is not checked further.
+That arrays and objects nest no deeper than `max-depth` (default 512, at
+most 2,048; `--max-depth`, or `[limits]` in `agui-lint.toml`). The finding
+points at the first value too deep; the document is not checked further.
+
+The limit is agui-lint's own, not the protocol's, and the message says so:
+it sits above what the official receivers refuse, so that what they accept
+is judged. `JSON.parse` and zod (`@ag-ui/core`, `@ag-ui/client`) accept any
+depth; pydantic (`ag-ui-protocol`) refuses a document past about 200
+levels. A document deeper than the parser's 128 levels is parsed and
+checked on a stack grown for it, never by recursing on the caller's.
 
 ## Why it matters
-Deep nesting is how a hostile payload exhausts a recursive parser's stack.
-No AG-UI payload needs it.
+Deep nesting is how a hostile payload exhausts a recursive parser's stack;
+an error, since the document was not checked. No AG-UI payload a receiver
+accepts needs more than the default.
 
 ## Invalid
 ```json
-{"state": [[[[[[[[[[[[[[[[[[[[ ... 200 levels ... ]]]]]]]]]]]]]]]]]]]]}
+{"state": [[[[[[[[[[[[[[[[[[[[ ... 600 levels ... ]]]]]]]]]]]]]]]]]]]]}
 ```
 
 ## Valid

@@ -131,10 +131,11 @@ warning: the events themselves are still checked.
 
 pub(crate) const SSE_CARRIAGE_RETURN: Rule = Rule {
     name: "sse-carriage-return",
-    severity: Severity::Warning,
+    severity: Severity::Error,
     protocols: EVERY_VERSION,
     severity_1x: None,
-    summary: "An AG-UI event stream ends its lines with CRLF or CR",
+    summary:
+        "An AG-UI event stream frames its events with CRLF or CR, which the client cannot split",
     docs: concat!(
         r#"## What it checks
 That the Server-Sent Events of an AG-UI run's response end their lines
@@ -149,10 +150,11 @@ The SSE standard allows CRLF and a lone CR, and agui-lint reads them; but
 HTTP binding says a producer frames with LF): a stream that frames two or
 more events with CR arrives as one block whose JSON fails to parse, and
 the run fails. That is an error, judged as that client by default
-(`--client` names another profile; every profile splits alike). A single
-event ending with CR still parses: a warning, since clients that split on
-a blank LF line see it only at the stream's end. `\n` line endings work
-with every client.
+(`--client` names another profile; every profile splits alike). What the
+client still reads whole is not reported: CRLF lines dispatched by a lone
+LF (`\r\n\n` holds the `\n\n` it splits on), or a CR framing the last
+event alone (read at the stream's end). `\n` line endings work with every
+client.
 
 ## Invalid
 ```json

@@ -77,6 +77,17 @@ pub struct EventStream {
     events: usize,
     last: Option<EventPlace>,
     versions: StreamVersions,
+    /// Whether an event nested deeper than the parser's limit was seen.
+    deep: bool,
+}
+
+/// Whether `bytes` nest deeper than serde_json parses on the caller's
+/// stack: a scan, run only for an event the full path parsed.
+fn nests_deep(bytes: &[u8]) -> bool {
+    bytes.len() > 2 * crate::limits::PARSER_DEPTH
+        && crate::limits::nesting(bytes, crate::limits::PARSER_DEPTH)
+            .too_deep_at
+            .is_some()
 }
 
 impl EventStream {
@@ -248,6 +259,31 @@ impl Validator {
     /// sequence findings of `event` (parsed from `bytes`, judged by
     /// `protocol`), located in `bytes`, with the settings applied.
     pub(crate) fn continue_stream(
+        &self,
+        stream: &mut EventStream,
+        event: EventView<'_>,
+        protocol: Protocol,
+        bytes: &[u8],
+        record: Option<usize>,
+        location: Option<Location>,
+    ) -> Vec<Diagnostic> {
+        // A stream that once held a value nested deeper than the parser's
+        // limit (only the full path parses one) keeps it in its state: its
+        // later events are followed on a stack grown for it, as the record
+        // was checked (the state's copies and patches recurse as it nests).
+        if !stream.deep && matches!(event, EventView::Value(_)) && nests_deep(bytes) {
+            stream.deep = true;
+        }
+        if stream.deep {
+            return stacker::grow(super::full::DEEP_STACK_BYTES, || {
+                self.continue_stream_here(stream, event, protocol, bytes, record, location)
+            });
+        }
+        self.continue_stream_here(stream, event, protocol, bytes, record, location)
+    }
+
+    /// [`Self::continue_stream`] on the current stack.
+    fn continue_stream_here(
         &self,
         stream: &mut EventStream,
         event: EventView<'_>,

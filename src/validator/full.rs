@@ -66,6 +66,18 @@ impl Validator {
         stream_protocol: Option<Protocol>,
         whole: Whole,
     ) -> (Report, Kept) {
+        self.check_bytes_at(kind, bytes, stream_protocol, whole, Depth::Parser)
+    }
+
+    /// [`Self::check_bytes_fully`], parsing within `depth`.
+    fn check_bytes_at(
+        &self,
+        kind: Option<Kind>,
+        bytes: &[u8],
+        stream_protocol: Option<Protocol>,
+        whole: Whole,
+        depth: Depth,
+    ) -> (Report, Kept) {
         // Until the document is read, it is judged as an event of its
         // stream would be, else by the configured default.
         let unread = stream_protocol
@@ -111,17 +123,36 @@ impl Validator {
             keep: limits.max_findings,
         };
         let prune = pruned::members(bytes);
-        let (value, noted) = match parse::parse_pruning(bytes, keep, &prune.keys, prune.depth) {
+        let unbounded = depth == Depth::Grown;
+        let parsed = parse::parse_pruning_to(bytes, keep, &prune.keys, prune.depth, unbounded);
+        let (value, noted) = match parsed {
             Ok(parsed) => Noted::of(parsed),
             Err(error) => {
                 let offset = locate::offset_of_line_column(bytes, error.line, error.byte_column);
                 if error.message == "recursion limit exceeded" {
-                    let open = limits::nesting(bytes, PARSER_DEPTH).open_at_end;
-                    early.extend(too_deep(bytes, offset, PARSER_DEPTH, open));
-                    return (
-                        self.report(None, early).with_protocol(unread),
-                        Kept::Nothing,
-                    );
+                    // Deeper than the parser goes on this stack: within
+                    // agui-lint's limit, the whole check runs again on a
+                    // stack grown for it (parsing, the schema and the rules
+                    // recurse as the document nests); past it, the limit
+                    // is the finding.
+                    let nesting = limits::nesting(bytes, limits.max_depth);
+                    if let Some(offset) = nesting.too_deep_at {
+                        early.extend(too_deep(
+                            bytes,
+                            offset,
+                            limits.max_depth,
+                            nesting.open_at_end,
+                        ));
+                        return (
+                            self.report(None, early).with_protocol(unread),
+                            Kept::Nothing,
+                        );
+                    }
+                    if depth == Depth::Parser {
+                        return stacker::grow(DEEP_STACK_BYTES, || {
+                            self.check_bytes_at(kind, bytes, stream_protocol, whole, Depth::Grown)
+                        });
+                    }
                 }
                 let message = if bytes.iter().all(u8::is_ascii_whitespace) {
                     "the document is empty".to_string()
@@ -327,6 +358,21 @@ pub(super) fn plain_syntax_message(message: &str) -> &str {
     }
 }
 
+/// How deep the full path parses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// Within serde_json's recursion limit, on the caller's stack.
+    Parser,
+    /// Within [`crate::Limits::max_depth`], on a stack grown for it.
+    Grown,
+}
+
+/// The stack a document nested deeper than the parser's limit is checked
+/// on: room for [`crate::MAX_DEPTH_CAP`] levels of parsing, schema
+/// validation and rules (`tests/hostile.rs` checks the cap), reserved
+/// only for such a document and touched as deep as it goes.
+pub(super) const DEEP_STACK_BYTES: usize = 256 * 1024 * 1024;
+
 /// A `nesting-too-deep` finding at the value starting at `offset`, and,
 /// when `open` arrays and objects are never closed, the `invalid-json`
 /// finding that the text is cut short (which no depth limit hides).
@@ -334,9 +380,14 @@ pub(super) fn too_deep(bytes: &[u8], offset: usize, limit: usize, open: usize) -
     let mut finding = crate::rules::NESTING_TOO_DEEP
         .diagnostic(
             "",
-            format!("arrays and objects nest more than {limit} levels deep here"),
+            format!(
+                "arrays and objects nest more than {limit} levels deep here: agui-lint's own limit (--max-depth), not the protocol's"
+            ),
         )
-        .with_help("the document was not checked further; no AG-UI payload nests this deep");
+        .with_help(format!(
+            "the document was not checked further; JSON.parse and zod accept deeper documents, pydantic refuses past about 200 levels; raise --max-depth (at most {}) to check it",
+            crate::limits::MAX_DEPTH_CAP
+        ));
     finding.location = Some(locate::location_at(bytes, offset));
     let mut findings = vec![finding];
     if open > 0 {
