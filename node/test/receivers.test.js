@@ -299,6 +299,38 @@ test('declared versions: a warning where the client cannot interpret one or spea
   assert.deepEqual(found, [], `${found.length} versions disagree:\n${found.join('\n')}`)
 })
 
+/** `n` objects nested, innermost 1. */
+function nested(n) {
+  let value = 1
+  for (let i = 0; i < n; i++) value = { a: value }
+  return value
+}
+
+test('depth: requests and streams nested as deep as the receivers take them', async () => {
+  const found = []
+  // Requests: zod takes any depth, pydantic refuses past 200 levels (the
+  // document counted); agui-lint checks to its own limit of 512.
+  const depths = [150, 199, 200, 300, 505]
+  const requests = depths.map((n) => ({ ...bases.request, state: nested(n) }))
+  const pydantic = pydanticAccepts(requests)
+  requests.forEach((doc, i) => {
+    const zod = RunAgentInputSchema.safeParse(doc).success
+    const theirs = zod && pydantic[i] ? 'none' : 'error'
+    const ours = worst(validator.checkRunAgentInput(JSON.stringify(doc)))
+    const d = disagreement(`request state nested ${depths[i]} (zod ${zod}, pydantic ${pydantic[i]})`, theirs, ours)
+    if (d) found.push(d)
+  })
+  // Streams: @ag-ui/client parses with JSON.parse, which takes any depth.
+  for (const n of depths) {
+    const events = bases.stream.map((e) => (e.type === 'STATE_SNAPSHOT' ? { ...e, snapshot: { deep: nested(n) } } : e))
+    const theirs = await clientVerdict(events)
+    const ours = worst(validator.checkStream(sse(events), { format: 'sse' }))
+    const d = disagreement(`state snapshot nested ${n} (client: ${theirs.said || 'silent'})`, theirs.verdict, ours)
+    if (d) found.push(d)
+  }
+  assert.deepEqual(found, [], `${found.length} depths disagree:\n${found.join('\n')}`)
+})
+
 // --client: what agui-lint says the official client does, against the
 // client itself, current and pinned to an older peer (its
 // maxProtocolVersion, as upstream's era lanes run it).

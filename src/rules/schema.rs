@@ -16,6 +16,7 @@ pub(super) const RULES: &[Rule] = &[
     TOO_MANY_FINDINGS,
     CHECK_TIMED_OUT,
     NESTING_TOO_DEEP,
+    NESTING_REFUSED_BY_SERVERS,
     INVALID_HAR,
     NO_AGUI_TRAFFIC,
     RESPONSE_NOT_CAPTURED,
@@ -276,6 +277,40 @@ accepts needs more than the default.
 ## Valid
 ```json
 {"state": [[1, 2], [3, 4]]}
+```
+"#,
+};
+
+pub(crate) const NESTING_REFUSED_BY_SERVERS: Rule = Rule {
+    name: "nesting-refused-by-servers",
+    severity: Severity::Error,
+    protocols: EVERY_VERSION,
+    severity_1x: None,
+    summary: "A RunAgentInput nests deeper than the official Python servers parse (200 levels)",
+    docs: r#"## What it checks
+That a `RunAgentInput` nests its arrays and objects no deeper than 200
+levels, the document itself counted. `ag-ui-protocol` parses a request
+with pydantic (`RunAgentInput.model_validate_json`, as FastAPI does), whose
+JSON parser refuses a deeper document as invalid JSON ("recursion limit
+exceeded"): every Python server built on the official SDK answers it with
+422. `@ag-ui/core`'s zod schema and `JSON.parse` accept any depth, so a
+TypeScript server serves it. Events are received by `@ag-ui/client`
+(`JSON.parse`), and are not held to this limit.
+
+## Why it matters
+State or forwarded props nested this deep (a recursive tree an
+application built up, a serialized graph) reach a TypeScript agent and
+fail at a Python one before the agent runs. Flatten the structure, or
+send it as a JSON string.
+
+## Invalid
+```json
+{"threadId": "t1", "runId": "r1", "state": {"a": {"a": {"a": ... 200 levels ... }}}, "messages": []}
+```
+
+## Valid
+```json
+{"threadId": "t1", "runId": "r1", "state": {"a": {"a": 1}}, "messages": []}
 ```
 "#,
 };

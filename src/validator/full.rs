@@ -217,6 +217,11 @@ impl Validator {
             }
         };
         let mut diagnostics = found.finish();
+        // Only a document deeper than the parser's limit can be deeper than
+        // pydantic's: the scan runs for those alone.
+        if depth == Depth::Grown && kind == Some(Kind::RunAgentInput) {
+            diagnostics.extend(refused_by_servers(bytes));
+        }
         if !diagnostics.is_empty() {
             let located = noticed.located_text(bytes);
             locate_all(&located, noticed.keys_repeat, None, &mut diagnostics);
@@ -356,6 +361,26 @@ pub(super) fn plain_syntax_message(message: &str) -> &str {
         }
         other => other,
     }
+}
+
+/// The deepest a request nests that pydantic (ag-ui-protocol's
+/// `RunAgentInput.model_validate_json`) parses, the document counted.
+const PYDANTIC_DEPTH: usize = 200;
+
+/// The `nesting-refused-by-servers` finding of a request nested deeper
+/// than [`PYDANTIC_DEPTH`], at the first value too deep.
+fn refused_by_servers(bytes: &[u8]) -> Option<Diagnostic> {
+    let offset = limits::nesting(bytes, PYDANTIC_DEPTH).too_deep_at?;
+    let mut finding = crate::rules::NESTING_REFUSED_BY_SERVERS
+        .diagnostic(
+            "",
+            format!(
+                "the request nests more than {PYDANTIC_DEPTH} levels deep here: ag-ui-protocol's pydantic refuses it as invalid JSON (recursion limit exceeded), so Python servers answer 422; zod and JSON.parse accept it"
+            ),
+        )
+        .with_help("flatten the structure, or send the deep part as a JSON string");
+    finding.location = Some(locate::location_at(bytes, offset));
+    Some(finding)
 }
 
 /// How deep the full path parses.
