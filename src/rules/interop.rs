@@ -42,6 +42,12 @@ exactly only up to 2^53−1: `9007199254740993` silently becomes
 timestamp in nanoseconds or a counter beyond the range therefore means one
 thing to a Python peer and another to a TypeScript peer.
 
+## Where the official receivers differ
+zod and pydantic accept such a number; `JSON.parse` reads `1e400` as
+`Infinity`, which `@ag-ui/client` sends back as `null` in the next request.
+Nothing fails, and the value is gone: a warning where the receivers say
+nothing.
+
 ## Invalid
 ```json
 {"id": "a1", "role": "activity", "activityType": "order", "content": {"orderId": 9007199254740993}}
@@ -74,6 +80,13 @@ writes the escape; the TypeScript SDK accepts it, the Python SDK's Pydantic
 models reject it, and many other parsers (Rust's `serde_json` among them)
 refuse the whole document. The payload works with one peer and fails with
 the other.
+
+## Where the official receivers differ
+zod and `JSON.parse` accept the escape; pydantic (`ag-ui-protocol`)
+refuses a request holding one. A warning rather than the error pydantic's
+refusal would make it: JSON's grammar allows the escape, the TypeScript
+peers take it, and the fix (cutting strings on code points) is the
+sender's either way.
 
 ## Invalid
 ```json

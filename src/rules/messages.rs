@@ -42,6 +42,12 @@ at the later message's id, with the first as related information.
 Clients key messages by id: a repeated id makes one message replace or hide
 another in the UI, and snapshots (`MESSAGES_SNAPSHOT`) merge the wrong ones.
 
+## Where the official receivers differ
+zod, pydantic and `@ag-ui/client` accept two messages with one id; the
+client then keys them as one, so one replaces or hides the other. An
+error where the receivers say nothing, because what they do with it loses
+a message.
+
 ## Invalid
 ```json
 [{"id": "m1", "role": "user", "content": "hi"},
@@ -69,6 +75,12 @@ That `threadId`, `runId`, message ids and tool call ids are not `""`.
 The schemas allow any string, but an empty id cannot be told from a missing
 one by most code (`if (!id)`), so threads, runs or messages get merged or
 dropped.
+
+## Where the official receivers differ
+Every official receiver accepts an empty id (the schemas allow any
+string); `@ag-ui/client` then treats it as missing where it keys by id. A
+warning, since nothing refuses it, where the receivers say nothing: what
+they do with it is the loss this rule names.
 
 ## Invalid
 ```json
@@ -154,6 +166,12 @@ reported too, and said so.
 Model providers reject a history whose tool result has no preceding call;
 the run fails at the provider instead of at the client.
 
+## Where the official receivers differ
+No official receiver checks a conversation: zod, pydantic and
+`@ag-ui/client` take a tool message answering no call. Model providers
+refuse such a history when the agent sends it on, which fails the run
+there: the error is theirs, reported where the history is made.
+
 ## Invalid
 ```json
 [{"id": "m1", "role": "user", "content": "weather?"},
@@ -214,6 +232,11 @@ conversation, still waiting for its result, is fine.
 ## Why it matters
 Model providers reject a history in which a tool call has no result and the
 conversation continues.
+
+## Where the official receivers differ
+No official receiver checks a conversation: a call left unanswered
+passes zod, pydantic and `@ag-ui/client`. Providers that require every
+call answered refuse the next turn; a warning, since some accept it.
 
 ## Invalid
 ```json

@@ -215,6 +215,14 @@ A stream cut off mid-run (a proxy timeout, a crashed agent, a capture
 stopped early) leaves the client waiting forever; `RUN_ERROR` is how an
 agent says it cannot go on.
 
+## Where the official receivers differ
+@ag-ui/client 1.0.0 ends such a run without an error: `runAgent()`
+resolves as if the run had finished. agui-lint reports it as the 1.1 HTTP
+binding does, which makes a stream that ends with its run open fatal, and
+as upstream's conformance suite requires of every client
+(`truncated-stream-fails-the-run`): an application on today's client
+shows a cut answer as a whole one.
+
 ## Invalid
 ```json
 [{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},

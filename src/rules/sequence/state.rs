@@ -103,6 +103,12 @@ hold the state from an earlier run, but agui-lint cannot check the delta.
 A client that joins here (a reload, a second tab) has nothing to apply
 the delta to; sending a snapshot first makes the stream self-contained.
 
+## Where the official receivers differ
+`@ag-ui/client` applies such a delta to the state it holds (the input's,
+or `{}`) in silence. Noted as information: the 1.1 text gives state a
+baseline from the input, so the delta may be right; a producer that meant
+a snapshot first sees it here.
+
 ## Invalid
 ```json
 [{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},

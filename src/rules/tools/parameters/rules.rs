@@ -36,6 +36,11 @@ The agent hands `parameters` to its model provider, which rejects an
 invalid schema and fails the run; a client or agent that validates tool
 arguments against it fails too.
 
+## Where the official receivers differ
+The official receivers take any object as `parameters`; none checks it
+as JSON Schema. The agent's model provider does, and fails the run: the
+error is the provider's, reported where the tool is defined.
+
 ## Invalid
 ```json
 {"name": "get_weather", "description": "Current weather",
