@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Dict, Iterator, List, Mapping, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ag_ui.core import (
     RunFinishedEvent,
@@ -212,9 +212,10 @@ def test_the_fastapi_example_checks_both_directions(caplog: Any) -> None:
     assert example.guard.response_stats.streams == 1
 
 
-def event_source_app(guard: Guard, events: List[Any]) -> FastAPI:
+def event_source_app(guard: Guard, events: List[Any], sep: Optional[str] = None) -> FastAPI:
     """An agent answering with sse-starlette's ``EventSourceResponse``,
-    which frames events with CRLF and names each with an ``event:`` line."""
+    which frames events with CRLF unless told ``sep`` and names each with
+    an ``event:`` line."""
     from sse_starlette.sse import EventSourceResponse
 
     app = FastAPI()
@@ -229,7 +230,7 @@ def event_source_app(guard: Guard, events: List[Any]) -> FastAPI:
                     "data": event.model_dump_json(by_alias=True, exclude_none=True),
                 }
 
-        return EventSourceResponse(stream())
+        return EventSourceResponse(stream(), sep=sep)
 
     return app
 
@@ -251,15 +252,23 @@ def test_sse_starlettes_event_source_response_is_checked_and_passed_unchanged(
     guard = Guard(responses="report")
     received = post(event_source_app(guard, correct))
     assert b"\r\n" in received and b"event: RUN_STARTED" in received
+    # sse-starlette's default CRLF framing: @ag-ui/client 1.0.0 splits events
+    # on \n\n only and fails the run, so the guard reports it (bytes unchanged).
+    assert rules_of(caplog) == ["sse-carriage-return"]
+    assert guard.response_stats.streams == 1 and guard.response_stats.events == 5
+    caplog.clear()
+    guard = Guard(responses="report")
+    received = post(event_source_app(guard, correct, sep="\n"))
+    assert b"\r\n" not in received and b"event: RUN_STARTED" in received
     assert rules_of(caplog) == []
     assert guard.response_stats == ResponseStats(streams=1, events=5)
 
     # A tool call left open: reported, and the bytes still pass as sent.
     caplog.clear()
     broken = [started, ToolCallStartEvent(tool_call_id="c1", tool_call_name="search"), finished]
-    unguarded = post(event_source_app(Guard(responses="off"), broken))
+    unguarded = post(event_source_app(Guard(responses="off"), broken, sep="\n"))
     guard = Guard(responses="report")
-    received = post(event_source_app(guard, broken))
+    received = post(event_source_app(guard, broken, sep="\n"))
     assert received == unguarded
     assert rules_of(caplog) == ["run-finished-while-open"]
     assert guard.response_stats.streams_with_errors == 1
