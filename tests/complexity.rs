@@ -453,6 +453,22 @@ fn numbers_and_strings() {
         },
         check_input(&validator),
     );
+    // Deeper than the parser's 128 levels, a document is parsed and checked
+    // on a stack grown for it: n values nested 130 deep each.
+    family(
+        "values nested past the parser's depth",
+        50,
+        Memory::Linear,
+        |n| {
+            let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+            format!(
+                r#"{{"threadId":"t","runId":"r","state":[{}],"messages":[]}}"#,
+                vec![deep; n].join(",")
+            )
+            .into_bytes()
+        },
+        check_input(&validator),
+    );
     family(
         "one long message",
         500_000,
