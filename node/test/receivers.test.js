@@ -120,31 +120,8 @@ function pydanticAccepts(requests) {
 
 /** What @ag-ui/client 1.0.0 does with `events` served as SSE:
  * 'error' (the run fails), 'warning' (it warns), or 'none'. */
-async function clientVerdict(events) {
-  const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')
-  const server = http.createServer((request, response) => {
-    request.resume()
-    request.on('end', () => {
-      response.writeHead(200, { 'Content-Type': 'text/event-stream' })
-      response.end(body)
-    })
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const warnings = []
-  const { warn, error } = console
-  console.warn = (...args) => warnings.push(args.map(String).join(' '))
-  console.error = () => {}
-  try {
-    const agent = new HttpAgent({ url: `http://127.0.0.1:${server.address().port}/agent`, threadId: 'thread-1' })
-    await agent.runAgent({ runId: 'run-2' })
-    return { verdict: warnings.length > 0 ? 'warning' : 'none', said: warnings[0] }
-  } catch (failure) {
-    return { verdict: 'error', said: String(failure && failure.message ? failure.message : failure).slice(0, 160) }
-  } finally {
-    console.warn = warn
-    console.error = error
-    server.close()
-  }
+function clientVerdict(events) {
+  return rawVerdict(sse(events))
 }
 
 /** agui-lint's worst severity and its findings. */

@@ -20,7 +20,7 @@ from agent_framework_ag_ui import add_agent_framework_fastapi_endpoint
 from fastapi import FastAPI
 
 from agui_lint.kit import KitReport, run_asgi
-from asgi_bodies import read_body
+from asgi_bodies import recording
 
 COUNTER = itertools.count()
 
@@ -153,16 +153,7 @@ def test_a_model_that_fails_every_run_fails_no_check() -> None:
 
 def test_a_model_that_reasons_is_sent_its_reasoning_back() -> None:
     bodies: List[bytes] = []
-    app = agent_framework_app("reasoning")
-
-    async def recorded(scope: Dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await app(scope, receive, send)
-        body, again = await read_body(receive)
-        bodies.append(body)
-        await app(scope, again, send)
-
-    report = run_asgi(recorded, "/agent", scenarios=["multi-turn"])
+    report = run_asgi(recording(agent_framework_app("reasoning"), bodies), "/agent", scenarios=["multi-turn"])
     assert report.verdict("multi-turn", "history-taken-back") == "passed", report.text
     second = json.loads(bodies[1])
     assert "reasoning" in [m["role"] for m in second["messages"]], second

@@ -3,7 +3,7 @@ wraps, for tests that look at (or act on) what the kit sends."""
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Dict, Tuple
+from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
 Receive = Callable[[], Awaitable[Dict[str, Any]]]
 
@@ -27,3 +27,16 @@ async def read_body(receive: Receive) -> Tuple[bytes, Receive]:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return body, again
+
+
+def recording(app: Any, bodies: List[bytes]) -> Any:
+    """``app``, with each request body it is sent kept in ``bodies``."""
+
+    async def recorded(scope: Dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        body, again = await read_body(receive)
+        bodies.append(body)
+        await app(scope, again, send)
+
+    return recorded

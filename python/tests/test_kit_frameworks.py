@@ -33,7 +33,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from agui_lint.kit import SCENARIOS, KitReport, run_asgi
-from asgi_bodies import read_body
+from asgi_bodies import recording
 
 Event = Dict[str, Any]
 COUNTER = itertools.count()
@@ -374,19 +374,6 @@ def test_a_model_that_fails_every_run_fails_no_check(server: str) -> None:
     assert "model unavailable: quota" in report.text
     not_exercised = [k for k, v in not_passed(report).items() if v == "not-exercised"]
     assert len(not_exercised) >= 6, report.text
-
-
-def recording(app: FastAPI, bodies: List[bytes]) -> Any:
-    """``app``, with each request body it is sent kept in ``bodies``."""
-
-    async def recorded(scope: Dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await app(scope, receive, send)
-        body, again = await read_body(receive)
-        bodies.append(body)
-        await app(scope, again, send)
-
-    return recorded
 
 
 @pytest.mark.parametrize("server", ["strands", "adk"])

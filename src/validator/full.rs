@@ -95,14 +95,8 @@ impl Validator {
             );
         };
         if limits.max_depth < PARSER_DEPTH {
-            let nesting = limits::nesting(bytes, limits.max_depth);
-            if let Some(offset) = nesting.too_deep_at {
-                early.extend(too_deep(
-                    bytes,
-                    offset,
-                    limits.max_depth,
-                    nesting.open_at_end,
-                ));
+            if let Some(found) = over_depth(bytes, limits.max_depth) {
+                early.extend(found);
                 return (
                     self.report(None, early).with_protocol(unread),
                     Kept::Nothing,
@@ -135,14 +129,8 @@ impl Validator {
                     // stack grown for it (parsing, the schema and the rules
                     // recurse as the document nests); past it, the limit
                     // is the finding.
-                    let nesting = limits::nesting(bytes, limits.max_depth);
-                    if let Some(offset) = nesting.too_deep_at {
-                        early.extend(too_deep(
-                            bytes,
-                            offset,
-                            limits.max_depth,
-                            nesting.open_at_end,
-                        ));
+                    if let Some(found) = over_depth(bytes, limits.max_depth) {
+                        early.extend(found);
                         return (
                             self.report(None, early).with_protocol(unread),
                             Kept::Nothing,
@@ -397,6 +385,14 @@ enum Depth {
 /// validation and rules (`tests/hostile.rs` checks the cap), reserved
 /// only for such a document and touched as deep as it goes.
 pub(super) const DEEP_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// The findings of `bytes` nesting deeper than `limit`, if they do
+/// ([`too_deep`]): a scan that does not recurse.
+fn over_depth(bytes: &[u8], limit: usize) -> Option<Vec<Diagnostic>> {
+    let nesting = limits::nesting(bytes, limit);
+    let offset = nesting.too_deep_at?;
+    Some(too_deep(bytes, offset, limit, nesting.open_at_end))
+}
 
 /// A `nesting-too-deep` finding at the value starting at `offset`, and,
 /// when `open` arrays and objects are never closed, the `invalid-json`
