@@ -659,8 +659,10 @@ pub struct ProxyArgs {
     /// Archive in this directory.
     #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
-    /// Save secret headers (Authorization, Cookie, API keys) as sent
-    /// rather than masked.
+    /// Save credentials as sent rather than masked: secret headers
+    /// (Authorization, Cookie, any named for a token, key, secret,
+    /// password, auth or session), a URL's user information and secret
+    /// query values.
     #[arg(long, requires = "save")]
     pub save_secrets: bool,
     /// How findings are printed: for a person on standard error, or one

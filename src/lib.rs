@@ -47,6 +47,7 @@ mod render;
 mod report;
 pub mod rules;
 mod schema;
+mod secrets;
 #[cfg(feature = "axum")]
 pub mod server;
 mod settings;
@@ -121,5 +122,9 @@ pub mod unstable {
     /// The JSON Schemas of every kind and version, generated from the types.
     pub mod schema {
         pub use crate::schema::*;
+    }
+    /// Credentials in traffic that is saved or printed: masked.
+    pub mod secrets {
+        pub use crate::secrets::*;
     }
 }

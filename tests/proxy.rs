@@ -270,7 +270,7 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
         let mut args = vec![
             "proxy".to_owned(),
             "--to".to_owned(),
-            format!("http://{address}"),
+            format!("http://user:url-secret@{address}"),
             "--listen".to_owned(),
             "127.0.0.1:0".to_owned(),
             "--save".to_owned(),
@@ -282,25 +282,38 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let mut proxy = Listening::start(&args);
         let seen = post(
-            &format!("{}/agent", proxy.url),
+            &format!("{}/agent?api_key=query-secret&page=2", proxy.url),
             &run_request("t"),
-            &[("Authorization", "Bearer token-secret")],
+            &[
+                ("Authorization", "Bearer token-secret"),
+                ("X-Goog-Api-Key", "goog-secret"),
+                ("X-Auth-Token", "xauth-secret"),
+            ],
         );
         assert_eq!(seen.status, 200);
         assert_eq!(header(&seen, "set-cookie"), Some("session=cookie-secret"));
-        proxy.wait_for("run 1 (POST /agent): 2 event(s)");
+        proxy.wait_for("run 1 (POST /agent?api_key=***&page=2): 2 event(s)");
         let head = heads.lock().expect("lock").pop().expect("a request");
         assert!(head.contains("Bearer token-secret"), "{head}");
         let printed = proxy.printed();
+        let secrets = [
+            "token-secret",
+            "cookie-secret",
+            "goog-secret",
+            "xauth-secret",
+            "url-secret",
+            "query-secret",
+        ];
         assert!(
             printed
                 .iter()
-                .all(|l| !l.contains("token-secret") && !l.contains("cookie-secret")),
+                .all(|l| secrets.iter().all(|secret| !l.contains(secret))),
             "{printed:?}"
         );
         let archive = std::fs::read_to_string(saved(dir.path())).expect("archive");
-        assert_eq!(archive.contains("token-secret"), save_secrets);
-        assert_eq!(archive.contains("cookie-secret"), save_secrets);
+        for secret in secrets {
+            assert_eq!(archive.contains(secret), save_secrets, "{secret}");
+        }
     }
 }
 

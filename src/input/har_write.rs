@@ -4,6 +4,7 @@
 //! (`_aguiLint`), which [`super::har`] reads back. Secrets in request
 //! headers are masked before anything is written.
 
+use crate::secrets::{is_secret_name, mask_url, MASKED};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
@@ -42,18 +43,6 @@ pub struct Received {
     pub delivery: Delivery,
 }
 
-/// Request headers whose values are secrets, never written or shown.
-const SECRET_HEADERS: &[&str] = &[
-    "authorization",
-    "proxy-authorization",
-    "cookie",
-    "x-api-key",
-    "api-key",
-];
-
-/// What a masked header value becomes.
-const MASKED: &str = "***";
-
 /// The archive of `exchanges`, as pretty-printed JSON text; the values of
 /// secret headers, and any header value containing one of `secrets`, are
 /// masked.
@@ -64,8 +53,10 @@ pub fn archive(exchanges: &[(Sent, Received)], secrets: &[String]) -> Vec<u8> {
 /// Whether an archive masks secrets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Masking {
-    /// Secret request headers (`Authorization`, `Cookie` ...), the
-    /// response's `Set-Cookie`, and header values holding a given secret.
+    /// Secret headers (`Authorization`, `Cookie`, any whose name says
+    /// token, key, secret, password, auth, session ...),
+    /// header values holding a given secret, and a URL's user information
+    /// and secret query values.
     Secrets,
     /// Nothing: every header as it was sent (asked for by the user).
     Nothing,
@@ -127,7 +118,7 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking)
         .iter()
         .map(|(name, value)| {
             let secret = masking == Masking::Secrets
-                && (SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+                && (is_secret_name(name)
                     || secrets
                         .iter()
                         .any(|s| !s.is_empty() && value.contains(s.as_str())));
@@ -145,7 +136,7 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking)
         .headers
         .iter()
         .map(|(name, value)| {
-            let secret = masking == Masking::Secrets && name.eq_ignore_ascii_case("set-cookie");
+            let secret = masking == Masking::Secrets && is_secret_name(name);
             json!({"name": name, "value": if secret { MASKED } else { value }})
         })
         .collect();
@@ -171,7 +162,10 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking)
         "time": received.total_ms,
         "request": {
             "method": "POST",
-            "url": sent.url,
+            "url": match masking {
+                Masking::Secrets => mask_url(&sent.url),
+                Masking::Nothing => sent.url.as_str().into(),
+            },
             "httpVersion": "HTTP/1.1",
             "cookies": [],
             "headers": request_headers,
@@ -313,6 +307,32 @@ mod tests {
         assert_eq!(entry["response"]["content"]["text"], "data: {}\r\n\r\n");
         assert_eq!(entry["_aguiLint"]["end"], "complete");
         assert_eq!(entry["timings"]["wait"], 2);
+    }
+
+    #[test]
+    fn credentials_of_every_family_and_in_the_url_are_masked_unless_kept() {
+        let (mut sent, received) = exchange(b"data: {}\n\n");
+        sent.url = "http://user:hunter2@127.0.0.1:1/agent?api_key=k_secret&page=2".into();
+        sent.headers = [
+            "X-Auth-Token",
+            "X-Goog-Api-Key",
+            "Ocp-Apim-Subscription-Key",
+            "Private-Token",
+            "X-Amz-Security-Token",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, name)| (name.to_string(), format!("secret-{n}")))
+        .collect();
+        let masked =
+            String::from_utf8(archive(&[(sent.clone(), received.clone())], &[])).expect("UTF-8");
+        for secret in ["hunter2", "k_secret", "secret-0", "secret-4"] {
+            assert!(!masked.contains(secret), "{secret}: {masked}");
+        }
+        assert!(masked.contains("http://***@127.0.0.1:1/agent?api_key=***&page=2"));
+        let kept = String::from_utf8(archive_with(&[(sent, received)], &[], Masking::Nothing))
+            .expect("UTF-8");
+        assert!(kept.contains("hunter2") && kept.contains("secret-4"));
     }
 
     #[test]

@@ -163,7 +163,9 @@ fn save(dir: &Path, url: &str, suite: &Suite, secrets: &[String]) -> Result<kit:
                 n,
                 format!(
                     "curl -sN {} -H {} -H 'Accept: text/event-stream' --data-binary @{}",
-                    shell_quote(url),
+                    // Credentials in the URL are left for the user to
+                    // add, as the headers given with -H are.
+                    shell_quote(&agui_lint::unstable::secrets::mask_url(url)),
                     shell_quote(&format!("Content-Type: {content_type}")),
                     shell_quote(&path.display().to_string())
                 ),

@@ -77,7 +77,10 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         out: Mutex::new(()),
     });
     if !args.quiet {
-        eprintln!("agui-lint proxy: forwarding to {}", proxy.target);
+        eprintln!(
+            "agui-lint proxy: forwarding to {}",
+            agui_lint::unstable::secrets::mask_url(&proxy.target)
+        );
     }
     serve::serve("proxy", args.listen, move |request| {
         let proxy = Arc::clone(&proxy);
@@ -103,7 +106,13 @@ async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Body>
         run,
         method: parts.method.as_str().to_owned(),
         url: format!("{}{path}", proxy.target),
-        label: format!("{} {path}", parts.method),
+        // What the console shows of the request: its secret query values
+        // masked, as the saved archive's URL is.
+        label: format!(
+            "{} {}",
+            parts.method,
+            agui_lint::unstable::secrets::mask_url(&path)
+        ),
         headers: parts
             .headers
             .iter()
