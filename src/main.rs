@@ -3,6 +3,7 @@
 //! failure).
 
 mod cli;
+mod console;
 mod decode;
 mod diff;
 mod probe;

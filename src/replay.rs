@@ -63,14 +63,14 @@ pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
         quiet: args.quiet,
     });
     if !args.quiet {
-        eprintln!(
+        crate::console::say(format_args!(
             "agui-lint replay: {} recorded response(s), served {}",
             replay.recordings.len(),
             match matching {
                 Matching::Order => "in order",
                 Matching::Request => "by request",
             }
-        );
+        ));
     }
     serve::serve("replay", args.listen, move |request| {
         let replay = Arc::clone(&replay);
@@ -120,11 +120,11 @@ async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
                 "ids as recorded (the binary frames' ids differ in length from the request's)"
             }
         };
-        eprintln!(
+        crate::console::say(format_args!(
             "agui-lint replay: POST {path} ← {}{place}: {} event(s), {ids}",
             recording.capture,
             recording.exchange.events.len()
-        );
+        ));
     }
     let (sender, stream) = Body::channel();
     tokio::spawn(async move {

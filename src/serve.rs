@@ -108,12 +108,14 @@ where
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    eprintln!("agui-lint {command}: listening on http://{bound}");
+    crate::console::say(format_args!(
+        "agui-lint {command}: listening on http://{bound}"
+    ));
     if !bound.ip().is_loopback() {
-        eprintln!(
+        crate::console::say(format_args!(
             "agui-lint {command}: {} is not a loopback address: other machines can reach this {command}",
             bound.ip()
-        );
+        ));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -159,6 +159,35 @@ fn the_example_servers_answer_passes_byte_for_byte_and_clean() {
 }
 
 #[test]
+fn a_closed_log_pipe_never_touches_the_traffic() {
+    // `agui-lint proxy --format jsonl | head -c1`: the log's reader is gone
+    // before the first line; every run still reaches the client whole.
+    let server = example_server();
+    let mut proxy = Listening::start_with_stdout_closed(&[
+        "proxy",
+        "--to",
+        &format!("http://{server}"),
+        "--listen",
+        "127.0.0.1:0",
+        "--format",
+        "jsonl",
+    ]);
+    for n in 0..3 {
+        let request = run_request(&format!("thread-closed-{n}"));
+        let direct = post(&format!("http://{server}/agent"), &request, &[]);
+        let proxied = post(&format!("{}/agent", proxy.url), &request, &[]);
+        assert_eq!(proxied.status, 200, "run {n}");
+        assert_eq!(proxied.body, direct.body, "run {n}");
+        assert!(!proxied.body.is_empty());
+    }
+    assert!(
+        proxy.printed().iter().all(|l| !l.contains("panicked")),
+        "{:?}",
+        proxy.printed()
+    );
+}
+
+#[test]
 fn a_stream_is_passed_on_as_it_comes() {
     // A capture whose second event comes 1.5 s after the first, served at
     // its recorded pace: the first byte reaches the client through the

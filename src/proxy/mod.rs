@@ -77,10 +77,10 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         out: Mutex::new(()),
     });
     if !args.quiet {
-        eprintln!(
+        crate::console::say(format_args!(
             "agui-lint proxy: forwarding to {}",
             agui_lint::unstable::secrets::mask_url(&proxy.target)
-        );
+        ));
     }
     serve::serve("proxy", args.listen, move |request| {
         let proxy = Arc::clone(&proxy);

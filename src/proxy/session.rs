@@ -40,7 +40,7 @@ impl Session {
             .and_then(|()| file.write_all(Appended::TAIL))
             .map_err(cannot)?;
         if !quiet {
-            eprintln!(
+            crate::console::say(format_args!(
                 "agui-lint proxy: saving the session to {}{}",
                 path.display(),
                 if secrets {
@@ -48,7 +48,7 @@ impl Session {
                 } else {
                     " (secret headers masked)"
                 }
-            );
+            ));
         }
         Ok(Session {
             tail_at: head.len() as u64,
@@ -81,10 +81,10 @@ impl Session {
                 self.tail_at += text.len() as u64;
                 self.entries += 1;
             }
-            Err(e) => eprintln!(
+            Err(e) => crate::console::say(format_args!(
                 "agui-lint proxy: {}: cannot write: {e}",
                 self.path.display()
-            ),
+            )),
         }
         self.entries
     }

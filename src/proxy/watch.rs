@@ -230,8 +230,8 @@ impl<'a> Watch<'a> {
     fn line(&self, text: &str) {
         let _one_at_a_time = self.proxy.out.lock();
         match self.proxy.format {
-            ProxyFormat::Human => eprintln!("{text}"),
-            ProxyFormat::Jsonl => println!("{text}"),
+            ProxyFormat::Human => crate::console::say(text),
+            ProxyFormat::Jsonl => crate::console::out(text),
         }
     }
 }

@@ -21,6 +21,17 @@ pub struct Listening {
 impl Listening {
     /// Starts the binary with `args` and waits for its "listening on" line.
     pub fn start(args: &[&str]) -> Listening {
+        Listening::started(args, true)
+    }
+
+    /// [`Self::start`] with its standard output a pipe closed at once, as
+    /// `agui-lint proxy --format jsonl | head -c1` leaves it.
+    #[allow(dead_code)]
+    pub fn start_with_stdout_closed(args: &[&str]) -> Listening {
+        Listening::started(args, false)
+    }
+
+    fn started(args: &[&str], read_stdout: bool) -> Listening {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
             .args(args)
             .stdin(Stdio::null())
@@ -29,10 +40,15 @@ impl Listening {
             .spawn()
             .expect("start agui-lint");
         let (send, lines) = mpsc::channel();
-        for stream in [
-            Box::new(child.stderr.take().expect("stderr")) as Box<dyn std::io::Read + Send>,
-            Box::new(child.stdout.take().expect("stdout")),
-        ] {
+        let stdout = child.stdout.take().expect("stdout");
+        let mut streams =
+            vec![Box::new(child.stderr.take().expect("stderr")) as Box<dyn std::io::Read + Send>];
+        if read_stdout {
+            streams.push(Box::new(stdout));
+        } else {
+            drop(stdout);
+        }
+        for stream in streams {
             let send = send.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines() {
