@@ -350,6 +350,7 @@ pub fn probe_response(data: &[u8]) {
         headers.push(("Content-Encoding".to_string(), "gzip".to_string()));
     }
     let sent = Sent {
+        method: "POST".into(),
         url: "http://127.0.0.1:1/agent".into(),
         headers: vec![("Authorization".into(), "Bearer secret".into())],
         body: br#"{"threadId":"t","runId":"r","protocolVersion":"1.1","messages":[]}"#.to_vec(),

@@ -1024,6 +1024,7 @@ fn har_archives() {
             use agui_lint::unstable::input::har::{Delivery, DeliveryEnd};
             use agui_lint::unstable::input::har_write::{archive, Received, Sent};
             let sent = Sent {
+                method: "POST".into(),
                 url: "http://127.0.0.1:1/agent".into(),
                 headers: Vec::new(),
                 body: br#"{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{}}"#.to_vec(),

@@ -15,6 +15,8 @@ use super::har::Delivery;
 /// A request as sent.
 #[derive(Debug, Clone)]
 pub struct Sent {
+    /// The method (`POST` for a run).
+    pub method: String,
     /// The URL.
     pub url: String,
     /// Every header sent, in order, secrets included (the archive masks
@@ -161,7 +163,7 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking)
         "startedDateTime": rfc3339(sent.at),
         "time": received.total_ms,
         "request": {
-            "method": "POST",
+            "method": sent.method,
             "url": match masking {
                 Masking::Secrets => mask_url(&sent.url),
                 Masking::Nothing => sent.url.as_str().into(),
@@ -252,6 +254,7 @@ mod tests {
 
     fn exchange(body: &[u8]) -> (Sent, Received) {
         let sent = Sent {
+            method: "POST".into(),
             url: "http://127.0.0.1:1/agent".into(),
             headers: vec![
                 ("Authorization".into(), "Bearer tok_secret".into()),
@@ -313,6 +316,8 @@ mod tests {
     fn credentials_of_every_family_and_in_the_url_are_masked_unless_kept() {
         let (mut sent, received) = exchange(b"data: {}\n\n");
         sent.url = "http://user:hunter2@127.0.0.1:1/agent?api_key=k_secret&page=2".into();
+        // Saved with the method it was sent with, not as a POST.
+        sent.method = "DELETE".into();
         sent.headers = [
             "X-Auth-Token",
             "X-Goog-Api-Key",
@@ -330,6 +335,7 @@ mod tests {
             assert!(!masked.contains(secret), "{secret}: {masked}");
         }
         assert!(masked.contains("http://***@127.0.0.1:1/agent?api_key=***&page=2"));
+        assert!(masked.contains(r#""method": "DELETE""#), "{masked}");
         let kept = String::from_utf8(archive_with(&[(sent, received)], &[], Masking::Nothing))
             .expect("UTF-8");
         assert!(kept.contains("hunter2") && kept.contains("secret-4"));

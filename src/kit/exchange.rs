@@ -349,6 +349,7 @@ pub fn sent(url: &str, request: &Request, extra: &[(String, String)]) -> Sent {
         headers.push((name.clone(), value.clone()));
     }
     Sent {
+        method: "POST".to_owned(),
         url: url.to_owned(),
         headers,
         body: request.body.clone(),

@@ -137,6 +137,7 @@ impl Client {
             request = request.header(name, value);
         }
         let sent = Sent {
+            method: "POST".to_owned(),
             url: url.to_string(),
             headers: sent_headers,
             body,

@@ -77,6 +77,7 @@ pub(crate) fn exchange(
 ) {
     let mut watch = Watch::new(proxy, forward.run, &forward.label, &forward.body);
     let sent = Sent {
+        method: forward.method.clone(),
         url: forward.url.clone(),
         headers: forward
             .headers
