@@ -142,9 +142,12 @@ where
                     async move { Ok::<_, Infallible>(answer.await) }
                 });
                 let mut builder = hyper::server::conn::http1::Builder::new();
+                // Nothing is added to what passes: a Date header is the
+                // server's to send, or not.
                 builder
                     .timer(hyper_util::rt::TokioTimer::new())
-                    .header_read_timeout(HEADER_READ_TIMEOUT);
+                    .header_read_timeout(HEADER_READ_TIMEOUT)
+                    .auto_date_header(false);
                 // A client that goes away ends its connection only.
                 let _ = builder
                     .serve_connection(hyper_util::rt::TokioIo::new(stream), service)

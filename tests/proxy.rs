@@ -321,6 +321,8 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
         );
         assert_eq!(seen.status, 200);
         assert_eq!(header(&seen, "set-cookie"), Some("session=cookie-secret"));
+        // The server sent no Date: none is added on the way.
+        assert_eq!(header(&seen, "date"), None);
         proxy.wait_for("run 1 (POST /agent?api_key=***&page=2): 2 event(s)");
         let head = heads.lock().expect("lock").pop().expect("a request");
         assert!(head.contains("Bearer token-secret"), "{head}");
