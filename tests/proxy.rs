@@ -349,6 +349,41 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
 }
 
 #[test]
+fn a_chunked_body_passes_whole_whatever_its_content_length_says() {
+    // Transfer-Encoding and a Content-Length of 5 on a body of 57 bytes:
+    // chunked wins (RFC 9112 section 6.3).
+    let body = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            std::thread::spawn(move || {
+                http_requests::each_request(stream, |stream, _| {
+                    use std::io::Write;
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+                        body.len()
+                    );
+                    false
+                });
+            });
+        }
+    });
+    let proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{address}"),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+    assert_eq!(seen.status, 200);
+    assert_eq!(String::from_utf8_lossy(&seen.body), body);
+}
+
+#[test]
 fn an_unreachable_server_is_a_bad_gateway() {
     let unused = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = unused.local_addr().expect("address");

@@ -125,9 +125,15 @@ pub(crate) fn exchange(
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
         .map(|(_, v)| v.clone());
+    // A body framed by Transfer-Encoding is read as chunks whatever its
+    // Content-Length says (RFC 9112 section 6.3): that length is not the
+    // body's, and is not passed back.
+    let chunked = all_headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"));
     let back = all_headers
         .into_iter()
-        .filter(|(n, _)| passed_back(n))
+        .filter(|(n, _)| passed_back(n) && !(chunked && n.eq_ignore_ascii_case("content-length")))
         .collect();
     if head.send(Ok((status, back))).is_err() {
         return;
