@@ -33,7 +33,9 @@
 //! settings but any default version, [`judge_run_agent_input`] reports
 //! what the full path reports for the same bytes, and
 //! [`run_agent_input_is_clean`] is true exactly when the full path
-//! reports nothing (any severity). Tests hold the
+//! reports nothing (any severity), for every document within the parser's
+//! 128 levels (a deeper one is the full path's alone: the fast path says
+//! it is not known clean). Tests hold the
 //! two to it on every fixture and on random mutations of them, and a fuzz
 //! target (`fuzz/fuzz_targets/differential.rs`) does the same. Settings
 //! only ever remove findings or change their severity, so a clean verdict
@@ -94,14 +96,13 @@ pub(crate) fn judge_run_agent_input<'d>(
     }
     let mut input = borrowed::read_input(bytes, limits.max_findings)?;
     // The version the full path judges by (`Validator::judge_version`);
-    // a declaration it warns about (a patch spelt too) is its to report.
+    // a declaration it warns about is its to report (a request's patch
+    // spelling it serves in silence, judged as its version).
     let protocol = match &input.protocol_version {
         None => default,
         Some(declared) => match Protocol::from_declaration(declared.as_str()) {
-            Declaration::Known(protocol) => protocol,
-            Declaration::Newer | Declaration::Uninterpretable | Declaration::Patched(_) => {
-                return None
-            }
+            Declaration::Known(protocol) | Declaration::Patched(protocol) => protocol,
+            Declaration::Newer | Declaration::Uninterpretable => return None,
         },
     };
     if !shape::fits(&input, protocol) {
