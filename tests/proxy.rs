@@ -125,6 +125,17 @@ fn saved(dir: &Path) -> PathBuf {
     found.into_iter().next().expect("archive")
 }
 
+/// A proxy on a free port of 127.0.0.1 forwarding to `address`.
+fn proxy_to(address: SocketAddr) -> Listening {
+    Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{address}"),
+        "--listen",
+        "127.0.0.1:0",
+    ])
+}
+
 #[test]
 fn the_example_servers_answer_passes_byte_for_byte_and_clean() {
     let server = example_server();
@@ -371,13 +382,7 @@ fn a_chunked_body_passes_whole_whatever_its_content_length_says() {
             });
         }
     });
-    let proxy = Listening::start(&[
-        "proxy",
-        "--to",
-        &format!("http://{address}"),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let proxy = proxy_to(address);
     let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
     assert_eq!(seen.status, 200);
     assert_eq!(String::from_utf8_lossy(&seen.body), body);
@@ -388,13 +393,7 @@ fn an_unreachable_server_is_a_bad_gateway() {
     let unused = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = unused.local_addr().expect("address");
     drop(unused);
-    let mut proxy = Listening::start(&[
-        "proxy",
-        "--to",
-        &format!("http://{address}"),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let mut proxy = proxy_to(address);
     let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
     assert_eq!(seen.status, 502);
     proxy.wait_for("the server cannot be reached");
