@@ -6,7 +6,7 @@
 //! a chunk with no CR before the first is skimmed, not walked byte by byte.
 
 use crate::client::Client;
-use crate::diagnostic::{Diagnostic, Location, Severity};
+use crate::diagnostic::{Diagnostic, Location};
 use crate::rules::transport::SSE_CARRIAGE_RETURN;
 
 /// What the bytes seen so far hold.
@@ -122,7 +122,6 @@ impl LineEndings {
                 ),
             )
             .with_help("end each line with \\n alone (data: {...}\\n\\n)");
-        diagnostic.severity = Severity::Error;
         diagnostic.location = Some(at);
         Some(diagnostic)
     }
@@ -131,6 +130,7 @@ impl LineEndings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Severity;
 
     fn seen(bytes: &[u8], chunk: usize) -> Option<Diagnostic> {
         let mut endings = LineEndings::new();

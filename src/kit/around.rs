@@ -2,6 +2,7 @@
 //! server author reads what came back where the stream went wrong, not
 //! only the event's number.
 
+use super::exchange::one_line;
 use crate::input::sse::SseReader;
 use crate::Framing;
 
@@ -22,7 +23,7 @@ pub fn events_around(body: &[u8], framing: Framing, record: usize) -> String {
     let mut shown: Vec<(usize, String)> = Vec::new();
     let mut keep = |n: usize, data: &[u8]| {
         if (first..=last).contains(&n) {
-            shown.push((n, compact(data)));
+            shown.push((n, one_line(data, MOST)));
         }
         n < last
     };
@@ -58,19 +59,6 @@ pub fn events_around(body: &[u8], framing: Framing, record: usize) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// An event's text on one line, whitespace runs collapsed, cut at
-/// [`MOST`] characters.
-fn compact(data: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&data[..data.len().min(MOST * 4)]);
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let cut: String = text.chars().take(MOST).collect();
-    if cut.len() < text.len() || data.len() > MOST * 4 {
-        format!("{cut}…")
-    } else {
-        cut
-    }
 }
 
 #[cfg(test)]

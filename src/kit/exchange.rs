@@ -284,15 +284,26 @@ fn or_none(media: &str) -> &str {
 
 /// The start of a body, for a verdict's reason: `: "…"`, or nothing.
 pub fn body_excerpt(body: &[u8]) -> String {
-    const MOST: usize = 120;
-    let text = String::from_utf8_lossy(&body[..body.len().min(MOST * 4)]);
-    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = one_line(body, 120);
     if text.is_empty() {
         return String::new();
     }
-    let cut: String = text.chars().take(MOST).collect();
-    let more = if cut.len() < text.len() { "…" } else { "" };
-    format!(": \"{cut}{more}\"")
+    format!(": \"{text}\"")
+}
+
+/// `bytes` as text on one line, whitespace runs collapsed, cut at `most`
+/// characters (`…` where it was cut); only the first `4 × most` bytes are
+/// read.
+pub fn one_line(bytes: &[u8], most: usize) -> String {
+    let read = &bytes[..bytes.len().min(most * 4)];
+    let text = String::from_utf8_lossy(read);
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut: String = text.chars().take(most).collect();
+    if cut.len() < text.len() || read.len() < bytes.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
 }
 
 /// A response as a driver that measured nothing of its timing hands it

@@ -274,40 +274,30 @@ impl Validator {
         if !stream.deep && matches!(event, EventView::Value(_)) && nests_deep(bytes) {
             stream.deep = true;
         }
-        if stream.deep {
-            return stacker::grow(super::full::DEEP_STACK_BYTES, || {
-                self.continue_stream_here(stream, event, protocol, bytes, record, location)
-            });
+        let deep = stream.deep;
+        let mut follow = || {
+            let mut found = self.sink();
+            stream
+                .sequence
+                .limit_state(self.settings.limits().state_limit());
+            let asked = stream.sequence.requested_version();
+            rules::client::event(self.settings.client_profile(), event, "", asked, &mut found);
+            stream.feed(event, protocol, record, location, &mut found);
+            let mut diagnostics = found.finish();
+            self.settings.apply(&mut diagnostics);
+            if !diagnostics.is_empty() {
+                // Located as the record's own findings were: after a byte order
+                // mark, which `check_record` reported and skipped.
+                let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+                locate_all(text, true, None, &mut diagnostics);
+            }
+            diagnostics
+        };
+        if deep {
+            stacker::grow(super::full::DEEP_STACK_BYTES, follow)
+        } else {
+            follow()
         }
-        self.continue_stream_here(stream, event, protocol, bytes, record, location)
-    }
-
-    /// [`Self::continue_stream`] on the current stack.
-    fn continue_stream_here(
-        &self,
-        stream: &mut EventStream,
-        event: EventView<'_>,
-        protocol: Protocol,
-        bytes: &[u8],
-        record: Option<usize>,
-        location: Option<Location>,
-    ) -> Vec<Diagnostic> {
-        let mut found = self.sink();
-        stream
-            .sequence
-            .limit_state(self.settings.limits().state_limit());
-        let asked = stream.sequence.requested_version();
-        rules::client::event(self.settings.client_profile(), event, "", asked, &mut found);
-        stream.feed(event, protocol, record, location, &mut found);
-        let mut diagnostics = found.finish();
-        self.settings.apply(&mut diagnostics);
-        if !diagnostics.is_empty() {
-            // Located as the record's own findings were: after a byte order
-            // mark, which `check_record` reported and skipped.
-            let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-            locate_all(text, true, None, &mut diagnostics);
-        }
-        diagnostics
     }
 
     /// Ends `stream`: findings about what is still open (a run never
