@@ -624,6 +624,26 @@ pub struct ReplayArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What the server holds at once.
+    #[command(flatten)]
+    pub limits: ServeLimitsArgs,
+}
+
+/// The bounds of a long-running server (`proxy`, `replay`).
+#[derive(Debug, clap::Args)]
+pub struct ServeLimitsArgs {
+    /// The most exchanges in flight at once; past them a request is
+    /// answered 503 at once.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub max_exchanges: usize,
+    /// The most memory for request bodies and kept responses across all
+    /// exchanges; past it a request is answered 503 and a response passes
+    /// on unchecked.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub max_memory: usize,
+    /// Most time a client may take to send a request's body (408 after).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub body_timeout: Duration,
 }
 
 /// How `replay` picks a recording.
@@ -671,14 +691,25 @@ pub struct ProxyArgs {
     pub format: ProxyFormat,
     /// The most of one response kept for its check and the archive (the
     /// rest passes on, counted, not checked).
-    #[arg(long, default_value_t = 64 * 1024 * 1024, value_name = "BYTES")]
+    #[arg(long, default_value = "64M", value_name = "SIZE", value_parser = parse_size)]
     pub max_response_size: usize,
-    /// How long to wait for the server to accept a connection, in seconds.
-    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
-    pub connect_timeout: u64,
+    /// Most time to open a connection to the server (504 after).
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub connect_timeout: Duration,
+    /// Most time from sending a request to the response's head (504
+    /// after).
+    #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
+    pub first_byte_timeout: Duration,
+    /// Most time the response may send nothing; past it the client's
+    /// connection is aborted, never ended as if whole.
+    #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
     /// Print only findings (no summaries, no requests).
     #[arg(long, short)]
     pub quiet: bool,
+    /// What the proxy holds at once.
+    #[command(flatten)]
+    pub limits: ServeLimitsArgs,
 }
 
 /// Output formats of `proxy`.

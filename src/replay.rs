@@ -15,7 +15,7 @@ use hyper::{Method, Request, Response};
 use serde_json::Value;
 
 use crate::cli::{MatchArg, PaceArg, ReplayArgs};
-use crate::serve::{self, Body};
+use crate::serve::{self, Body, Budget, Limits};
 
 /// One recording and the capture it came from.
 struct Recording {
@@ -30,6 +30,7 @@ struct Replay {
     keep_ids: bool,
     pace: Pace,
     quiet: bool,
+    limits: Limits,
 }
 
 /// Runs the command: serves until the process ends.
@@ -61,6 +62,11 @@ pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
             PaceArg::Recorded => Pace::Recorded,
         },
         quiet: args.quiet,
+        limits: Limits {
+            exchanges: args.limits.max_exchanges,
+            body_timeout: args.limits.body_timeout,
+            memory: Budget::new(args.limits.max_memory),
+        },
     });
     if !args.quiet {
         crate::console::say(format_args!(
@@ -72,7 +78,8 @@ pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
             }
         ));
     }
-    serve::serve("replay", args.listen, move |request| {
+    let exchanges = replay.limits.exchanges;
+    serve::serve("replay", args.listen, exchanges, move |request| {
         let replay = Arc::clone(&replay);
         async move { answer(&replay, request).await }
     })?;
@@ -88,9 +95,9 @@ async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
         );
     }
     let path = request.uri().path().to_owned();
-    let body = match serve::read_body(request.into_body()).await {
-        Ok(body) => body,
-        Err(response) => return response,
+    let body = match serve::read_body(request.into_body(), &replay.limits).await {
+        Ok((body, _held)) => body,
+        Err(why) => return serve::body_refused(why),
     };
     let incoming: Option<Value> = serde_json::from_slice(&body).ok();
     let chosen = replay
@@ -132,11 +139,12 @@ async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
             if !piece.wait.is_zero() {
                 tokio::time::sleep(piece.wait).await;
             }
-            if sender.send(Ok(Bytes::from(piece.bytes))).await.is_err() {
+            if !sender.send(Bytes::from(piece.bytes)).await {
                 // The client went away.
                 return;
             }
         }
+        sender.end().await;
     });
     let mut response = Response::new(stream);
     *response.status_mut() =

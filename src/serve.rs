@@ -8,15 +8,18 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
+use http_body::Body as _;
 use http_body::Frame;
 use http_body_util::BodyExt as _;
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 /// How long a client may take to send a request's head.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -25,13 +28,61 @@ const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// smaller; a larger body is refused with 413).
 pub(crate) const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 
-/// A response body: whole, or fed from a channel piece by piece. An error
-/// on the channel aborts the connection, as the upstream's did.
+/// A response body: whole, or fed piece by piece by a [`Feed`]. A stream
+/// ends cleanly only when its feed says it ended: an error from the feed,
+/// or a feed dropped before its end (a task that failed, a panic), aborts
+/// the client's connection, so that a cut stream never reaches the client
+/// as a whole one.
 pub(crate) enum Body {
     /// All of it at once.
     Whole(Option<Bytes>),
     /// Pieces as they come.
-    Stream(mpsc::Receiver<io::Result<Bytes>>),
+    Stream(Streamed),
+}
+
+/// The receiving half of a streamed [`Body`].
+pub(crate) struct Streamed {
+    receiver: mpsc::Receiver<Piece>,
+    /// Data was handed to hyper since it last waited: it may be in hyper's
+    /// buffer, not yet written to the client.
+    unflushed: bool,
+    /// A failure held back until what came before it is written.
+    failure: Option<io::Error>,
+}
+
+/// What a [`Feed`] sends down a streamed body.
+pub(crate) enum Piece {
+    /// The next bytes.
+    Data(Bytes),
+    /// The body ended whole.
+    End,
+    /// The body cannot be finished: the connection is aborted.
+    Fail(io::Error),
+}
+
+/// The sending half of a streamed [`Body`].
+pub(crate) struct Feed(mpsc::Sender<Piece>);
+
+impl Feed {
+    /// Sends `bytes`; `false` when the client went away.
+    pub(crate) async fn send(&self, bytes: Bytes) -> bool {
+        self.0.send(Piece::Data(bytes)).await.is_ok()
+    }
+
+    /// Waits until the client went away (the body dropped).
+    pub(crate) async fn closed(&self) {
+        self.0.closed().await;
+    }
+
+    /// Ends the body whole.
+    pub(crate) async fn end(self) {
+        let _ = self.0.send(Piece::End).await;
+    }
+
+    /// Aborts the client's connection with `why`.
+    pub(crate) async fn fail(self, why: String) {
+        let _ = self.0.send(Piece::Fail(io::Error::other(why))).await;
+    }
 }
 
 impl Body {
@@ -40,11 +91,18 @@ impl Body {
         Body::Whole(Some(bytes.into()))
     }
 
-    /// A streamed body and the sender that feeds it (a few pieces are
-    /// queued before the sender waits for the client).
-    pub(crate) fn channel() -> (mpsc::Sender<io::Result<Bytes>>, Body) {
+    /// A streamed body and the feed that fills it (a few pieces are queued
+    /// before the feed waits for the client).
+    pub(crate) fn channel() -> (Feed, Body) {
         let (sender, receiver) = mpsc::channel(16);
-        (sender, Body::Stream(receiver))
+        (
+            Feed(sender),
+            Body::Stream(Streamed {
+                receiver,
+                unflushed: false,
+                failure: None,
+            }),
+        )
     }
 }
 
@@ -56,11 +114,43 @@ impl http_body::Body for Body {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
-        match self.get_mut() {
+        let body = self.get_mut();
+        match body {
             Body::Whole(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
-            Body::Stream(receiver) => receiver
-                .poll_recv(cx)
-                .map(|piece| piece.map(|piece| piece.map(Frame::data))),
+            Body::Stream(streamed) => {
+                if let Some(failure) = streamed.failure.take() {
+                    return Poll::Ready(Some(Err(failure)));
+                }
+                let failure = match streamed.receiver.poll_recv(cx) {
+                    Poll::Pending => {
+                        streamed.unflushed = false;
+                        return Poll::Pending;
+                    }
+                    Poll::Ready(Some(Piece::Data(bytes))) => {
+                        streamed.unflushed = true;
+                        return Poll::Ready(Some(Ok(Frame::data(bytes))));
+                    }
+                    Poll::Ready(Some(Piece::End)) => {
+                        // Ended: polled again, it stays ended.
+                        *body = Body::Whole(None);
+                        return Poll::Ready(None);
+                    }
+                    Poll::Ready(Some(Piece::Fail(error))) => error,
+                    Poll::Ready(None) => {
+                        io::Error::other("the stream ended before its feed finished it")
+                    }
+                };
+                if streamed.unflushed {
+                    // hyper drops its buffer when a body fails: it is
+                    // told to wait once, and writes what it holds, so the
+                    // client gets every byte that came before the break.
+                    streamed.unflushed = false;
+                    streamed.failure = Some(failure);
+                    cx.waker().wake_by_ref();
+                    return Poll::Pending;
+                }
+                Poll::Ready(Some(Err(failure)))
+            }
         }
     }
 }
@@ -77,25 +167,145 @@ pub(crate) fn text(status: u16, message: &str) -> Response<Body> {
     response
 }
 
-/// A request's body, read whole up to [`MAX_REQUEST_BYTES`]; `Err` with
-/// the response to send when it is larger or the client went away.
-pub(crate) async fn read_body(body: Incoming) -> Result<Bytes, Response<Body>> {
-    match http_body_util::Limited::new(body, MAX_REQUEST_BYTES)
-        .collect()
-        .await
-    {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(text(
-            413,
-            &format!("request body over {MAX_REQUEST_BYTES} bytes"),
-        )),
-        Err(e) => Err(text(400, &format!("cannot read the request body: {e}"))),
+/// What a server holds at most at once: exchanges in flight (past them a
+/// request is answered 503 at once), and bytes of buffered bodies and kept
+/// streams across every exchange.
+pub(crate) struct Limits {
+    /// Exchanges served at once.
+    pub exchanges: usize,
+    /// Most time a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// Bytes of bodies held at once, across exchanges.
+    pub memory: Arc<Budget>,
+}
+
+/// Bytes that may be held at once across exchanges.
+pub(crate) struct Budget {
+    used: AtomicUsize,
+    max: usize,
+}
+
+impl Budget {
+    /// A budget of `max` bytes.
+    pub(crate) fn new(max: usize) -> Arc<Budget> {
+        Arc::new(Budget {
+            used: AtomicUsize::new(0),
+            max,
+        })
+    }
+
+    /// A share of the budget holding nothing yet.
+    pub(crate) fn share(self: &Arc<Self>) -> Held {
+        Held {
+            budget: Arc::clone(self),
+            bytes: 0,
+        }
+    }
+}
+
+/// Bytes taken from a [`Budget`], given back when dropped.
+pub(crate) struct Held {
+    budget: Arc<Budget>,
+    bytes: usize,
+}
+
+impl Held {
+    /// Takes `bytes` more; `false` (nothing taken) when the budget has not
+    /// that much left.
+    pub(crate) fn grow(&mut self, bytes: usize) -> bool {
+        let before = self.budget.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.budget.max {
+            self.budget.used.fetch_sub(bytes, Ordering::Relaxed);
+            return false;
+        }
+        self.bytes += bytes;
+        true
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.budget.used.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
+
+/// Why a request's body could not be read: the response that says so.
+pub(crate) fn body_refused(why: BodyRefused) -> Response<Body> {
+    match why {
+        BodyRefused::TooLarge => text(413, &format!("request body over {MAX_REQUEST_BYTES} bytes")),
+        BodyRefused::NoMemory => text(
+            503,
+            "busy: the memory set aside for bodies is in use (--max-memory); try again",
+        ),
+        BodyRefused::TooSlow(after) => text(
+            408,
+            &format!(
+                "the request body was not sent within {} s",
+                after.as_secs_f64()
+            ),
+        ),
+        BodyRefused::Broken(why) => text(400, &format!("cannot read the request body: {why}")),
+    }
+}
+
+/// Why a request's body was not read whole.
+#[derive(Debug, Clone)]
+pub(crate) enum BodyRefused {
+    /// Over [`MAX_REQUEST_BYTES`].
+    TooLarge,
+    /// The memory budget is spent.
+    NoMemory,
+    /// Not sent within the body timeout.
+    TooSlow(Duration),
+    /// The client's connection failed.
+    Broken(String),
+}
+
+/// A request's body, read whole up to [`MAX_REQUEST_BYTES`] within
+/// `limits`, and the budget it holds.
+pub(crate) async fn read_body(
+    body: Incoming,
+    limits: &Limits,
+) -> Result<(Bytes, Held), BodyRefused> {
+    if body.size_hint().lower() > MAX_REQUEST_BYTES as u64 {
+        return Err(BodyRefused::TooLarge);
+    }
+    let mut held = limits.memory.share();
+    let mut kept = bytes::BytesMut::new();
+    let read = async {
+        let mut body = body;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| BodyRefused::Broken(e.to_string()))?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if kept.len() + data.len() > MAX_REQUEST_BYTES {
+                return Err(BodyRefused::TooLarge);
+            }
+            if !held.grow(data.len()) {
+                return Err(BodyRefused::NoMemory);
+            }
+            kept.extend_from_slice(&data);
+        }
+        Ok(())
+    };
+    match tokio::time::timeout(limits.body_timeout, read).await {
+        Ok(Ok(())) => Ok((kept.freeze(), held)),
+        Ok(Err(why)) => Err(why),
+        Err(_) => Err(BodyRefused::TooSlow(limits.body_timeout)),
     }
 }
 
 /// Binds `address` and serves every connection with `handle` until the
-/// process ends. `command` names the command in what is printed.
-pub(crate) fn serve<H, F>(command: &str, address: SocketAddr, handle: H) -> Result<(), String>
+/// process ends, at most `exchanges` at once (past them a request is
+/// answered 503 at once, its exchange not started). `command` names the
+/// command in what is printed.
+pub(crate) fn serve<H, F>(
+    command: &str,
+    address: SocketAddr,
+    exchanges: usize,
+    handle: H,
+) -> Result<(), String>
 where
     H: Fn(Request<Incoming>) -> F + Clone + Send + Sync + 'static,
     F: Future<Output = Response<Body>> + Send + 'static,
@@ -125,6 +335,7 @@ where
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let in_flight = Arc::new(Semaphore::new(exchanges.max(1)));
         loop {
             let (stream, _) = match listener.accept().await {
                 Ok(accepted) => accepted,
@@ -136,10 +347,29 @@ where
                 }
             };
             let handle = handle.clone();
+            let in_flight = Arc::clone(&in_flight);
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |request| {
-                    let answer = handle(request);
-                    async move { Ok::<_, Infallible>(answer.await) }
+                    // The permit is held until the response's body is done
+                    // with (sent whole, or dropped with its client).
+                    let permit = Arc::clone(&in_flight).try_acquire_owned().ok();
+                    let answer = permit.is_some().then(|| handle(request));
+                    async move {
+                        Ok::<_, Infallible>(match (answer, permit) {
+                            (Some(answer), Some(permit)) => answer.await.map(|body| Served {
+                                body,
+                                _permit: Some(permit),
+                            }),
+                            _ => text(
+                                503,
+                                &format!("busy: {exchanges} exchanges in flight (--max-exchanges); try again"),
+                            )
+                            .map(|body| Served {
+                                body,
+                                _permit: None,
+                            }),
+                        })
+                    }
                 });
                 let mut builder = hyper::server::conn::http1::Builder::new();
                 // Nothing is added to what passes: a Date header is the
@@ -155,4 +385,23 @@ where
             });
         }
     })
+}
+
+/// A response's body and the exchange's place among those in flight,
+/// given back when the body is done with.
+struct Served {
+    body: Body,
+    _permit: Option<OwnedSemaphorePermit>,
+}
+
+impl http_body::Body for Served {
+    type Data = Bytes;
+    type Error = io::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
 }

@@ -67,6 +67,12 @@ impl Receiving {
         &piece[..room]
     }
 
+    /// Keeps nothing more: the rest is counted as past the limit (a
+    /// budget across bodies is spent).
+    pub fn stop_keeping(&mut self) {
+        self.keep = self.body.len();
+    }
+
     /// The body ended just now without a piece (a failed read, a
     /// timeout): the wait up to now counts.
     pub fn ended_now(&mut self) {

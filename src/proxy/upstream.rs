@@ -1,38 +1,22 @@
-//! One exchange with the server: the client's request sent as it came
-//! (hop-by-hop headers aside), the response's head handed back at once,
-//! and its body passed on a piece at a time, each piece before it is
-//! checked, so that checking never delays what the client receives.
+//! The server's side of the proxy: where it is, a connection opened to it
+//! for each exchange (plain TCP, or TLS through rustls), and the request
+//! sent on it by hyper's client, each step within its timeout.
+//!
+//! Every exchange is a task on the proxy's runtime, not a thread: a
+//! thousand streams waiting on a slow server cost a thousand small tasks.
+//! A connection is the exchange's own and is closed when the exchange is
+//! dropped (its client went away, a timeout): nothing waits on a server
+//! for a client that is gone.
 
-use std::io::{self, Read};
-use std::time::{Instant, SystemTime};
+use std::sync::Arc;
+use std::time::Duration;
 
-use agui_lint::unstable::input::har::DeliveryEnd;
-use agui_lint::unstable::input::har_write::Sent;
-use agui_lint::unstable::input::receiving::Receiving;
-use agui_lint::unstable::input::Layout;
-use agui_lint::unstable::recording::BodyLayout;
 use bytes::Bytes;
-use tokio::sync::{mpsc, oneshot};
-
-use super::watch::Watch;
-use super::Proxy;
-
-/// A request to forward.
-pub(crate) struct Forward {
-    /// The run's number in the session (1-based).
-    pub run: usize,
-    pub method: String,
-    /// The server's URL for it.
-    pub url: String,
-    /// `METHOD /path` as the client asked.
-    pub label: String,
-    /// The client's headers that are forwarded.
-    pub headers: Vec<(String, Vec<u8>)>,
-    pub body: Vec<u8>,
-}
-
-/// The response's status and the headers passed back to the client.
-pub(crate) type Head = (u16, Vec<(String, Vec<u8>)>);
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
+use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
 
 /// Headers of one connection (RFC 9110 §7.6.1), and those the client and
 /// the server each set for their own connection: not passed on. The
@@ -61,129 +45,175 @@ pub(crate) fn forwarded(name: &str) -> bool {
 
 /// Whether a server's response header is passed back to the client (its
 /// framing is hyper's to write for the client's connection).
-fn passed_back(name: &str) -> bool {
+pub(crate) fn passed_back(name: &str) -> bool {
     !NOT_FORWARDED[..9]
         .iter()
         .any(|n| name.eq_ignore_ascii_case(n))
 }
 
-/// Forwards `forward`, hands the response's head to `head` and its body's
-/// pieces to `pieces`, checks both, and records the exchange.
-pub(crate) fn exchange(
-    proxy: &Proxy,
-    forward: Forward,
-    head: oneshot::Sender<Result<Head, String>>,
-    pieces: mpsc::Sender<io::Result<Bytes>>,
-) {
-    let mut watch = Watch::new(proxy, forward.run, &forward.label, &forward.body);
-    let sent = Sent {
-        method: forward.method.clone(),
-        url: forward.url.clone(),
-        headers: forward
-            .headers
-            .iter()
-            .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned()))
-            .collect(),
-        body: forward.body.clone(),
-        at: SystemTime::now(),
-    };
-    let started = Instant::now();
-    let mut builder = ureq::http::Request::builder()
-        .method(forward.method.as_str())
-        .uri(forward.url.as_str());
-    for (name, value) in &forward.headers {
-        builder = builder.header(name.as_str(), value.as_slice());
+/// How long each step with the server may take.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Timeouts {
+    /// Opening the connection (and TLS).
+    pub connect: Duration,
+    /// From the request sent to the response's head.
+    pub first_byte: Duration,
+    /// Between two pieces of the response's body.
+    pub idle: Duration,
+}
+
+/// Why an exchange with the server did not reach a response's head.
+pub(crate) enum Failed {
+    /// The server refused or broke the connection (502).
+    Unreachable(String),
+    /// A step took longer than its timeout (504).
+    TimedOut(String),
+}
+
+/// The agent server the proxy forwards to.
+pub(crate) struct Upstream {
+    host: String,
+    port: u16,
+    /// The `Host` header sent: the URL's host and port, never its user
+    /// information.
+    authority: String,
+    /// The URL's path, without a trailing `/`, that each request's path
+    /// follows.
+    base_path: String,
+    /// Set for an `https` server.
+    tls: Option<tokio_rustls::TlsConnector>,
+    /// The timeouts of every exchange.
+    pub timeouts: Timeouts,
+}
+
+impl Upstream {
+    /// The server at `url` (http or https).
+    pub(crate) fn new(url: &url::Url, timeouts: Timeouts) -> Result<Upstream, String> {
+        let tls = match url.scheme() {
+            "http" => None,
+            "https" => Some(tls_connector()?),
+            _ => return Err("an http or https URL".to_owned()),
+        };
+        let host = url.host_str().ok_or("a URL with a host")?.to_owned();
+        let port = url
+            .port_or_known_default()
+            .ok_or("a URL with a port or a known scheme")?;
+        let authority = match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.clone(),
+        };
+        Ok(Upstream {
+            // `[::1]` is the URL's spelling; the socket's is `::1`.
+            host: host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_owned(),
+            port,
+            authority,
+            base_path: url.path().trim_end_matches('/').to_owned(),
+            tls,
+            timeouts,
+        })
     }
-    let sent_request = match builder.body(forward.body) {
-        Ok(request) => request,
-        Err(e) => {
-            let _ = head.send(Err(e.to_string()));
-            watch.unreachable(&e.to_string());
-            return;
-        }
-    };
-    let mut response = match proxy.agent.run(sent_request) {
-        Ok(response) => response,
-        Err(e) => {
-            let _ = head.send(Err(e.to_string()));
-            watch.unreachable(&e.to_string());
-            return;
-        }
-    };
-    let head_at = Instant::now();
-    let status = response.status().as_u16();
-    let all_headers: Vec<(String, Vec<u8>)> = response
-        .headers()
-        .iter()
-        .map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec()))
-        .collect();
-    let text_headers: Vec<(String, String)> = all_headers
-        .iter()
-        .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned()))
-        .collect();
-    let content_type = text_headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone());
-    // A body framed by Transfer-Encoding is read as chunks whatever its
-    // Content-Length says (RFC 9112 section 6.3): that length is not the
-    // body's, and is not passed back.
-    let chunked = all_headers
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"));
-    let back = all_headers
-        .into_iter()
-        .filter(|(n, _)| passed_back(n) && !(chunked && n.eq_ignore_ascii_case("content-length")))
-        .collect();
-    if head.send(Ok((status, back))).is_err() {
-        return;
+
+    /// The request target sent for the client's `path_and_query`.
+    pub(crate) fn target(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.base_path)
     }
-    watch.response(status, content_type.as_deref());
-    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
-    let mut receiving = Receiving::new(started, head_at, proxy.keep);
-    let mut chunk = vec![0; 64 * 1024];
-    let (end, detail) = loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => break (DeliveryEnd::Complete, None),
-            Ok(n) => {
-                // The client first; the check after.
-                if pieces
-                    .blocking_send(Ok(Bytes::copy_from_slice(&chunk[..n])))
-                    .is_err()
-                {
-                    receiving.ended_now();
-                    break (
-                        DeliveryEnd::ConnectionLost,
-                        Some("closed by the client".to_owned()),
-                    );
-                }
-                let kept = receiving.piece(&chunk[..n]);
-                if !kept.is_empty() {
-                    watch.feed(kept);
-                }
+
+    /// Sends `request` (its target from [`Self::target`], its headers the
+    /// forwarded ones) on a connection of its own: the response's head,
+    /// and the connection's driver, aborted when dropped.
+    pub(crate) async fn send(
+        &self,
+        mut request: hyper::Request<Full<Bytes>>,
+    ) -> Result<(hyper::Response<Incoming>, Connection), Failed> {
+        let connect = self.timeouts.connect;
+        let (mut sender, connection) = match tokio::time::timeout(connect, self.connect()).await {
+            Ok(Ok(connected)) => connected,
+            Ok(Err(why)) => return Err(Failed::Unreachable(why)),
+            Err(_) => {
+                return Err(Failed::TimedOut(format!(
+                    "no connection within {}",
+                    seconds(connect)
+                )))
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                // The client's connection is cut as the server's was.
-                let _ = pieces.blocking_send(Err(io::Error::other(e.to_string())));
-                receiving.ended_now();
-                break (DeliveryEnd::ConnectionLost, Some(e.to_string()));
+        };
+        if let Ok(host) = hyper::header::HeaderValue::from_str(&self.authority) {
+            request.headers_mut().insert(hyper::header::HOST, host);
+        }
+        let first_byte = self.timeouts.first_byte;
+        match tokio::time::timeout(first_byte, sender.send_request(request)).await {
+            Ok(Ok(response)) => Ok((response, connection)),
+            Ok(Err(e)) => Err(Failed::Unreachable(e.to_string())),
+            Err(_) => Err(Failed::TimedOut(format!(
+                "no response within {}",
+                seconds(first_byte)
+            ))),
+        }
+    }
+
+    /// A new connection and its driver.
+    async fn connect(&self) -> Result<(SendRequest<Full<Bytes>>, Connection), String> {
+        let tcp = TcpStream::connect((self.host.as_str(), self.port))
+            .await
+            .map_err(|e| e.to_string())?;
+        let _ = tcp.set_nodelay(true);
+        match &self.tls {
+            None => handshake(tcp).await,
+            Some(tls) => {
+                let name = rustls::pki_types::ServerName::try_from(self.host.clone())
+                    .map_err(|e| e.to_string())?;
+                let stream = tls.connect(name, tcp).await.map_err(|e| e.to_string())?;
+                handshake(stream).await
             }
         }
+    }
+}
+
+/// The task that drives one connection to the server, aborted (the
+/// connection closed) when this is dropped.
+pub(crate) struct Connection(JoinHandle<()>);
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// HTTP/1.1 over `stream`.
+async fn handshake<S>(stream: S) -> Result<(SendRequest<Full<Bytes>>, Connection), String>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+    let driver = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok((sender, Connection(driver)))
+}
+
+/// TLS for an `https` server: the roots of webpki-roots (as the probe's),
+/// HTTP/1.1 offered.
+fn tls_connector() -> Result<tokio_rustls::TlsConnector, String> {
+    let roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
-    drop(pieces);
-    let layout = match content_type.as_deref().and_then(BodyLayout::of_media_type) {
-        Some(BodyLayout::Proto) => Layout::Proto,
-        Some(BodyLayout::JsonLines) => Layout::JsonLines,
-        _ => Layout::Sse,
-    };
-    // Past the limit, the stream's last piece kept may be half a record:
-    // what the archive holds (cut to whole records) is judged instead.
-    let over_limit = receiving.over_limit();
-    let received = receiving.finish(layout, status, text_headers, end, None, detail);
-    let entry = proxy
-        .session
-        .as_ref()
-        .and_then(|session| session.lock().ok().map(|mut s| s.record(&sent, &received)));
-    watch.finish(&sent, &received, entry, over_limit);
+    let mut config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| format!("cannot set up TLS: {e}"))?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
+}
+
+/// `d` as people write it: `10 s`, `1.5 s`.
+pub(crate) fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
 }

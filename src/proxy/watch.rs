@@ -20,8 +20,8 @@ use super::Proxy;
 use crate::cli::ProxyFormat;
 
 /// What one exchange has shown so far.
-pub(crate) struct Watch<'a> {
-    proxy: &'a Proxy,
+pub(crate) struct Watch {
+    proxy: Arc<Proxy>,
     run: usize,
     label: String,
     request: Option<Value>,
@@ -30,10 +30,10 @@ pub(crate) struct Watch<'a> {
     printed: HashMap<(String, String), usize>,
 }
 
-impl<'a> Watch<'a> {
+impl Watch {
     /// Starts watching run `run` (`label`: `METHOD /path`), checking its
     /// request body when it is a RunAgentInput.
-    pub(crate) fn new(proxy: &'a Proxy, run: usize, label: &str, body: &[u8]) -> Self {
+    pub(crate) fn new(proxy: Arc<Proxy>, run: usize, label: &str, body: &[u8]) -> Self {
         let request = serde_json::from_slice::<Value>(body)
             .ok()
             .filter(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
@@ -46,7 +46,7 @@ impl<'a> Watch<'a> {
             printed: HashMap::new(),
         };
         if watch.request.is_some() {
-            let report = proxy.validator.validate(Kind::RunAgentInput, body);
+            let report = watch.proxy.validator.validate(Kind::RunAgentInput, body);
             for diagnostic in report.diagnostics() {
                 watch.print_finding("request body", diagnostic);
             }
@@ -87,11 +87,6 @@ impl<'a> Watch<'a> {
         let mut found = Vec::new();
         checker.feed_each(piece, |checked| found.push(checked));
         found.iter().for_each(|checked| self.print_checked(checked));
-    }
-
-    /// The server could not be reached.
-    pub(crate) fn unreachable(&mut self, why: &str) {
-        self.note(&format!("the server cannot be reached: {why}"));
     }
 
     /// The exchange ended: the rest of the stream's findings, the
@@ -213,7 +208,7 @@ impl<'a> Watch<'a> {
     }
 
     /// A line about the run (not a finding), unless quiet.
-    fn note(&self, what: &str) {
+    pub(crate) fn note(&self, what: &str) {
         if self.proxy.quiet {
             return;
         }
