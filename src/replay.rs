@@ -6,8 +6,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use agui_lint::unstable::recording::playback::{playback, Chooser, Ids, Matching, Pace};
-use agui_lint::unstable::recording::{read_capture, Exchange};
+use agui_lint::unstable::recording::playback::{Chooser, Ids, Matching, Pace, Prepared, Served};
+use agui_lint::unstable::recording::read_capture;
 use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
@@ -17,10 +17,13 @@ use serde_json::Value;
 use crate::cli::{MatchArg, PaceArg, ReplayArgs};
 use crate::serve::{self, Body, Budget, Limits};
 
-/// One recording and the capture it came from.
+/// One recording, made ready to serve, and where it came from.
 struct Recording {
     capture: String,
-    exchange: Exchange,
+    /// Its place in the capture ("entry 3"), empty for a capture that is
+    /// one response.
+    origin: String,
+    prepared: Prepared,
 }
 
 /// What every connection shares.
@@ -36,25 +39,30 @@ struct Replay {
 /// Runs the command: serves until the process ends.
 pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
     let mut recordings = Vec::new();
+    let matching = match args.matching {
+        MatchArg::Order => Matching::Order,
+        MatchArg::Request => Matching::Request,
+    };
+    let mut choosing = Chooser::new(&[], matching);
     for path in &args.captures {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
         let capture = read_capture(&bytes, Path::new(path)).map_err(|e| format!("{name}: {e}"))?;
-        recordings.extend(capture.exchanges.into_iter().map(|exchange| Recording {
+        drop(bytes);
+        choosing.extend(&capture.exchanges);
+        // Each recording is held once, as the bytes it serves: the
+        // capture's events are not kept.
+        recordings.extend(capture.exchanges.iter().map(|exchange| Recording {
             capture: name.clone(),
-            exchange,
+            origin: exchange.origin.clone(),
+            prepared: Prepared::new(exchange),
         }));
     }
     if recordings.is_empty() {
         return Err("the captures hold no recorded response to replay".to_owned());
     }
-    let matching = match args.matching {
-        MatchArg::Order => Matching::Order,
-        MatchArg::Request => Matching::Request,
-    };
-    let exchanges: Vec<Exchange> = recordings.iter().map(|r| r.exchange.clone()).collect();
     let replay = Arc::new(Replay {
-        chooser: Mutex::new(Chooser::new(&exchanges, matching)),
+        chooser: Mutex::new(choosing),
         recordings,
         keep_ids: args.keep_ids,
         pace: match args.pace {
@@ -87,7 +95,7 @@ pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
 }
 
 /// The recorded answer to one request.
-async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
+async fn answer(replay: &Arc<Replay>, request: Request<Incoming>) -> Response<Body> {
     if request.method() != Method::POST {
         return serve::text(
             405,
@@ -108,38 +116,63 @@ async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
     let Some(recording) = chosen.and_then(|index| replay.recordings.get(index)) else {
         return serve::text(500, "no recording to replay");
     };
-    let played = playback(
-        &recording.exchange,
-        incoming.as_ref(),
-        replay.keep_ids,
-        replay.pace,
-    );
+    let prepared = &recording.prepared;
+    let playing = prepared.play(incoming.as_ref(), replay.keep_ids);
     if !replay.quiet {
-        let place = if recording.exchange.origin.is_empty() {
+        let place = if recording.origin.is_empty() {
             String::new()
         } else {
-            format!(" {}", recording.exchange.origin)
+            format!(" {}", recording.origin)
         };
-        let ids = match played.ids {
-            Ids::Kept => "ids as recorded",
-            Ids::Rewritten => "ids fitted to the request",
-            Ids::NotRewritable => {
-                "ids as recorded (the binary frames' ids differ in length from the request's)"
-            }
+        let what = if prepared.is_stream() {
+            let ids = match playing.ids {
+                Ids::Kept => "ids as recorded",
+                Ids::Rewritten => "ids fitted to the request",
+            };
+            format!("{} event(s), {ids}", prepared.events())
+        } else {
+            format!(
+                "a recorded {} {}, not an event stream, served as recorded",
+                prepared.status(),
+                prepared.media_type()
+            )
         };
         crate::console::say(format_args!(
-            "agui-lint replay: POST {path} ← {}{place}: {} event(s), {ids}",
+            "agui-lint replay: POST {path} ← {}{place}: {what}",
             recording.capture,
-            recording.exchange.events.len()
         ));
     }
+    let (status, media_type) = (prepared.status(), prepared.media_type().to_owned());
     let (sender, stream) = Body::channel();
+    let (pace, keep_ids) = (replay.pace, replay.keep_ids);
+    let index = chosen.unwrap_or_default();
+    let replay = Arc::clone(replay);
     tokio::spawn(async move {
-        for piece in played.pieces {
-            if !piece.wait.is_zero() {
-                tokio::time::sleep(piece.wait).await;
+        let Some(recording) = replay.recordings.get(index) else {
+            return;
+        };
+        let prepared = &recording.prepared;
+        // The same playing as the one said above: its choice of ids
+        // depends on the request and the recording alone.
+        let playing = prepared.play(incoming.as_ref(), keep_ids);
+        for k in 0..prepared.pieces() {
+            let wait = prepared.wait(k, pace);
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
             }
-            if !sender.send(Bytes::from(piece.bytes)).await {
+            // A piece as recorded is a view of the one copy every client
+            // shares; a piece with fitted ids is made as it is sent.
+            let bytes = match playing.piece(k) {
+                Served::Recorded(range) => Bytes::from_owner(Shared {
+                    body: Arc::clone(prepared.body()),
+                    range,
+                }),
+                Served::Fitted(bytes) => Bytes::from(bytes),
+            };
+            if bytes.is_empty() {
+                continue;
+            }
+            if !sender.send(bytes).await {
                 // The client went away.
                 return;
             }
@@ -147,13 +180,24 @@ async fn answer(replay: &Replay, request: Request<Incoming>) -> Response<Body> {
         sender.end().await;
     });
     let mut response = Response::new(stream);
-    *response.status_mut() =
-        hyper::StatusCode::from_u16(played.status).unwrap_or(hyper::StatusCode::OK);
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(played.media_type));
+    *response.status_mut() = hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::OK);
+    if let Ok(value) = HeaderValue::from_str(&media_type) {
+        response.headers_mut().insert(CONTENT_TYPE, value);
+    }
     response
         .headers_mut()
         .insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// A range of a recording's one copy, as the bytes of a piece sent.
+struct Shared {
+    body: Arc<[u8]>,
+    range: std::ops::Range<usize>,
+}
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        self.body.get(self.range.clone()).unwrap_or_default()
+    }
 }

@@ -178,3 +178,116 @@ fn the_address_is_said_and_a_reachable_one_warned_of() {
         .all(|line| !line.contains("loopback")));
     assert!(Path::new(&capture).exists());
 }
+
+/// What `agui-lint decode` prints of a binary body: one event a line.
+fn decoded(body: &[u8]) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(["decode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("decode");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(body)
+        .expect("write");
+    let output = child.wait_with_output().expect("decode");
+    assert!(output.status.success(), "a frame did not decode");
+    String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+#[test]
+fn a_binary_recording_keeps_every_event_with_only_its_ids_fitted() {
+    // Encoded by the official encoder; its ids (t1, r1) are shorter than
+    // the request's, and their bytes occur inside other fields.
+    let capture = path("tests/data/proto/captures/every-event.aguipb");
+    let recorded = std::fs::read(&capture).expect("capture");
+    let server = Listening::start(&["replay", &capture, "--listen", "127.0.0.1:0"]);
+    let seen = post(
+        &format!("{}/agent", server.url),
+        &request("a-longer-thread", "run-9", "Hi!"),
+        &[],
+    );
+    assert_eq!(
+        header(&seen, "content-type"),
+        Some("application/vnd.ag-ui.event+proto")
+    );
+    let mut expected = decoded(&recorded);
+    assert_eq!(expected.len(), 41);
+    for event in &mut expected {
+        if !matches!(event["type"].as_str(), Some("RUN_STARTED" | "RUN_FINISHED")) {
+            continue;
+        }
+        for (holder, name, from, to) in [
+            (None, "threadId", "t1", "a-longer-thread"),
+            (None, "runId", "r1", "run-9"),
+            (None, "parentRunId", "r1", "run-9"),
+            (Some("input"), "threadId", "t1", "a-longer-thread"),
+            (Some("input"), "runId", "r1", "run-9"),
+        ] {
+            let place = match holder {
+                Some(holder) => match event.get_mut(holder) {
+                    Some(place) => place,
+                    None => continue,
+                },
+                None => &mut *event,
+            };
+            if place.get(name).and_then(|v| v.as_str()) == Some(from) {
+                place[name] = serde_json::json!(to);
+            }
+        }
+    }
+    assert_eq!(decoded(&seen.body), expected);
+    assert!(
+        expected
+            .iter()
+            .any(|e| e["threadId"] == "a-longer-thread" && e["type"] == "RUN_STARTED"),
+        "the ids were fitted"
+    );
+}
+
+#[test]
+fn a_response_that_is_no_stream_is_served_as_recorded() {
+    // A run whose server answered 422 with a JSON error: no events.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("error.har");
+    let error = r#"{"detail":[{"msg":"field required"}]}"#;
+    let har = serde_json::json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{
+        "startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+        "request": {"method": "POST", "url": "http://127.0.0.1/agent", "httpVersion": "HTTP/1.1",
+            "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": -1,
+            "postData": {"mimeType": "application/json", "text": request("t", "r", "Hi")}},
+        "response": {"status": 422, "statusText": "Unprocessable Entity", "httpVersion": "HTTP/1.1",
+            "headers": [], "cookies": [], "headersSize": -1, "bodySize": -1, "redirectURL": "",
+            "content": {"size": error.len(), "mimeType": "application/json", "text": error}},
+        "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}
+    }]}});
+    std::fs::write(&archive, har.to_string()).expect("write");
+    let mut server = Listening::start(&[
+        "replay",
+        archive.to_str().expect("utf-8"),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let seen = post(
+        &format!("{}/agent", server.url),
+        &request("t2", "r2", "Hi"),
+        &[],
+    );
+    assert_eq!(seen.status, 422);
+    assert_eq!(header(&seen, "content-type"), Some("application/json"));
+    assert_eq!(seen.body, error.as_bytes());
+    let said = server.wait_for("POST /agent");
+    assert!(
+        said.contains("a recorded 422 application/json, not an event stream"),
+        "{said}"
+    );
+}

@@ -88,6 +88,10 @@ pub struct Exchange {
     pub body: Option<Vec<u8>>,
     /// The events read from the response, in order.
     pub events: Vec<RecordedEvent>,
+    /// The media type of a response recorded as something other than an
+    /// event stream (an error's JSON, a page): served again as recorded,
+    /// whole, and no events read from it.
+    pub other_media_type: Option<String>,
 }
 
 impl Exchange {
@@ -159,6 +163,7 @@ pub fn read_capture(bytes: &[u8], path: &Path) -> Result<Capture, String> {
                     layout: BodyLayout::JsonLines,
                     body: None,
                     events,
+                    other_media_type: None,
                 }],
             })
         }
@@ -187,7 +192,17 @@ fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
         let body = entry.response_body.map(|b| b.bytes).unwrap_or_default();
         let layout = announced.unwrap_or_else(|| BodyLayout::sniff(&body));
         let origin = format!("entry {}", entry.index);
-        let events = events_of(&body, layout, limit, &format!("{origin}, "));
+        // A response that says it is something else (a 422's JSON) is no
+        // stream of events, whatever its bytes look like.
+        let other_media_type = match (&mime, announced) {
+            (Some(mime), None) if !mime.trim().is_empty() => Some(mime.clone()),
+            _ => None,
+        };
+        let events = if other_media_type.is_some() {
+            Vec::new()
+        } else {
+            events_of(&body, layout, limit, &format!("{origin}, "))
+        };
         exchanges.push(Exchange {
             origin,
             request,
@@ -195,6 +210,7 @@ fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
             layout,
             body: Some(body),
             events,
+            other_media_type,
         });
     }
     Ok(Capture { exchanges })
@@ -218,6 +234,7 @@ fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
                 layout: BodyLayout::JsonLines,
                 body: None,
                 events: Vec::new(),
+                other_media_type: None,
             });
         }
         let Some(current) = exchanges.last_mut() else {
@@ -249,6 +266,7 @@ fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize) -> Capture {
             layout,
             body: Some(bytes.to_vec()),
             events: events_of(bytes, layout, limit, ""),
+            other_media_type: None,
         }],
     }
 }

@@ -3,12 +3,14 @@
 //! ([`playback`]): the recorded body cut at its events, each piece after the
 //! wait the recording shows between them, ids fitted to the request.
 
+use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use super::capture::{BodyLayout, Exchange};
-use super::rewrite::IdRewrite;
+use super::rewrite::{recorded_ids, IdRewrite};
 
 /// The longest wait between two pieces at the recorded pace: a gap in a
 /// recording longer than this (a tool that ran for minutes, a clock that
@@ -65,6 +67,13 @@ impl Chooser {
             served: vec![false; exchanges.len()],
             next: 0,
         }
+    }
+
+    /// Adds `exchanges` after those the chooser has.
+    pub fn extend(&mut self, exchanges: &[Exchange]) {
+        let more = Chooser::new(exchanges, self.matching);
+        self.keys.extend(more.keys);
+        self.served.extend(more.served);
     }
 
     /// The index of the recording that answers `request`, or `None` when
@@ -136,22 +145,20 @@ pub struct Piece {
 /// What a recording's ids became.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ids {
-    /// Sent as recorded (`--keep-ids`, or they were the request's already).
+    /// Sent as recorded (`--keep-ids`, or they were the request's already,
+    /// or the response is no event stream).
     Kept,
     /// The request's thread and run ids replaced the recording's.
     Rewritten,
-    /// A binary recording whose ids differ in length from the request's:
-    /// its frames are sent as recorded.
-    NotRewritable,
 }
 
-/// A recorded exchange as a response to send.
+/// A recorded exchange as a response to send, whole.
 #[derive(Debug, Clone)]
 pub struct Playback {
     /// The recorded status.
     pub status: u16,
     /// The response's media type.
-    pub media_type: &'static str,
+    pub media_type: String,
     /// The body, cut at its events.
     pub pieces: Vec<Piece>,
     /// What became of the recording's ids.
@@ -161,55 +168,101 @@ pub struct Playback {
 /// `exchange` as the answer to `request`: its recorded body (rebuilt as
 /// Server-Sent Events from a JSON Lines recording's events), cut where
 /// each event starts, with the recording's ids replaced by the request's
-/// unless `keep_ids`.
+/// unless `keep_ids`. [`Prepared`] serves the same many times, the body
+/// held once.
 pub fn playback(
     exchange: &Exchange,
     request: Option<&Value>,
     keep_ids: bool,
     pace: Pace,
 ) -> Playback {
-    let (layout, body, starts) = body_of(exchange);
-    let mut cuts: Vec<usize> = starts.iter().map(|&(at, _)| at).collect();
-    cuts.retain(|&at| at > 0 && at < body.len());
-    cuts.dedup();
-    let mut raw_pieces = Vec::with_capacity(cuts.len() + 1);
-    let mut from = 0;
-    for &at in &cuts {
-        raw_pieces.push(&body[from..at]);
-        from = at;
+    let prepared = Prepared::new(exchange);
+    let playing = prepared.play(request, keep_ids);
+    let pieces = (0..prepared.pieces())
+        .map(|k| Piece {
+            wait: prepared.wait(k, pace),
+            bytes: match playing.piece(k) {
+                Served::Recorded(range) => prepared.body()[range].to_vec(),
+                Served::Fitted(bytes) => bytes,
+            },
+        })
+        .filter(|piece| !piece.bytes.is_empty())
+        .collect();
+    Playback {
+        status: prepared.status,
+        media_type: prepared.media_type.clone(),
+        pieces,
+        ids: playing.ids,
     }
-    raw_pieces.push(&body[from..]);
+}
 
-    let rewrite = match (keep_ids, request) {
-        (false, Some(request)) => {
-            let recorded = exchange.request_value();
-            let first = exchange.events.iter().find_map(|e| e.value.as_ref());
-            Some(IdRewrite::new(recorded.as_ref(), first, request))
+/// A recording made ready to be served any number of times: its body held
+/// once, cut at its events, the waits between them and its ids found; each
+/// request's response is made a piece at a time as it is sent, so that a
+/// client costs one piece, never a copy of the recording.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    status: u16,
+    media_type: String,
+    /// `None`: the response is no event stream, served whole as recorded.
+    layout: Option<BodyLayout>,
+    body: Arc<[u8]>,
+    /// Where each piece ends (the last is the body's length).
+    ends: Vec<usize>,
+    /// Each piece's wait at the recorded pace.
+    waits: Vec<Duration>,
+    events: usize,
+    /// The thread and run ids the recording used.
+    ids: (Option<String>, Option<String>),
+}
+
+/// A piece of a response being played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Served {
+    /// These bytes of [`Prepared::body`], as recorded.
+    Recorded(Range<usize>),
+    /// The piece with its ids fitted to the request.
+    Fitted(Vec<u8>),
+}
+
+/// One playing of a [`Prepared`] recording for a request.
+#[derive(Debug)]
+pub struct Playing<'a> {
+    prepared: &'a Prepared,
+    rewrite: Option<IdRewrite>,
+    /// What became of the recording's ids.
+    pub ids: Ids,
+}
+
+impl Prepared {
+    /// `exchange` made ready to serve.
+    pub fn new(exchange: &Exchange) -> Prepared {
+        let recorded_ids = recorded_ids(
+            exchange.request_value().as_ref(),
+            exchange.events.iter().find_map(|e| e.value.as_ref()),
+        );
+        if let Some(media_type) = &exchange.other_media_type {
+            let body: Arc<[u8]> = Arc::from(exchange.body.as_deref().unwrap_or_default());
+            return Prepared {
+                status: exchange.status,
+                media_type: media_type.clone(),
+                layout: None,
+                ends: vec![body.len()],
+                body,
+                waits: vec![Duration::ZERO],
+                events: 0,
+                ids: recorded_ids,
+            };
         }
-        _ => None,
-    }
-    .filter(|rewrite| !rewrite.is_identity());
-    let mut ids = if rewrite.is_some() {
-        Ids::Rewritten
-    } else {
-        Ids::Kept
-    };
-    let mut bytes: Vec<Vec<u8>> = match (&rewrite, layout) {
-        (None, _) => raw_pieces.iter().map(|p| p.to_vec()).collect(),
-        (Some(rewrite), BodyLayout::Proto) => {
-            let fitted: Option<Vec<Vec<u8>>> =
-                raw_pieces.iter().map(|p| rewrite.apply_binary(p)).collect();
-            fitted.unwrap_or_else(|| {
-                ids = Ids::NotRewritable;
-                raw_pieces.iter().map(|p| p.to_vec()).collect()
-            })
-        }
-        (Some(rewrite), _) => raw_pieces.iter().map(|p| rewrite.apply_text(p)).collect(),
-    };
-    // A piece's wait is the gap between the timestamps of the event it
-    // starts with and the one before.
-    let mut waits = vec![Duration::ZERO; bytes.len()];
-    if pace == Pace::Recorded {
+        let (layout, body, starts) = body_of(exchange);
+        let mut cuts: Vec<usize> = starts.iter().map(|&(at, _)| at).collect();
+        cuts.retain(|&at| at > 0 && at < body.len());
+        cuts.dedup();
+        let mut ends = cuts.clone();
+        ends.push(body.len());
+        // A piece's wait is the gap between the timestamps of the event it
+        // starts with and the one before.
+        let mut waits = vec![Duration::ZERO; ends.len()];
         let stamps: Vec<(usize, Option<u64>)> = starts
             .iter()
             .filter(|&&(at, _)| at < body.len())
@@ -225,18 +278,110 @@ pub fn playback(
             }
             last = stamp.or(last);
         }
+        Prepared {
+            status: exchange.status,
+            media_type: layout.media_type().to_owned(),
+            layout: Some(layout),
+            body: Arc::from(body),
+            ends,
+            waits,
+            events: exchange.events.len(),
+            ids: recorded_ids,
+        }
     }
-    let pieces = bytes
-        .drain(..)
-        .zip(waits)
-        .filter(|(bytes, _)| !bytes.is_empty())
-        .map(|(bytes, wait)| Piece { wait, bytes })
-        .collect();
-    Playback {
-        status: exchange.status,
-        media_type: layout.media_type(),
-        pieces,
-        ids,
+
+    /// The recorded status.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The media type the response is sent with.
+    pub fn media_type(&self) -> &str {
+        &self.media_type
+    }
+
+    /// Whether the response is an event stream (else it is served whole,
+    /// as recorded).
+    pub fn is_stream(&self) -> bool {
+        self.layout.is_some()
+    }
+
+    /// The events the recording holds.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The body served, held once for every request.
+    pub fn body(&self) -> &Arc<[u8]> {
+        &self.body
+    }
+
+    /// How many pieces the body is cut into.
+    pub fn pieces(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The wait before piece `k` at `pace`.
+    pub fn wait(&self, k: usize, pace: Pace) -> Duration {
+        match pace {
+            Pace::Fast => Duration::ZERO,
+            Pace::Recorded => self.waits.get(k).copied().unwrap_or_default(),
+        }
+    }
+
+    /// The bytes of piece `k` in [`Self::body`].
+    fn range(&self, k: usize) -> Range<usize> {
+        let start = k
+            .checked_sub(1)
+            .and_then(|before| self.ends.get(before))
+            .copied()
+            .unwrap_or(0);
+        start..self.ends.get(k).copied().unwrap_or(start)
+    }
+
+    /// A playing for `request`: its ids fitted to the request's unless
+    /// `keep_ids` (or the response is no event stream).
+    pub fn play(&self, request: Option<&Value>, keep_ids: bool) -> Playing<'_> {
+        let rewrite = match (keep_ids, request, self.layout) {
+            (false, Some(request), Some(_)) => Some(IdRewrite::between(self.ids.clone(), request)),
+            _ => None,
+        }
+        .filter(|rewrite| !rewrite.is_identity());
+        Playing {
+            prepared: self,
+            ids: if rewrite.is_some() {
+                Ids::Rewritten
+            } else {
+                Ids::Kept
+            },
+            rewrite,
+        }
+    }
+}
+
+impl Playing<'_> {
+    /// Piece `k` of the response.
+    pub fn piece(&self, k: usize) -> Served {
+        let range = self.prepared.range(k);
+        let Some(rewrite) = &self.rewrite else {
+            return Served::Recorded(range);
+        };
+        let bytes = &self.prepared.body[range.clone()];
+        match self.prepared.layout {
+            Some(BodyLayout::Proto) => match rewrite.apply_frame(bytes) {
+                Some(fitted) => Served::Fitted(fitted),
+                None => Served::Recorded(range),
+            },
+            Some(_) => {
+                let fitted = rewrite.apply_text(bytes);
+                if fitted == bytes {
+                    Served::Recorded(range)
+                } else {
+                    Served::Fitted(fitted)
+                }
+            }
+            None => Served::Recorded(range),
+        }
     }
 }
 
