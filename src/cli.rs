@@ -285,6 +285,11 @@ pub struct ReportArgs {
     /// suffix (default 64M); a JSON Lines line or SSE event counts as one.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_document_size: Option<usize>,
+    /// Largest HTTP Archive read, in bytes, with an optional K, M or G
+    /// suffix (default 4G); each of its bodies is held to
+    /// --max-document-size.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_archive_size: Option<usize>,
     /// Deepest nesting of arrays and objects (default and at most 128).
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,

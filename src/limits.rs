@@ -40,6 +40,12 @@ pub struct Limits {
     /// Largest document checked, in bytes (`document-too-large`); a JSON
     /// Lines line or an SSE event counts as a document. Default 64 MiB.
     pub max_document_bytes: usize,
+    /// Largest HTTP Archive read, in bytes (`document-too-large`): an
+    /// archive is read entry by entry and each body judged against
+    /// [`Limits::max_document_bytes`], so a long session saved by the proxy
+    /// or the probe is checked with its events whatever its length.
+    /// Default 4 GiB (on 32-bit targets, the most a `usize` holds).
+    pub max_archive_bytes: usize,
     /// Deepest nesting of arrays and objects (`nesting-too-deep`, agui-lint's
     /// own limit, not the protocol's). Default 512 ([`DEFAULT_MAX_DEPTH`]),
     /// at most 2,048 ([`MAX_DEPTH_CAP`]).
@@ -63,6 +69,13 @@ impl Limits {
     #[must_use]
     pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
         self.max_document_bytes = bytes;
+        self
+    }
+
+    /// With [`Limits::max_archive_bytes`] set to `bytes`.
+    #[must_use]
+    pub fn with_max_archive_bytes(mut self, bytes: usize) -> Self {
+        self.max_archive_bytes = bytes;
         self
     }
 
@@ -113,6 +126,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_document_bytes: 64 * 1024 * 1024,
+            max_archive_bytes: usize::try_from(4u64 << 30).unwrap_or(usize::MAX),
             max_depth: DEFAULT_MAX_DEPTH,
             max_tool_schema_nodes: 10_000,
             max_state_bytes: None,

@@ -36,6 +36,9 @@ pub(crate) fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
     if let Some(size) = args.max_document_size {
         limits.max_document_bytes = size;
     }
+    if let Some(size) = args.max_archive_size {
+        limits.max_archive_bytes = size;
+    }
     if let Some(depth) = args.max_depth {
         limits.max_depth = depth;
     }
@@ -163,6 +166,11 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
             "max-document-bytes",
             format!("max-document-bytes = {}", limits.max_document_bytes),
             report.max_document_size.map(|_| "--max-document-size"),
+        ),
+        (
+            "max-archive-bytes",
+            format!("max-archive-bytes = {}", limits.max_archive_bytes),
+            report.max_archive_size.map(|_| "--max-archive-size"),
         ),
         (
             "max-depth",

@@ -226,25 +226,47 @@ impl Validator {
     /// which was not read whole.
     pub(crate) fn oversized(&self, length: usize) -> Report {
         let limit = self.settings.limits().max_document_bytes;
-        let mut finding = crate::rules::DOCUMENT_TOO_LARGE.diagnostic(
-            "",
-            {
+        self.over_limit(
+            "document",
+            length,
+            limit,
+            "--max-document-size (max-document-bytes",
+        )
+    }
+
+    /// The report of an HTTP Archive of `length` bytes, over the archive
+    /// limit.
+    pub(crate) fn oversized_archive(&self, length: usize) -> Report {
+        let limits = self.settings.limits();
+        let limit = limits.max_archive_bytes.max(limits.max_document_bytes);
+        self.over_limit(
+            "archive",
+            length,
+            limit,
+            "--max-archive-size (max-archive-bytes",
+        )
+    }
+
+    fn over_limit(&self, what: &str, length: usize, limit: usize, flag: &str) -> Report {
+        let mut finding = crate::rules::DOCUMENT_TOO_LARGE
+            .diagnostic("", {
                 let bytes = |n: usize| crate::text::size(u64::try_from(n).unwrap_or(u64::MAX));
                 let (shown, bound) = (bytes(length), bytes(limit));
                 if shown == bound {
                     // Rounded alike (one byte over a round limit): the
                     // exact counts tell them apart.
                     format!(
-                        "the document is {} bytes, over the limit of {} bytes",
+                        "the {what} is {} bytes, over the limit of {} bytes",
                         crate::text::count(length),
                         crate::text::count(limit)
                     )
                 } else {
-                    format!("the document is {shown}, over the limit of {bound}")
+                    format!("the {what} is {shown}, over the limit of {bound}")
                 }
-            },
-        )
-        .with_help("it was not checked; raise the limit with --max-document-size (max-document-bytes under [limits]) if it is expected");
+            })
+            .with_help(format!(
+                "it was not checked; raise the limit with {flag} under [limits]) if it is expected"
+            ));
         finding.location = Some(Location { line: 1, column: 1 });
         self.report(None, vec![finding])
     }

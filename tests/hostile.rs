@@ -611,3 +611,96 @@ fn stream_findings(
     }
     found
 }
+
+/// An archive of `runs` exchanges, each a run request and an SSE stream of
+/// `events` events, the last of each run with a field no version has.
+fn session(runs: usize, events: usize) -> String {
+    let entries: Vec<Value> = (0..runs)
+        .map(|k| {
+            let (thread, run) = (format!("t{k}"), format!("r{k}"));
+            let mut body = format!(
+                "data: {{\"type\":\"RUN_STARTED\",\"threadId\":\"{thread}\",\"runId\":\"{run}\"}}\n\n"
+            );
+            for i in 0..events {
+                body.push_str(&format!(
+                    "data: {{\"type\":\"CUSTOM\",\"name\":\"n{i}\",\"value\":\"{}\"}}\n\n",
+                    "v".repeat(100)
+                ));
+            }
+            body.push_str(&format!(
+                "data: {{\"type\":\"RUN_FINISHED\",\"threadId\":\"{thread}\",\"runId\":\"{run}\",\"notAField\":1}}\n\n"
+            ));
+            let request = serde_json::json!({
+                "threadId": thread, "runId": run, "state": {}, "messages": [],
+                "tools": [], "context": [], "forwardedProps": {}
+            });
+            serde_json::json!({
+                "startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+                "request": {"method": "POST", "url": "http://127.0.0.1/agent", "httpVersion": "HTTP/1.1",
+                    "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": -1,
+                    "postData": {"mimeType": "application/json", "text": request.to_string()}},
+                "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                    "headers": [{"name": "Content-Type", "value": "text/event-stream"}],
+                    "cookies": [], "headersSize": -1, "bodySize": -1, "redirectURL": "",
+                    "content": {"size": body.len(), "mimeType": "text/event-stream", "text": body}},
+                "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}
+            })
+        })
+        .collect();
+    serde_json::json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": entries}})
+        .to_string()
+}
+
+#[test]
+fn an_archive_over_the_document_limit_is_checked_with_its_events() {
+    // Eight runs of ~140 KB each against a document limit of 256 KB: the
+    // archive is read whole and each body judged against the document
+    // limit, as a long proxy session over 64 MiB is by default.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = session(8, 1000);
+    assert!(archive.len() > 1 << 20);
+    std::fs::write(dir.path().join("session.har"), &archive).expect("write");
+    std::fs::write(dir.path().join("session.json"), &archive).expect("write");
+    for name in ["session.har", "session.json"] {
+        let output = cargo_bin_cmd!("agui-lint")
+            .args([
+                "check",
+                name,
+                "--format",
+                "json",
+                "--max-document-size",
+                "256K",
+            ])
+            .current_dir(dir.path())
+            .output()
+            .expect("run");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let rules: Vec<String> = report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["diagnostics"].as_array().cloned().unwrap_or_default())
+            .map(|d| d["rule"].as_str().unwrap_or("").to_owned())
+            .collect();
+        assert_eq!(rules, vec!["unknown-field"; 8], "{name}");
+    }
+    // Past the archive limit, one finding says which limit.
+    let output = cargo_bin_cmd!("agui-lint")
+        .args([
+            "check",
+            "session.har",
+            "--max-archive-size",
+            "1M",
+            "--max-document-size",
+            "256K",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("document-too-large") && text.contains("the archive is"),
+        "{text}"
+    );
+    assert!(text.contains("--max-archive-size"), "{text}");
+}

@@ -147,10 +147,26 @@ pub(super) fn read_into(
     });
     match layout {
         Layout::Json | Layout::Har => {
-            let bytes = match read_all(reader, validator.limits().max_document_bytes, size)? {
+            let mut reader = reader;
+            // An archive is held to the archive limit, its bodies each to
+            // the document limit: a `.har`, or a `.json` that starts as one.
+            let limits = validator.limits();
+            let archive =
+                layout == Layout::Har || (kind.is_none() && starts_as_har(reader.fill_buf()?));
+            let limit = if archive {
+                limits.max_archive_bytes.max(limits.max_document_bytes)
+            } else {
+                limits.max_document_bytes
+            };
+            let bytes = match read_all(reader, limit, size)? {
                 Ok(bytes) => bytes,
                 Err(length) => {
-                    sink.document(file.checked(None, None, validator.oversized(length)));
+                    let report = if archive {
+                        validator.oversized_archive(length)
+                    } else {
+                        validator.oversized(length)
+                    };
+                    sink.document(file.checked(None, None, report));
                     return Ok(());
                 }
             };
@@ -165,6 +181,11 @@ pub(super) fn read_into(
                 && (layout == Layout::Har || crate::input::har::read(&bytes).is_ok())
             {
                 file.har(&bytes, sink);
+                return Ok(());
+            }
+            if bytes.len() > limits.max_document_bytes {
+                // Read as an archive, but not one.
+                sink.document(file.checked(None, None, validator.oversized(bytes.len())));
                 return Ok(());
             }
             file.json(&bytes, skips_unknown_kinds, sink);
@@ -295,6 +316,18 @@ fn read_all(
 
 /// A cheap look before parsing a `.json` file twice: a HAR export is an
 /// object with `log` and `entries` keys.
+/// Whether the first bytes read of a document (a buffer's worth) are the
+/// start of an HTTP Archive: an object whose first member is `log`.
+fn starts_as_har(head: &[u8]) -> bool {
+    let at = crate::locate::skip_whitespace(head, 0);
+    if head.get(at) != Some(&b'{') {
+        return false;
+    }
+    let key = crate::locate::skip_whitespace(head, at + 1);
+    head.get(key..)
+        .is_some_and(|rest| rest.starts_with(b"\"log\""))
+}
+
 fn may_be_har(bytes: &[u8]) -> bool {
     let starts_as_object = bytes
         .iter()
