@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use agui_lint::unstable::check::check_source;
 use agui_lint::unstable::input::Source;
 use agui_lint::unstable::recording::diff::{diff, CaptureDiff, Change, FieldChange, RunStatus};
-use agui_lint::unstable::recording::normalize::{runs, Normalization};
+use agui_lint::unstable::recording::normalize::{into_runs, Normalization};
 use agui_lint::unstable::recording::read_capture;
 use agui_lint::Validator;
 use serde::Serialize;
@@ -33,8 +33,8 @@ pub(crate) fn command(args: &DiffArgs) -> Result<ExitCode, String> {
     let how = Normalization {
         join_pieces: !args.keep_pieces,
     };
-    let runs_a = runs(&read(&args.a)?, how);
-    let runs_b = runs(&read(&args.b)?, how);
+    let runs_a = into_runs(read(&args.a)?, how);
+    let runs_b = into_runs(read(&args.b)?, how);
     let diff = diff(&runs_a, &runs_b);
     let findings = if args.findings {
         Some((

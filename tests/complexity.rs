@@ -1457,6 +1457,73 @@ fn recordings() {
             std::hint::black_box(found);
         },
     );
+    // One side's differing middle n events long, the other's five: the
+    // alignment costs their product, not n squared.
+    family(
+        "diff: n events against five in one run",
+        20_000,
+        Memory::Linear,
+        |n| {
+            let mut a =
+                String::from("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+            for i in 0..n {
+                a.push_str(&format!(
+                    "{{\"type\":\"CUSTOM\",\"name\":\"n{i}\",\"value\":{i}}}\n"
+                ));
+            }
+            a.push_str("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+            a.into_bytes()
+        },
+        |a| {
+            use agui_lint::unstable::recording::diff::diff;
+            use agui_lint::unstable::recording::normalize::{runs, Normalization};
+            let text = String::from_utf8_lossy(a);
+            let lines: Vec<&str> = text.lines().collect();
+            let mut b: Vec<&str> = vec![lines[0]];
+            b.extend(
+                lines[1..lines.len() - 1]
+                    .iter()
+                    .step_by(lines.len() / 5 + 1),
+            );
+            b.push(lines[lines.len() - 1]);
+            let b = b.join("\n");
+            let name = std::path::Path::new("c.jsonl");
+            let how = Normalization::default();
+            let runs_a = runs(&read_capture(a, name).expect("a"), how);
+            let runs_b = runs(&read_capture(b.as_bytes(), name).expect("b"), how);
+            let found = diff(&runs_a, &runs_b);
+            // Aligned, not given up: the five are found in the n.
+            assert!(!found.runs[0].over_budget);
+            std::hint::black_box(found);
+        },
+    );
+    // n messages whose texts all changed: each word diff within its
+    // deadline, all of them within one budget.
+    family(
+        "diff: n changed texts",
+        100,
+        Memory::Linear,
+        |n| {
+            let mut a = String::new();
+            for i in 0..n {
+                let words: String = (0..300).map(|w| format!("w{}x{i} ", w * 7 % 13)).collect();
+                a.push_str(&format!(
+                    "{{\"type\":\"CUSTOM\",\"name\":\"n{i}\",\"value\":\"{words}\"}}\n"
+                ));
+            }
+            a.into_bytes()
+        },
+        |a| {
+            use agui_lint::unstable::recording::diff::diff;
+            use agui_lint::unstable::recording::normalize::{runs, Normalization};
+            let b = String::from_utf8_lossy(a).replace("x", "y");
+            let name = std::path::Path::new("c.jsonl");
+            let how = Normalization::default();
+            let runs_a = runs(&read_capture(a, name).expect("a"), how);
+            let runs_b = runs(&read_capture(b.as_bytes(), name).expect("b"), how);
+            std::hint::black_box(diff(&runs_a, &runs_b));
+        },
+    );
     // A recording of n events served again: cut at its events, its ids
     // fitted to a request.
     let request = json!({"threadId": "t-new", "runId": "r-new"});

@@ -4,13 +4,17 @@
 //! diff) into events added, removed, moved and changed, a changed event
 //! with each member that differs and, for text, what of it changed.
 //!
-//! Aligning is bounded: what two runs share at their start and end is
-//! matched in linear time, and the part between is aligned only while its
-//! two sides' lengths multiplied stay within [`ALIGN_BUDGET`]; past it,
-//! the part is reported as removed on one side and added on the other, and
-//! the run's diff says so.
+//! Aligning is bounded by what it really costs: what two runs share at
+//! their start and end is matched in linear time, and the part between is
+//! aligned by Myers' diff where its sides are alike in length (its cost,
+//! the sides' sum times their distance, is then within a small multiple of
+//! [`ALIGN_BUDGET`]), by a table of common lengths where one side is much
+//! shorter (its cost the sides' product, within [`ALIGN_BUDGET`]), and not
+//! at all past that: the part is reported as removed on one side and added
+//! on the other, no event of it called moved, and the run's diff says so.
+//! Word diffs of texts have a deadline each and a budget across the diff.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -26,6 +30,14 @@ pub const ALIGN_BUDGET: usize = 4_000_000;
 /// Texts longer than this (in bytes) are not diffed word by word; their
 /// change is reported as their two values.
 const TEXT_DIFF_LIMIT: usize = 64 * 1024;
+
+/// The most bytes of text diffed word by word in one capture's diff;
+/// past it, changed texts are reported as their two values.
+const TEXT_DIFF_BUDGET: usize = 16 * 1024 * 1024;
+
+/// How long one word diff may take before it settles for a coarser
+/// answer (still correct: what it calls equal is equal).
+const TEXT_DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How two captures' runs differ.
 #[derive(Debug, Clone, Serialize)]
@@ -161,9 +173,10 @@ pub struct TextPart {
 /// How `a`'s runs differ from `b`'s.
 pub fn diff(a: &[Run], b: &[Run]) -> CaptureDiff {
     let mut runs = Vec::new();
+    let mut text_budget = TEXT_DIFF_BUDGET;
     for index in 0..a.len().max(b.len()) {
         let diff = match (a.get(index), b.get(index)) {
-            (Some(run_a), Some(run_b)) => diff_run(index + 1, run_a, run_b),
+            (Some(run_a), Some(run_b)) => diff_run(index + 1, run_a, run_b, &mut text_budget),
             (Some(run_a), None) => whole(index + 1, run_a, RunStatus::Removed),
             (None, Some(run_b)) => whole(index + 1, run_b, RunStatus::Added),
             (None, None) => None,
@@ -200,7 +213,7 @@ fn one_sided(event: &NormalEvent, index: usize, removed: bool) -> Change {
         origin: event.origin.clone(),
     };
     let event_type = event.event_type().to_owned();
-    let value = event.value.clone();
+    let value = event.value();
     if removed {
         Change::Removed {
             event_type,
@@ -217,7 +230,7 @@ fn one_sided(event: &NormalEvent, index: usize, removed: bool) -> Change {
 }
 
 /// How two runs at the same place differ, if they do.
-fn diff_run(run: usize, a: &Run, b: &Run) -> Option<RunDiff> {
+fn diff_run(run: usize, a: &Run, b: &Run, text_budget: &mut usize) -> Option<RunDiff> {
     let (a, b) = (&a.events, &b.events);
     let head = a.iter().zip(b).take_while(|(x, y)| x.key == y.key).count();
     let tail = a[head..]
@@ -230,21 +243,18 @@ fn diff_run(run: usize, a: &Run, b: &Run) -> Option<RunDiff> {
     if middle_a.is_empty() && middle_b.is_empty() {
         return None;
     }
-    let over_budget = middle_a.len().saturating_mul(middle_b.len()) > ALIGN_BUDGET;
-    let ops: Vec<DiffOp> = if over_budget {
-        vec![DiffOp::Replace {
+    let keys_a: Vec<u128> = a[middle_a.clone()].iter().map(|e| e.key).collect();
+    let keys_b: Vec<u128> = b[middle_b.clone()].iter().map(|e| e.key).collect();
+    let aligned = align(&keys_a, &keys_b);
+    let over_budget = aligned.is_none();
+    let ops: Vec<DiffOp> = match aligned {
+        Some(ops) => ops.into_iter().map(|op| shift(op, head)).collect(),
+        None => vec![DiffOp::Replace {
             old_index: middle_a.start,
             old_len: middle_a.len(),
             new_index: middle_b.start,
             new_len: middle_b.len(),
-        }]
-    } else {
-        let keys_a: Vec<&str> = a[middle_a.clone()].iter().map(|e| e.key.as_str()).collect();
-        let keys_b: Vec<&str> = b[middle_b.clone()].iter().map(|e| e.key.as_str()).collect();
-        capture_diff_slices(Algorithm::Myers, &keys_a, &keys_b)
-            .into_iter()
-            .map(|op| shift(op, head))
-            .collect()
+        }],
     };
     let mut changes = Vec::new();
     for op in ops {
@@ -286,7 +296,7 @@ fn diff_run(run: usize, a: &Run, b: &Run) -> Option<RunDiff> {
                                 event: j + 1,
                                 origin: b[j].origin.clone(),
                             },
-                            fields: field_changes(&a[i].value, &b[j].value),
+                            fields: field_changes_within(&a[i].value(), &b[j].value(), text_budget),
                         });
                     } else {
                         removed.push(one_sided(&a[i], i, true));
@@ -304,13 +314,122 @@ fn diff_run(run: usize, a: &Run, b: &Run) -> Option<RunDiff> {
             }
         }
     }
-    let changes = moves(changes, a, b);
+    // Unaligned, the events of the two sides may be the same ones in the
+    // same order: none is called moved.
+    let changes = if over_budget {
+        changes
+    } else {
+        moves(changes, a, b)
+    };
     Some(RunDiff {
         run,
         status: RunStatus::Changed,
         over_budget,
         changes,
     })
+}
+
+/// The operations that turn `a` into `b`, or `None` when aligning them
+/// would cost more than the budget (see the module's comment).
+fn align(a: &[u128], b: &[u128]) -> Option<Vec<DiffOp>> {
+    let (n, m) = (a.len(), b.len());
+    let sum = n.saturating_add(m);
+    // Myers' diff costs the sum times the edit distance, which is at
+    // most the sum: within budget when the sum squared is.
+    if sum.saturating_mul(sum) <= 4 * ALIGN_BUDGET {
+        return Some(capture_diff_slices(Algorithm::Myers, a, b));
+    }
+    if n.saturating_mul(m) <= ALIGN_BUDGET {
+        return Some(common_lengths(a, b));
+    }
+    None
+}
+
+/// A longest common subsequence of `a` and `b` by the table of common
+/// lengths of their suffixes (time and memory their lengths' product),
+/// as operations: equal stretches, and between them what was deleted and
+/// inserted (a replacement where both).
+fn common_lengths(a: &[u128], b: &[u128]) -> Vec<DiffOp> {
+    let (n, m) = (a.len(), b.len());
+    let width = m + 1;
+    // table[i * width + j]: the common length of a[i..] and b[j..].
+    let mut table = vec![0u32; (n + 1) * width];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            table[i * width + j] = if a[i] == b[j] {
+                table[(i + 1) * width + j + 1] + 1
+            } else {
+                table[(i + 1) * width + j].max(table[i * width + j + 1])
+            };
+        }
+    }
+    let mut ops = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    // The pending stretch: where it starts, and how much is deleted and
+    // inserted, or how much is equal.
+    let (mut deleted, mut inserted, mut equal) = (0usize, 0usize, 0usize);
+    let (mut from_i, mut from_j) = (0, 0);
+    let flush_changes = |ops: &mut Vec<DiffOp>,
+                         at: (usize, usize),
+                         deleted: usize,
+                         inserted: usize| match (deleted, inserted) {
+        (0, 0) => {}
+        (d, 0) => ops.push(DiffOp::Delete {
+            old_index: at.0,
+            old_len: d,
+            new_index: at.1,
+        }),
+        (0, k) => ops.push(DiffOp::Insert {
+            old_index: at.0,
+            new_index: at.1,
+            new_len: k,
+        }),
+        (d, k) => ops.push(DiffOp::Replace {
+            old_index: at.0,
+            old_len: d,
+            new_index: at.1,
+            new_len: k,
+        }),
+    };
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            if equal == 0 {
+                flush_changes(&mut ops, (from_i, from_j), deleted, inserted);
+                (deleted, inserted) = (0, 0);
+                (from_i, from_j) = (i, j);
+            }
+            equal += 1;
+            i += 1;
+            j += 1;
+            continue;
+        }
+        if equal > 0 {
+            ops.push(DiffOp::Equal {
+                old_index: from_i,
+                new_index: from_j,
+                len: equal,
+            });
+            equal = 0;
+            (from_i, from_j) = (i, j);
+        }
+        if j == m || (i < n && table[(i + 1) * width + j] >= table[i * width + j + 1]) {
+            deleted += 1;
+            i += 1;
+        } else {
+            inserted += 1;
+            j += 1;
+        }
+    }
+    if equal > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: from_i,
+            new_index: from_j,
+            len: equal,
+        });
+    } else {
+        flush_changes(&mut ops, (from_i, from_j), deleted, inserted);
+    }
+    ops
 }
 
 /// `op` with its indices counted from the run's start rather than from
@@ -361,25 +480,22 @@ fn shift(op: DiffOp, by: usize) -> DiffOp {
 /// An event removed at one place and the same event added at another
 /// become one move.
 fn moves(changes: Vec<Change>, a: &[NormalEvent], b: &[NormalEvent]) -> Vec<Change> {
-    let mut added: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut added: HashMap<u128, VecDeque<usize>> = HashMap::new();
     for (k, change) in changes.iter().enumerate() {
         if let Change::Added { b: at, .. } = change {
-            added
-                .entry(b[at.event - 1].key.as_str())
-                .or_default()
-                .push(k);
+            added.entry(b[at.event - 1].key).or_default().push_back(k);
         }
     }
     let mut moved_to: HashMap<usize, usize> = HashMap::new(); // added change -> removed change
     let mut out_of: HashMap<usize, usize> = HashMap::new();
     for (k, change) in changes.iter().enumerate() {
         if let Change::Removed { a: at, .. } = change {
-            if let Some(candidates) = added.get_mut(a[at.event - 1].key.as_str()) {
-                if !candidates.is_empty() {
-                    let target = candidates.remove(0);
-                    moved_to.insert(target, k);
-                    out_of.insert(k, target);
-                }
+            if let Some(target) = added
+                .get_mut(&a[at.event - 1].key)
+                .and_then(VecDeque::pop_front)
+            {
+                moved_to.insert(target, k);
+                out_of.insert(k, target);
             }
         }
     }
@@ -409,20 +525,33 @@ fn moves(changes: Vec<Change>, a: &[NormalEvent], b: &[NormalEvent]) -> Vec<Chan
 
 /// Each member that differs between `a` and `b`, by JSON pointer.
 pub fn field_changes(a: &Value, b: &Value) -> Vec<FieldChange> {
+    let mut budget = TEXT_DIFF_BUDGET;
+    field_changes_within(a, b, &mut budget)
+}
+
+/// [`field_changes`], texts diffed word by word while `text_budget`
+/// (bytes) lasts.
+fn field_changes_within(a: &Value, b: &Value, text_budget: &mut usize) -> Vec<FieldChange> {
     let mut out = Vec::new();
-    compare(a, b, &mut String::new(), &mut out);
+    compare(a, b, &mut String::new(), &mut out, text_budget);
     out
 }
 
-fn compare(a: &Value, b: &Value, pointer: &mut String, out: &mut Vec<FieldChange>) {
+fn compare(
+    a: &Value,
+    b: &Value,
+    pointer: &mut String,
+    out: &mut Vec<FieldChange>,
+    text_budget: &mut usize,
+) {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (name, value) in x {
                 let len = pointer.len();
                 push_token(pointer, name);
                 match y.get(name) {
-                    Some(other) => compare(value, other, pointer, out),
-                    None => out.push(change(pointer, Some(value), None)),
+                    Some(other) => compare(value, other, pointer, out, text_budget),
+                    None => out.push(change(pointer, Some(value), None, text_budget)),
                 }
                 pointer.truncate(len);
             }
@@ -430,7 +559,7 @@ fn compare(a: &Value, b: &Value, pointer: &mut String, out: &mut Vec<FieldChange
                 if !x.contains_key(name) {
                     let len = pointer.len();
                     push_token(pointer, name);
-                    out.push(change(pointer, None, Some(value)));
+                    out.push(change(pointer, None, Some(value), text_budget));
                     pointer.truncate(len);
                 }
             }
@@ -440,12 +569,12 @@ fn compare(a: &Value, b: &Value, pointer: &mut String, out: &mut Vec<FieldChange
                 let len = pointer.len();
                 pointer.push('/');
                 pointer.push_str(&i.to_string());
-                compare(p, q, pointer, out);
+                compare(p, q, pointer, out, text_budget);
                 pointer.truncate(len);
             }
         }
         _ if a == b => {}
-        _ => out.push(change(pointer, Some(a), Some(b))),
+        _ => out.push(change(pointer, Some(a), Some(b), text_budget)),
     }
 }
 
@@ -454,11 +583,17 @@ fn push_token(pointer: &mut String, name: &str) {
     pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
 }
 
-fn change(pointer: &str, a: Option<&Value>, b: Option<&Value>) -> FieldChange {
+fn change(
+    pointer: &str,
+    a: Option<&Value>,
+    b: Option<&Value>,
+    text_budget: &mut usize,
+) -> FieldChange {
     let text = match (a, b) {
         (Some(Value::String(x)), Some(Value::String(y)))
-            if x.len() + y.len() <= TEXT_DIFF_LIMIT =>
+            if x.len() + y.len() <= TEXT_DIFF_LIMIT.min(*text_budget) =>
         {
+            *text_budget -= x.len() + y.len();
             text_parts(x, y)
         }
         _ => Vec::new(),
@@ -474,7 +609,9 @@ fn change(pointer: &str, a: Option<&Value>, b: Option<&Value>) -> FieldChange {
 /// What of text `a` was kept, removed and added in `b`, word by word,
 /// adjacent parts of one kind merged.
 fn text_parts(a: &str, b: &str) -> Vec<TextPart> {
-    let diff = TextDiff::from_words(a, b);
+    let diff = TextDiff::configure()
+        .deadline(std::time::Instant::now() + TEXT_DIFF_DEADLINE)
+        .diff_words(a, b);
     let mut parts: Vec<TextPart> = Vec::new();
     for change in diff.iter_all_changes() {
         let op = match change.tag() {
@@ -584,5 +721,48 @@ mod tests {
         let diff = diff(&runs_of(&a), &runs_of(&b));
         assert!(diff.runs[0].over_budget);
         assert_eq!(diff.runs[0].changes.len(), 4_200);
+    }
+
+    #[test]
+    fn past_the_budget_the_same_events_are_never_called_moved() {
+        // The same 2,100 events between a different first and last: too
+        // many pairs to align, so the middle is given up whole, and none
+        // of the events it holds on both sides is a move.
+        let lines = |first: &str, last: &str| {
+            let mut text = format!("{{\"type\":\"CUSTOM\",\"name\":\"{first}\",\"value\":0}}\n");
+            for i in 0..2_100 {
+                text.push_str(&format!(
+                    "{{\"type\":\"CUSTOM\",\"name\":\"e{i}\",\"value\":{i}}}\n"
+                ));
+            }
+            text.push_str(&format!(
+                "{{\"type\":\"CUSTOM\",\"name\":\"{last}\",\"value\":0}}\n"
+            ));
+            text
+        };
+        let read = |text: String| {
+            let capture =
+                read_capture(text.as_bytes(), std::path::Path::new("c.jsonl")).expect("capture");
+            runs(&capture, Normalization::default())
+        };
+        let found = diff(&read(lines("x", "y")), &read(lines("z", "w")));
+        let run = &found.runs[0];
+        assert!(run.over_budget);
+        assert!(!run
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::Moved { .. })));
+        assert_eq!(run.changes.len(), 2 * 2_102);
+        // Within the budget, one side short: aligned by common lengths.
+        let short = "{\"type\":\"CUSTOM\",\"name\":\"x\",\"value\":0}\n{\"type\":\"CUSTOM\",\"name\":\"e7\",\"value\":7}\n".to_owned();
+        let found = diff(&read(lines("x", "y")), &read(short));
+        let run = &found.runs[0];
+        assert!(!run.over_budget);
+        // e7 is kept; the rest of the long side removed.
+        assert_eq!(run.changes.len(), 2_100);
+        assert!(run
+            .changes
+            .iter()
+            .all(|c| matches!(c, Change::Removed { .. })));
     }
 }

@@ -19,7 +19,8 @@ pub struct Run {
     pub events: Vec<NormalEvent>,
 }
 
-/// An event after normalisation.
+/// An event after normalisation, held as its text: a run of a long
+/// capture costs about its size, not the size of its parsed values.
 #[derive(Debug, Clone)]
 pub struct NormalEvent {
     /// Where it is in its capture (the first piece's place, for joined
@@ -27,21 +28,61 @@ pub struct NormalEvent {
     pub origin: String,
     /// How many records it joins (1 unless pieces were joined).
     pub pieces: usize,
-    /// The event with ids mapped and volatile members dropped; a record
-    /// that is not JSON is held as its text.
-    pub value: Value,
-    /// `value` as compact JSON text, members sorted by name: what is
-    /// compared.
-    pub key: String,
+    /// Its `type`, or `?` for a record that has none.
+    event_type: Box<str>,
+    /// The event with ids mapped and volatile members dropped, as compact
+    /// JSON in the order recorded; a record that is not JSON is held as a
+    /// JSON string of its text.
+    text: Box<str>,
+    /// A 128-bit hash of the event's compact JSON with every object's
+    /// members sorted by name: what is compared.
+    pub key: u128,
 }
 
 impl NormalEvent {
     /// The event's `type`, or `?` for a record that has none.
     pub fn event_type(&self) -> &str {
-        self.value
+        &self.event_type
+    }
+
+    /// The event with ids mapped and volatile members dropped.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+
+    /// `value` made into one: its text kept, its key the hash of its
+    /// sorted form.
+    fn new(origin: String, pieces: usize, mut value: Value) -> NormalEvent {
+        let event_type = value
             .get("type")
             .and_then(Value::as_str)
             .unwrap_or("?")
+            .into();
+        let text = serde_json::to_string(&value).unwrap_or_default().into();
+        sort_members(&mut value);
+        let mut hasher = Hasher(xxhash_rust::xxh3::Xxh3::new());
+        let _ = serde_json::to_writer(&mut hasher, &value);
+        NormalEvent {
+            origin,
+            pieces,
+            event_type,
+            text,
+            key: hasher.0.digest128(),
+        }
+    }
+}
+
+/// Feeds what is written to a hasher.
+struct Hasher(xxhash_rust::xxh3::Xxh3);
+
+impl std::io::Write for Hasher {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -74,34 +115,64 @@ const PIECES: [(&str, &str); 5] = [
 
 /// The runs of `capture`, each normalised on its own.
 pub fn runs(capture: &Capture, how: Normalization) -> Vec<Run> {
-    let mut runs: Vec<Vec<(String, Value)>> = Vec::new();
-    for exchange in &capture.exchanges {
+    runs_of_events(
+        capture.exchanges.iter().map(|exchange| {
+            exchange.events.iter().map(|event| {
+                let value = event.value.clone().unwrap_or_else(|| {
+                    Value::String(String::from_utf8_lossy(&event.raw).into_owned())
+                });
+                (event.origin.clone(), value)
+            })
+        }),
+        how,
+    )
+}
+
+/// [`runs`] of a capture given up for them: each record's bytes are freed
+/// as its event is normalised, so that the capture and its runs are not
+/// held twice.
+pub fn into_runs(capture: Capture, how: Normalization) -> Vec<Run> {
+    runs_of_events(
+        capture.exchanges.into_iter().map(|exchange| {
+            exchange.events.into_iter().map(|event| {
+                let value = event.value.unwrap_or_else(|| {
+                    Value::String(String::from_utf8_lossy(&event.raw).into_owned())
+                });
+                (event.origin, value)
+            })
+        }),
+        how,
+    )
+}
+
+/// The runs of each exchange's events, each normalised as it ends.
+fn runs_of_events<E, I>(exchanges: E, how: Normalization) -> Vec<Run>
+where
+    E: IntoIterator<Item = I>,
+    I: IntoIterator<Item = (String, Value)>,
+{
+    let mut runs = Vec::new();
+    for events in exchanges {
         // An exchange's events never continue the last exchange's run.
         let mut run: Vec<(String, Value)> = Vec::new();
-        for event in &exchange.events {
-            let value = event
-                .value
-                .clone()
-                .unwrap_or_else(|| Value::String(String::from_utf8_lossy(&event.raw).into_owned()));
+        for (origin, value) in events {
             let starts = value.get("type").and_then(Value::as_str) == Some("RUN_STARTED");
             if starts && !run.is_empty() {
-                runs.push(std::mem::take(&mut run));
+                runs.push(normalize_run(std::mem::take(&mut run), how));
             }
-            run.push((event.origin.clone(), value));
+            run.push((origin, value));
         }
         if !run.is_empty() {
-            runs.push(run);
+            runs.push(normalize_run(run, how));
         }
     }
-    runs.into_iter()
-        .map(|events| normalize_run(events, how))
-        .collect()
+    runs
 }
 
 /// One run's events, normalised.
 fn normalize_run(events: Vec<(String, Value)>, how: Normalization) -> Run {
     let mut ids = IdMap::default();
-    let mut out: Vec<NormalEvent> = Vec::with_capacity(events.len());
+    let mut out: Vec<(String, usize, Value)> = Vec::with_capacity(events.len());
     for (origin, mut value) in events {
         if let Value::Object(members) = &mut value {
             for volatile in VOLATILE {
@@ -110,31 +181,26 @@ fn normalize_run(events: Vec<(String, Value)>, how: Normalization) -> Run {
         }
         ids.map(&mut value, false);
         if how.join_pieces {
-            if let Some(last) = out.last_mut() {
-                if joins(&last.value, &value) {
+            if let Some((_, pieces, last)) = out.last_mut() {
+                if joins(last, &value) {
                     if let (Some(Value::String(whole)), Some(Value::String(piece))) =
-                        (last.value.get_mut("delta"), value.get("delta"))
+                        (last.get_mut("delta"), value.get("delta"))
                     {
                         whole.push_str(piece);
-                        last.pieces += 1;
+                        *pieces += 1;
                         continue;
                     }
                 }
             }
         }
-        out.push(NormalEvent {
-            origin,
-            pieces: 1,
-            value,
-            key: String::new(),
-        });
+        out.push((origin, 1, value));
     }
-    for event in &mut out {
-        let mut sorted = event.value.clone();
-        sort_members(&mut sorted);
-        event.key = serde_json::to_string(&sorted).unwrap_or_default();
+    Run {
+        events: out
+            .into_iter()
+            .map(|(origin, pieces, value)| NormalEvent::new(origin, pieces, value))
+            .collect(),
     }
-    Run { events: out }
 }
 
 /// Sorts every object's members by name, so that two events that differ
@@ -233,7 +299,15 @@ mod tests {
 "#;
         let runs = runs_of(text, Normalization::default());
         assert_eq!(runs.len(), 1);
-        let keys: Vec<&str> = runs[0].events.iter().map(|e| e.key.as_str()).collect();
+        let keys: Vec<String> = runs[0]
+            .events
+            .iter()
+            .map(|e| {
+                let mut value = e.value();
+                sort_members(&mut value);
+                value.to_string()
+            })
+            .collect();
         assert_eq!(
             keys,
             [
@@ -256,7 +330,7 @@ mod tests {
         let joined = runs_of(text, Normalization::default());
         assert_eq!(joined.len(), 2);
         assert_eq!(joined[0].events.len(), 3);
-        assert_eq!(joined[0].events[1].value["delta"], "Hello");
+        assert_eq!(joined[0].events[1].value()["delta"], "Hello");
         assert_eq!(joined[0].events[1].pieces, 2);
         assert_eq!(joined[0].events[1].origin, "line 2");
         let apart = runs_of(text, Normalization { join_pieces: false });
