@@ -45,6 +45,10 @@ pub(crate) fn decode(path: &Path) -> Result<ExitCode, String> {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
+                Ok(Decoded::TooDeep) => format!(
+                    "nests messages more than {} levels deep, deeper than agui-lint reads, not printed",
+                    agui_lint::unstable::input::proto::DEEPEST_MESSAGES
+                ),
                 Err(invalid) => format!("does not decode: {}", invalid.0),
             },
             FrameBody::Oversized { length } => {

@@ -449,3 +449,90 @@ fn input_format_reads_a_binary_capture_under_any_name() {
     assert!(forced.contains("error[proto-trailing-bytes]"), "{forced}");
     assert!(forced.contains("11 documents checked"), "{forced}");
 }
+
+/// A capture of one `STATE_SNAPSHOT` whose state is `levels` objects
+/// nested (`{"a":{"a":…{}}}`), written as the official encoder writes it.
+fn deep_state(levels: usize) -> Vec<u8> {
+    let mut value = Vec::new();
+    proto_frames::field(5, &[], &mut value); // Value.struct_value: {}
+    for _ in 0..levels.saturating_sub(1) {
+        let mut entry = Vec::new();
+        proto_frames::field(1, b"a", &mut entry); // StructEntry.key
+        proto_frames::field(2, &value, &mut entry); // StructEntry.value
+        let mut object = Vec::new();
+        proto_frames::field(1, &entry, &mut object); // Struct.fields
+        let mut outer = Vec::new();
+        proto_frames::field(5, &object, &mut outer); // Value.struct_value
+        value = outer;
+    }
+    let mut fields = Vec::new();
+    proto_frames::field(2, &value, &mut fields); // StateSnapshotEvent.snapshot
+    let mut capture = Vec::new();
+    proto_frames::frame(7, 6, &fields, &mut capture);
+    capture
+}
+
+#[test]
+fn deep_state_in_a_frame_is_read_as_deep_as_json_is() {
+    // prost alone refuses 100 nested messages: 33 levels of objects. The
+    // same state as JSON is checked to --max-depth (512 by default).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = |levels: usize| {
+        let path = dir.path().join(format!("deep-{levels}.aguipb"));
+        std::fs::write(&path, deep_state(levels)).expect("write");
+        let output = assert_cmd::Command::cargo_bin("agui-lint")
+            .expect("the binary")
+            .args(["check", "--format", "json"])
+            .arg(&path)
+            .output()
+            .expect("run");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+        let mut rules: Vec<String> = report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["diagnostics"].as_array().cloned().unwrap_or_default())
+            .map(|d| d["rule"].as_str().unwrap_or("").to_owned())
+            .collect();
+        rules.sort();
+        rules.dedup();
+        (rules, path)
+    };
+    for levels in [40, 60, 300] {
+        let (found, path) = rules(levels);
+        assert!(
+            !found
+                .iter()
+                .any(|r| r == "proto-message-invalid" || r == "nesting-too-deep"),
+            "{levels} levels: {found:?}"
+        );
+        // And `decode` prints it.
+        let output = assert_cmd::Command::cargo_bin("agui-lint")
+            .expect("the binary")
+            .arg("decode")
+            .arg(&path)
+            .output()
+            .expect("run");
+        assert_eq!(output.status.code(), Some(0), "{levels} levels");
+        let mut reader = serde_json::Deserializer::from_slice(&output.stdout);
+        reader.disable_recursion_limit();
+        let event = <Value as serde::Deserialize>::deserialize(&mut reader).expect("one event");
+        let mut depth = 0;
+        let mut at = &event["snapshot"];
+        while let Some(inner) = at.get("a") {
+            depth += 1;
+            at = inner;
+        }
+        assert_eq!(depth, levels - 1);
+    }
+    // Past --max-depth, as JSON would be; far past what agui-lint reads,
+    // one finding, never a crash.
+    for levels in [1_000, 10_000] {
+        let (found, _) = rules(levels);
+        assert!(
+            found.contains(&"nesting-too-deep".to_owned())
+                && !found.contains(&"proto-message-invalid".to_owned()),
+            "{levels} levels: {found:?}"
+        );
+    }
+}

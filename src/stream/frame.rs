@@ -7,7 +7,9 @@ use std::sync::OnceLock;
 use super::record::{FrameNotes, Record};
 use crate::fast::given::Given;
 use crate::input::proto::fast::Member as CommonMember;
-use crate::input::proto::{common, decode_owned, Decoded, Frame, FrameBody, Invalid, UnknownField};
+use crate::input::proto::{
+    common, decode_owned, Decoded, Frame, FrameBody, Invalid, UnknownField, DEEPEST_MESSAGES,
+};
 use crate::rules::binary::{
     CLIENT_FRAME_LIMIT, PROTO_FRAME_TOO_LARGE, PROTO_FRAME_TRUNCATED, PROTO_INVALID_UTF8,
     PROTO_MESSAGE_INVALID, PROTO_TRAILING_BYTES, PROTO_UNKNOWN_EVENT, PROTO_UNKNOWN_FIELD,
@@ -245,6 +247,21 @@ fn decoded(result: Result<Decoded, Invalid>) -> (Option<Vec<u8>>, Vec<Diagnostic
                         ),
                     )
                     .with_help("an event of a later AG-UI version, or of a server's own definitions"),
+            );
+            (None, findings)
+        }
+        Ok(Decoded::TooDeep) => {
+            findings.push(
+                crate::rules::NESTING_TOO_DEEP
+                    .diagnostic(
+                        "",
+                        format!(
+                            "the frame nests messages more than {} levels deep, deeper than agui-lint reads (--max-depth {} levels of JSON at most): agui-lint's own limit, not the protocol's",
+                            count(DEEPEST_MESSAGES),
+                            count(crate::limits::MAX_DEPTH_CAP)
+                        ),
+                    )
+                    .with_help("the frame was not checked; @ag-ui/client's decoder recurses once a message and fails the run far sooner"),
             );
             (None, findings)
         }

@@ -28,7 +28,23 @@ pub enum Decoded {
         /// Their numbers.
         members: Vec<u32>,
     },
+    /// Messages nested deeper than [`DEEPEST_MESSAGES`]: more levels of
+    /// JSON than agui-lint ever checks (`--max-depth` at most 2,048), not
+    /// decoded.
+    TooDeep,
 }
+
+/// The deepest nesting of messages decoded: three messages a level of
+/// JSON objects (`Value`, `Struct`, its entry) for the deepest
+/// `--max-depth` allowed, and the event's own around them.
+pub const DEEPEST_MESSAGES: usize = 3 * crate::limits::MAX_DEPTH_CAP + 16;
+
+/// Nesting up to which a frame is decoded on the caller's stack (prost's
+/// own default limit); deeper, on a stack grown for it.
+const ON_THE_STACK: usize = 100;
+
+/// The stack a frame nested [`DEEPEST_MESSAGES`] deep is decoded on.
+const GROWN_STACK: usize = 128 * 1024 * 1024;
 
 /// Decodes one frame's message, or says why the official decoder refuses it.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, Invalid> {
@@ -55,6 +71,16 @@ pub fn decode_owned(bytes: Bytes) -> Result<Decoded, Invalid> {
 /// [`decode_owned`] through prost, for every frame: what the fast path of
 /// common events does not take, and what it is held to.
 pub fn decode_general(bytes: Bytes) -> Result<Decoded, Invalid> {
+    match super::depth::message_depth(&bytes, EVENT, DEEPEST_MESSAGES) {
+        depth if depth > DEEPEST_MESSAGES => Ok(Decoded::TooDeep),
+        depth if depth > ON_THE_STACK => stacker::grow(GROWN_STACK, || decode_walked(bytes)),
+        _ => decode_walked(bytes),
+    }
+}
+
+/// [`decode_general`] of a frame nested no deeper than
+/// [`DEEPEST_MESSAGES`].
+fn decode_walked(bytes: Bytes) -> Result<Decoded, Invalid> {
     let size = bytes.len();
     let event = wire::Event::decode(bytes.clone())
         .map_err(|e| Invalid(format!("the bytes are not an AG-UI event message: {e}")))?;

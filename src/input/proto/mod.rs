@@ -16,6 +16,7 @@
 //! any number's spelling (`1.0` and `1` are one double).
 
 mod decode;
+mod depth;
 pub mod fast;
 pub mod frames;
 mod json;
@@ -26,7 +27,7 @@ mod unknown;
 mod wire;
 mod writer;
 
-pub use decode::{decode, decode_general, decode_owned, Decoded};
+pub use decode::{decode, decode_general, decode_owned, Decoded, DEEPEST_MESSAGES};
 pub use fast::{common, Common};
 pub use frames::{write_frame, Frame, FrameBody, ProtoFramer};
 pub use json::{Invalid, Written};

@@ -58,9 +58,9 @@ pub(crate) struct Scan {
 /// Unknown fields kept per frame; past them only a count.
 const KEPT: usize = 16;
 
-/// Deepest nesting walked: prost's own limit on a message's depth, past
-/// which it refuses the frame (and this walk is not reached).
-const DEEPEST: usize = 100;
+/// Deepest nesting walked: a frame nested deeper is not decoded (and this
+/// walk is not reached).
+const DEEPEST: usize = super::decode::DEEPEST_MESSAGES;
 
 /// The messages whose every field is a member of one `oneof`, whose
 /// members the official decoder requires to be at most one.
