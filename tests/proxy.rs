@@ -518,3 +518,107 @@ fn a_response_past_the_limit_passes_whole_and_is_judged_on_whole_events() {
     assert!(!rules.contains(&"invalid-json"), "{rules:?}");
     assert_eq!(live, checked(&saved(dir.path())));
 }
+
+/// An archive of one run answered with a stream, then one refused with a
+/// 422 and a JSON error.
+fn stream_then_refusal() -> String {
+    let request = run_request("t");
+    let entry = |status: u16, mime: &str, text: &str| {
+        serde_json::json!({
+            "startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+            "request": {"method": "POST", "url": "http://127.0.0.1/agent", "httpVersion": "HTTP/1.1",
+                "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": -1,
+                "postData": {"mimeType": "application/json", "text": request}},
+            "response": {"status": status, "statusText": "", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Content-Type", "value": mime}], "cookies": [],
+                "headersSize": -1, "bodySize": -1, "redirectURL": "",
+                "content": {"size": text.len(), "mimeType": mime, "text": text}},
+            "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}
+        })
+    };
+    let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"run-1\",\"protocolVersion\":\"1.0\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"run-1\"}\n\n";
+    serde_json::json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+        entry(200, "text/event-stream", stream),
+        entry(422, "application/json", r#"{"detail":"bad"}"#),
+    ]}})
+    .to_string()
+}
+
+#[test]
+fn the_proxy_names_an_exchange_as_the_saved_archive_does_and_counts_what_it_printed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recorded = dir.path().join("recorded.har");
+    std::fs::write(&recorded, stream_then_refusal()).expect("write");
+    let server = Listening::start(&[
+        "replay",
+        recorded.to_str().expect("utf-8"),
+        "--keep-ids",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let saves = dir.path().join("saved");
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &server.url,
+        "--listen",
+        "127.0.0.1:0",
+        "--format",
+        "jsonl",
+        "--save",
+        saves.to_str().expect("utf-8"),
+    ]);
+    for (run, status) in [(1, 200), (2, 422)] {
+        let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+        assert_eq!(seen.status, status);
+        proxy.wait_for(&format!(
+            "{{\"run\":{run},\"request\":\"POST /agent\",\"summary\""
+        ));
+    }
+    let printed = json_lines(&mut proxy);
+    let refusal: Vec<&Value> = printed
+        .iter()
+        .filter(|v| v["run"] == 2 && v.get("rule").is_some())
+        .collect();
+    assert_eq!(refusal.len(), 1, "{printed:?}");
+    assert_eq!(refusal[0]["rule"], "unexpected-status");
+    assert!(
+        refusal[0]["at"]
+            .as_str()
+            .is_some_and(|at| at.starts_with("entry 2 ")),
+        "{:?}",
+        refusal[0]
+    );
+    assert_eq!(refusal[0]["pointer"], "/log/entries/1/response/status");
+    // `check` of the saved archive places it alike.
+    let output = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args(["check", "--format", "json"])
+        .arg(saved(&saves))
+        .output()
+        .expect("check");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let pointers: Vec<&str> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .flat_map(|d| d["diagnostics"].as_array().expect("diagnostics"))
+        .filter_map(|d| d["pointer"].as_str())
+        .collect();
+    assert_eq!(pointers, ["/log/entries/1/response/status"]);
+    // Each run's summary counts the findings printed for it.
+    for run in [1, 2] {
+        let summary = printed
+            .iter()
+            .find(|v| v["run"] == run && v.get("summary").is_some())
+            .expect("summary");
+        let counted: u64 = ["errors", "warnings", "infos"]
+            .iter()
+            .map(|k| summary["summary"][k].as_u64().unwrap_or(0))
+            .sum();
+        let lines = printed
+            .iter()
+            .filter(|v| v["run"] == run && v.get("rule").is_some())
+            .count();
+        assert_eq!(counted, lines as u64, "run {run}");
+    }
+}

@@ -28,6 +28,8 @@ pub(crate) struct Watch {
     checker: Option<StreamChecker>,
     /// (rule, message) of each finding printed, counted.
     printed: HashMap<(String, String), usize>,
+    /// Findings printed, by severity (info, warning, error).
+    counts: [usize; 3],
 }
 
 impl Watch {
@@ -44,6 +46,7 @@ impl Watch {
             request,
             checker: None,
             printed: HashMap::new(),
+            counts: [0; 3],
         };
         if watch.request.is_some() {
             let report = watch.proxy.validator.validate(Kind::RunAgentInput, body);
@@ -120,20 +123,30 @@ impl Watch {
         };
         let mut all: Vec<(String, Diagnostic)> = Vec::new();
         let _ = check_source(&self.proxy.validator, &source, None, &mut |checked| {
-            let place = checked.place().unwrap_or_default();
-            for diagnostic in checked.report.into_diagnostics() {
+            let place = as_saved(&checked.place().unwrap_or_default(), entry);
+            for mut diagnostic in checked.report.into_diagnostics() {
+                // The one-entry archive checked here is entry `entry` of
+                // the saved one: the pointer says so, as `check` of the
+                // saved file will.
+                if let (Some(entry), Some(rest)) =
+                    (entry, diagnostic.pointer.strip_prefix("/log/entries/0"))
+                {
+                    if rest.is_empty() || rest.starts_with('/') {
+                        diagnostic.pointer = format!("/log/entries/{}{rest}", entry - 1);
+                    }
+                }
                 all.push((place.clone(), diagnostic));
             }
         });
-        let mut counts = [0usize; 3];
         for (place, diagnostic) in &all {
-            counts[severity_index(diagnostic.severity)] += 1;
             let key = (diagnostic.rule.clone(), diagnostic.message.clone());
             match self.printed.get_mut(&key) {
                 Some(n) if *n > 0 => *n -= 1,
                 _ => self.print_finding(place, diagnostic),
             }
         }
+        // The summary counts what was printed, live or at the end.
+        let counts = self.counts;
         if self.proxy.quiet {
             return;
         }
@@ -175,6 +188,7 @@ impl Watch {
     }
 
     fn print_finding(&mut self, place: &str, diagnostic: &Diagnostic) {
+        self.counts[severity_index(diagnostic.severity)] += 1;
         *self
             .printed
             .entry((diagnostic.rule.clone(), diagnostic.message.clone()))
@@ -228,6 +242,17 @@ impl Watch {
             ProxyFormat::Human => crate::console::say(text),
             ProxyFormat::Jsonl => crate::console::out(text),
         }
+    }
+}
+
+/// `place`, a place in the one-entry archive checked at the end, as a
+/// place in the saved archive, where the exchange is entry `entry`.
+fn as_saved(place: &str, entry: Option<usize>) -> String {
+    match (entry, place.strip_prefix("entry 1")) {
+        (Some(entry), Some(rest)) if !rest.starts_with(|c: char| c.is_ascii_digit()) => {
+            format!("entry {entry}{rest}")
+        }
+        _ => place.to_owned(),
     }
 }
 
