@@ -360,6 +360,10 @@ pub struct ProbeArgs {
     /// environment variable; it is never printed or saved.
     #[arg(long, value_name = "VAR")]
     pub token_env: Option<String>,
+    /// A `-H` header whose value is a secret, masked wherever it is saved
+    /// or printed, beside those whose names say so (repeatable).
+    #[arg(long = "secret-header", value_name = "NAME")]
+    pub secret_headers: Vec<String>,
     /// Write the session into this directory: `session.har` (check it
     /// again with `agui-lint check DIR/session.har`) and each exchange's
     /// request and raw response.
@@ -690,6 +694,10 @@ pub struct ProxyArgs {
     /// query values.
     #[arg(long, requires = "save")]
     pub save_secrets: bool,
+    /// Mask this header in the saved session too, beside the built-in
+    /// secret headers (repeatable).
+    #[arg(long = "secret-header", value_name = "NAME")]
+    pub secret_headers: Vec<String>,
     /// How findings are printed: for a person on standard error, or one
     /// JSON object a line on standard output.
     #[arg(long, value_enum, default_value_t = ProxyFormat::Human)]

@@ -125,6 +125,7 @@ fn probe(args: ProbeArgs) -> Result<ExitCode, String> {
         url: args.url.clone(),
         headers: args.headers.clone(),
         token_env: args.token_env.clone(),
+        secret_headers: args.secret_headers.clone(),
         requests: args.request.clone(),
         replays: args.replay.clone(),
         scenarios,

@@ -526,6 +526,7 @@ fn headers_and_the_token_are_sent_and_the_token_never_shown() {
     let save = dir.path().join("out");
     let output = cargo_bin_cmd!("agui-lint")
         .args(["probe", &url, "--scenario", "text", "-H", "X-Tenant: dev"])
+        .args(["-H", "X-Org: org_private_9", "--secret-header", "x-org"])
         .args(["--token-env", "PROBE_TEST_TOKEN", "--save"])
         .arg(&save)
         .env("PROBE_TEST_TOKEN", "tok_very_secret")
@@ -539,14 +540,20 @@ fn headers_and_the_token_are_sent_and_the_token_never_shown() {
         "{head}"
     );
     assert!(head.contains("x-tenant: dev"), "{head}");
+    assert!(head.contains("x-org: org_private_9"), "{head}");
     for shown in [&output.stdout, &output.stderr] {
-        assert!(!String::from_utf8_lossy(shown).contains("tok_very_secret"));
+        let shown = String::from_utf8_lossy(shown);
+        assert!(!shown.contains("tok_very_secret") && !shown.contains("org_private_9"));
     }
+    let mut files = 0;
     for entry in std::fs::read_dir(&save).expect("saved") {
         let path = entry.expect("entry").path();
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(!text.contains("tok_very_secret"), "{}", path.display());
+        assert!(!text.contains("org_private_9"), "{}", path.display());
+        files += usize::from(text.contains("x-org") || text.contains("X-Org"));
     }
+    assert!(files > 0, "the header is saved, masked");
     let missing = probe(&[&url, "--token-env", "PROBE_TEST_TOKEN_UNSET_X"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("PROBE_TEST_TOKEN_UNSET_X"));

@@ -315,6 +315,8 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
             "127.0.0.1:0".to_owned(),
             "--save".to_owned(),
             dir.path().to_str().expect("utf-8").to_owned(),
+            "--secret-header".to_owned(),
+            "X-Tenant".to_owned(),
         ];
         if save_secrets {
             args.push("--save-secrets".to_owned());
@@ -328,6 +330,7 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
                 ("Authorization", "Bearer token-secret"),
                 ("X-Goog-Api-Key", "goog-secret"),
                 ("X-Auth-Token", "xauth-secret"),
+                ("x-tenant", "tenant-secret"),
             ],
         );
         assert_eq!(seen.status, 200);
@@ -345,6 +348,7 @@ fn secrets_are_passed_on_and_never_printed_or_saved_unless_asked() {
             "xauth-secret",
             "url-secret",
             "query-secret",
+            "tenant-secret",
         ];
         assert!(
             printed

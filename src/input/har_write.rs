@@ -49,7 +49,7 @@ pub struct Received {
 /// secret headers, and any header value containing one of `secrets`, are
 /// masked.
 pub fn archive(exchanges: &[(Sent, Received)], secrets: &[String]) -> Vec<u8> {
-    archive_with(exchanges, secrets, Masking::Secrets)
+    archive_with(exchanges, secrets, Masking::Secrets, &[])
 }
 
 /// Whether an archive masks secrets.
@@ -64,15 +64,17 @@ pub enum Masking {
     Nothing,
 }
 
-/// [`archive`], masking as told.
+/// [`archive`], masking as told, the headers called one of
+/// `secret_headers` (any case) masked too.
 pub fn archive_with(
     exchanges: &[(Sent, Received)],
     secrets: &[String],
     masking: Masking,
+    secret_headers: &[String],
 ) -> Vec<u8> {
     let entries: Vec<Value> = exchanges
         .iter()
-        .map(|(sent, received)| entry(sent, received, secrets, masking))
+        .map(|(sent, received)| entry(sent, received, secrets, masking, secret_headers))
         .collect();
     let har = json!({"log": {
         "version": "1.2",
@@ -102,25 +104,37 @@ impl Appended {
             .into_bytes()
     }
 
-    /// One exchange's entry, as pretty-printed JSON text.
+    /// One exchange's entry, as pretty-printed JSON text; see
+    /// [`archive_with`].
     pub fn entry(
         sent: &Sent,
         received: &Received,
         secrets: &[String],
         masking: Masking,
+        secret_headers: &[String],
     ) -> Vec<u8> {
-        serde_json::to_vec_pretty(&entry(sent, received, secrets, masking)).unwrap_or_default()
+        serde_json::to_vec_pretty(&entry(sent, received, secrets, masking, secret_headers))
+            .unwrap_or_default()
     }
 }
 
 /// One exchange as a HAR entry.
-fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking) -> Value {
+fn entry(
+    sent: &Sent,
+    received: &Received,
+    secrets: &[String],
+    masking: Masking,
+    secret_headers: &[String],
+) -> Value {
+    let secret_name = |name: &str| {
+        is_secret_name(name) || secret_headers.iter().any(|n| n.eq_ignore_ascii_case(name))
+    };
     let request_headers: Vec<Value> = sent
         .headers
         .iter()
         .map(|(name, value)| {
             let secret = masking == Masking::Secrets
-                && (is_secret_name(name)
+                && (secret_name(name)
                     || secrets
                         .iter()
                         .any(|s| !s.is_empty() && value.contains(s.as_str())));
@@ -138,7 +152,7 @@ fn entry(sent: &Sent, received: &Received, secrets: &[String], masking: Masking)
         .headers
         .iter()
         .map(|(name, value)| {
-            let secret = masking == Masking::Secrets && is_secret_name(name);
+            let secret = masking == Masking::Secrets && secret_name(name);
             json!({"name": name, "value": if secret { MASKED } else { value }})
         })
         .collect();
@@ -336,8 +350,13 @@ mod tests {
         }
         assert!(masked.contains("http://***@127.0.0.1:1/agent?api_key=***&page=2"));
         assert!(masked.contains(r#""method": "DELETE""#), "{masked}");
-        let kept = String::from_utf8(archive_with(&[(sent, received)], &[], Masking::Nothing))
-            .expect("UTF-8");
+        let kept = String::from_utf8(archive_with(
+            &[(sent, received)],
+            &[],
+            Masking::Nothing,
+            &[],
+        ))
+        .expect("UTF-8");
         assert!(kept.contains("hunter2") && kept.contains("secret-4"));
     }
 
@@ -358,16 +377,17 @@ mod tests {
             if k > 0 {
                 appended.extend_from_slice(b",\n");
             }
-            appended.extend(Appended::entry(sent, received, &[], Masking::Nothing));
+            appended.extend(Appended::entry(sent, received, &[], Masking::Nothing, &[]));
         }
         appended.extend_from_slice(Appended::TAIL);
         let whole: Value =
-            serde_json::from_slice(&archive_with(&exchanges, &[], Masking::Nothing)).expect("JSON");
+            serde_json::from_slice(&archive_with(&exchanges, &[], Masking::Nothing, &[]))
+                .expect("JSON");
         let pieces: Value = serde_json::from_slice(&appended).expect("JSON");
         assert_eq!(pieces, whole);
         let text = String::from_utf8(appended).expect("UTF-8");
         assert!(text.contains("tok_secret"));
-        let masked = Appended::entry(&exchanges[0].0, &exchanges[0].1, &[], Masking::Secrets);
+        let masked = Appended::entry(&exchanges[0].0, &exchanges[0].1, &[], Masking::Secrets, &[]);
         assert!(!String::from_utf8_lossy(&masked).contains("Bearer tok_secret"));
     }
 }

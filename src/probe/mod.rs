@@ -29,6 +29,9 @@ pub struct Plan {
     pub headers: Vec<String>,
     /// The environment variable holding a bearer token.
     pub token_env: Option<String>,
+    /// Names of `headers` whose values are secrets too (`--secret-header`),
+    /// beside those whose names say so.
+    pub secret_headers: Vec<String>,
     /// RunAgentInput files to send instead of the scenarios.
     pub requests: Vec<PathBuf>,
     /// Captures whose requests to send instead of the scenarios.
@@ -125,7 +128,18 @@ pub(crate) fn headers(plan: &Plan) -> Result<(Headers, Vec<String>), String> {
             .ok_or_else(|| format!("-H '{text}' is not 'Name: value'"))?;
         headers.push((name.trim().to_string(), value.trim().to_string()));
     }
-    let mut secrets = Vec::new();
+    // A header named secret by the user: its value is masked wherever it
+    // is saved or printed.
+    let mut secrets: Vec<String> = headers
+        .iter()
+        .filter(|(name, _)| {
+            plan.secret_headers
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(name))
+        })
+        .map(|(_, value)| value.clone())
+        .filter(|value| !value.is_empty())
+        .collect();
     if let Some(variable) = &plan.token_env {
         let token = std::env::var(variable)
             .ok()

@@ -60,6 +60,7 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         Some(dir) => Some(Mutex::new(Session::create(
             dir,
             args.save_secrets,
+            &args.secret_headers,
             args.quiet,
         )?)),
         None => None,

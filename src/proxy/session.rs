@@ -17,6 +17,8 @@ pub(crate) struct Session {
     path: PathBuf,
     file: File,
     masking: Masking,
+    /// Header names masked beside the built-in ones (`--secret-header`).
+    secret_headers: Vec<String>,
     /// Where the closing bytes start.
     tail_at: u64,
     entries: usize,
@@ -25,7 +27,12 @@ pub(crate) struct Session {
 impl Session {
     /// A session saved in `dir` (created if need be), under a name of the
     /// time it started.
-    pub(crate) fn create(dir: &Path, secrets: bool, quiet: bool) -> Result<Session, String> {
+    pub(crate) fn create(
+        dir: &Path,
+        secrets: bool,
+        secret_headers: &[String],
+        quiet: bool,
+    ) -> Result<Session, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
         let started = SystemTime::now()
@@ -51,6 +58,7 @@ impl Session {
             ));
         }
         Ok(Session {
+            secret_headers: secret_headers.to_vec(),
             tail_at: head.len() as u64,
             path,
             file,
@@ -69,7 +77,13 @@ impl Session {
         if self.entries > 0 {
             text.extend_from_slice(b",\n");
         }
-        text.extend(Appended::entry(sent, received, &[], self.masking));
+        text.extend(Appended::entry(
+            sent,
+            received,
+            &[],
+            self.masking,
+            &self.secret_headers,
+        ));
         let written = self
             .file
             .seek(SeekFrom::Start(self.tail_at))

@@ -116,7 +116,12 @@ impl Watch {
             0
         };
         // The exchange as `check` reads it from a saved archive.
-        let har = archive_with(&[(sent.clone(), received.clone())], &[], Masking::Nothing);
+        let har = archive_with(
+            &[(sent.clone(), received.clone())],
+            &[],
+            Masking::Nothing,
+            &[],
+        );
         let source = Source::Memory {
             name: format!("run-{}.har", self.run).into(),
             bytes: Arc::from(har),
