@@ -1555,3 +1555,44 @@ fn recordings() {
         },
     );
 }
+
+/// A copy that would take the state over its limit is refused before the
+/// copy is made: a stream of root copies never holds its state twice.
+#[test]
+fn a_refused_copy_never_holds_the_state_twice() {
+    let _alone = alone();
+    let limit = 16 * 1024 * 1024;
+    let validator = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_state_bytes(limit)),
+    );
+    // A snapshot that ten doublings take to about 90% of the limit: the
+    // eleventh copy is refused.
+    let text = "x".repeat(14_488);
+    let mut events = vec![
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": text}}),
+    ];
+    events.extend((0..11).map(|k| json!({"type": "STATE_DELTA", "delta": [{"op": "copy", "from": "", "path": format!("/c{k}")}]})));
+    events.push(json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}));
+    let capture = lines(events.into_iter());
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let mut rules = Vec::new();
+    check_reader(
+        &validator,
+        "capture",
+        SourceLayout::JsonLines,
+        capture.as_slice(),
+        None,
+        &mut |c: Checked| {
+            rules.extend(c.report.diagnostics().iter().map(|d| d.rule.clone()));
+        },
+    )
+    .expect("read from memory");
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    assert_eq!(rules, ["state-over-budget"]);
+    assert!(
+        peak < limit * 3 / 2,
+        "peak {peak} bytes against a state limit of {limit}"
+    );
+}

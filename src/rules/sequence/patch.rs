@@ -458,6 +458,12 @@ fn step(
                 return Err(Over::Work.into());
             }
             meter.spend(copied / 8 + 1)?;
+            // Refused before the clone is made, so that a copy over the
+            // limit never holds the state twice.
+            let (slot, _) = slot(doc, &op.path);
+            if size.saturating_add(copied).saturating_add(slot) > meter.limit {
+                return Err(Over::Size.into());
+            }
             let value = source.clone();
             put(doc, size, &op.path, value, copied, meter, undo)?;
         }
