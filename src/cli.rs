@@ -290,7 +290,7 @@ pub struct ReportArgs {
     /// --max-document-size.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_archive_size: Option<usize>,
-    /// Deepest nesting of arrays and objects (default and at most 128).
+    /// Deepest nesting of arrays and objects (default 512, at most 2048).
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,
     /// Largest tool `parameters` schema compiled, in JSON values (default

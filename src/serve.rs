@@ -21,6 +21,10 @@ use hyper::body::Incoming;
 use hyper::{Request, Response};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
+/// Threads that check exchanges (their requests, their ends) beside the
+/// two that carry the traffic.
+const BLOCKING_THREADS: usize = 8;
+
 /// How long a client may take to send a request's head.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -329,6 +333,9 @@ where
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        // Checking is the blocking pool's work, and it is bound by the
+        // cores: more threads would hold more stacks, not check faster.
+        .max_blocking_threads(BLOCKING_THREADS)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start: {e}"))?;
