@@ -422,6 +422,129 @@ pub fn probe_response(data: &[u8]) {
     });
 }
 
+/// An exchange as `agui-lint proxy` watches it, of body `data[1..]`:
+/// framed as `data[0]` chooses (Server-Sent Events, JSON Lines, binary
+/// frames), passed in pieces of a size it chooses, each piece kept (up to
+/// a limit it may set) and fed to the stream checker as it comes, then
+/// the exchange archived with its secrets masked and checked as `check`
+/// checks the saved session. The archive must hold the body kept, cut to
+/// whole records past the limit, and no secret; every step must finish
+/// within its budget.
+pub fn proxy_exchange(data: &[u8]) {
+    use crate::input::har::{self, DeliveryEnd};
+    use crate::input::har_write::{archive_with, Masking, Sent};
+    use crate::input::receiving::{whole_records_end, Receiving};
+    use crate::{Framing, StreamChecker};
+    let Some(validator) = VALIDATOR.as_ref() else {
+        return;
+    };
+    let (flags, body) = data.split_first().map_or((0, data), |(f, b)| (*f, b));
+    let (framing, layout, media) = match flags % 3 {
+        0 => (Framing::Sse, Layout::Sse, "text/event-stream"),
+        1 => (
+            Framing::JsonLines,
+            Layout::JsonLines,
+            "application/x-ndjson",
+        ),
+        _ => (
+            Framing::Proto,
+            Layout::Proto,
+            "application/vnd.ag-ui.event+proto",
+        ),
+    };
+    let piece = usize::from(flags >> 3) + 1;
+    let keep = if flags & 4 != 0 {
+        body.len() / 2
+    } else {
+        usize::MAX
+    };
+    let request = json!({"threadId": "t", "runId": "r", "messages": [], "tools": [],
+        "context": [], "state": {}, "forwardedProps": {}});
+    let now = std::time::Instant::now();
+    let mut receiving = Receiving::new(now, now, keep);
+    within_budget("an exchange watched as it passes", || {
+        let mut checker = StreamChecker::new(validator, framing)
+            .with_kind(Kind::Event)
+            .answering(&request);
+        for chunk in body.chunks(piece) {
+            let kept = receiving.piece(chunk);
+            if !kept.is_empty() {
+                checker.feed_each(kept, |checked| {
+                    std::hint::black_box(checked);
+                });
+            }
+        }
+        if !receiving.over_limit() {
+            checker.finish_each(|checked| {
+                std::hint::black_box(checked);
+            });
+        }
+    });
+    let over = receiving.over_limit();
+    let received = receiving.finish(
+        layout,
+        200,
+        vec![("Content-Type".into(), media.into())],
+        DeliveryEnd::Complete,
+        None,
+        None,
+    );
+    let expected = if over {
+        let kept = &body[..keep.min(body.len())];
+        &kept[..whole_records_end(kept, layout)]
+    } else {
+        body
+    };
+    assert_eq!(received.body, expected, "the body kept is not what passed");
+    let secret = "zq-fuzz-secret";
+    let sent = Sent {
+        method: "POST".into(),
+        url: format!("http://user:{secret}@127.0.0.1:1/agent?api_key={secret}"),
+        headers: vec![
+            ("X-Own".into(), secret.into()),
+            ("X-Api-Key".into(), secret.into()),
+        ],
+        body: request.to_string().into_bytes(),
+        at: std::time::UNIX_EPOCH,
+    };
+    let text = archive_with(
+        &[(sent, received)],
+        &[],
+        Masking::Secrets,
+        &["x-own".to_string()],
+    );
+    if memchr::memmem::find(body, secret.as_bytes()).is_none() {
+        assert!(
+            memchr::memmem::find(&text, secret.as_bytes()).is_none(),
+            "a secret was saved"
+        );
+    }
+    let mut entries = har::read(&text).expect("the archive written reads back");
+    let recorded = entries
+        .next()
+        .and_then(Result::ok)
+        .and_then(|entry| entry.response_body)
+        .map(|body| body.bytes)
+        .unwrap_or_default();
+    assert_eq!(
+        recorded, expected,
+        "the archive does not hold the body kept"
+    );
+    within_budget("an exchange checked as saved", || {
+        let result = check_reader(
+            validator,
+            "run-1.har",
+            Layout::Har,
+            &text[..],
+            None,
+            &mut |c| {
+                std::hint::black_box(c);
+            },
+        );
+        assert!(result.is_ok(), "{result:?}");
+    });
+}
+
 /// A stream whose state deltas come from `data`: its first line is a
 /// state snapshot, each further line a patch (or any event), so that the
 /// patch applier meets arbitrary patches against arbitrary states.
@@ -662,8 +785,29 @@ pub fn recordings(data: &[u8]) {
                         );
                     }
                 }
-                let _ = playback(exchange, Some(&request), false, Pace::Recorded);
+                let fitted = playback(exchange, Some(&request), false, Pace::Recorded);
+                if exchange.layout == crate::recording::BodyLayout::Proto {
+                    // Ids fitted or not, every frame is served: as many
+                    // as were recorded, each as long as it says.
+                    let served: Vec<u8> =
+                        fitted.pieces.iter().flat_map(|p| p.bytes.clone()).collect();
+                    let recorded = exchange.body.as_deref().unwrap_or_default();
+                    assert_eq!(
+                        frames_in(&served),
+                        frames_in(recorded),
+                        "{name}: replay lost or broke a frame"
+                    );
+                }
             }
         });
     }
+}
+
+/// The frames of a binary body, whole or not, by the official framing.
+fn frames_in(body: &[u8]) -> usize {
+    let mut framer = crate::input::proto::ProtoFramer::new(usize::MAX);
+    let mut frames = 0;
+    framer.push(body, &mut |_| frames += 1);
+    framer.finish(&mut |_| frames += 1);
+    frames
 }

@@ -99,6 +99,7 @@ fn fuzz_targets_handle_mutated_fixtures() {
             fuzzing::kit_exchange(&input);
             fuzzing::proto(&input);
             fuzzing::recordings(&input);
+            fuzzing::proxy_exchange(&input);
             fuzzing::stream(&input);
             fuzzing::guard_body(&input);
             let mut call = input.clone();
