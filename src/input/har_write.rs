@@ -186,10 +186,7 @@ fn entry(
             "cookies": [],
             "headers": request_headers,
             "queryString": [],
-            "postData": {
-                "mimeType": "application/json",
-                "text": String::from_utf8_lossy(&sent.body)
-            },
+            "postData": post_data(sent),
             "headersSize": -1,
             "bodySize": sent.body.len()
         },
@@ -208,6 +205,25 @@ fn entry(
         "timings": {"send": 0, "wait": wait, "receive": received.total_ms.saturating_sub(wait)},
         "_aguiLint": received.delivery
     })
+}
+
+/// A request's body as sent: its text, or its bytes in base64 when they
+/// are not UTF-8 (never a character replaced), with the media type its
+/// `Content-Type` said.
+fn post_data(sent: &Sent) -> Value {
+    let mime_type = sent
+        .headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        .map_or("application/json", |(_, value)| value.as_str());
+    match std::str::from_utf8(&sent.body) {
+        Ok(text) => json!({"mimeType": mime_type, "text": text}),
+        Err(_) => json!({
+            "mimeType": mime_type,
+            "text": base64::engine::general_purpose::STANDARD.encode(&sent.body),
+            "encoding": "base64",
+        }),
+    }
 }
 
 /// The length of `text` written as a JSON string's contents.
@@ -311,6 +327,30 @@ mod tests {
         let content = &har["log"]["entries"][0]["response"]["content"];
         assert_eq!(content["text"], r#"data: {"type":"RUN_STARTED"}"#);
         assert_eq!(escaped_len("a\u{1}\"\n"), 11);
+    }
+
+    #[test]
+    fn a_request_body_is_saved_as_it_was_sent() {
+        // Not UTF-8: base64, read back byte for byte, no character
+        // replaced; the media type is the request's own.
+        let (mut sent, received) = exchange(b"data: {}\n\n");
+        sent.body = b"{\"a\":\"\xff\xfe\"}".to_vec();
+        sent.headers.push((
+            "Content-Type".into(),
+            "application/json; charset=latin1".into(),
+        ));
+        let text = archive(&[(sent.clone(), received)], &[]);
+        let har: Value = serde_json::from_slice(&text).expect("JSON");
+        let post = &har["log"]["entries"][0]["request"]["postData"];
+        assert_eq!(post["encoding"], "base64");
+        assert_eq!(post["mimeType"], "application/json; charset=latin1");
+        let mut entries = crate::input::har::read(&text).expect("an archive");
+        let body = entries
+            .next()
+            .and_then(Result::ok)
+            .and_then(|entry| entry.request_body)
+            .expect("a request body");
+        assert_eq!(body.bytes, sent.body);
     }
 
     #[test]
