@@ -356,7 +356,7 @@ pub fn har(data: &[u8]) {
 /// byte, whether it was written as text or as base64, and the check must
 /// finish within its budget.
 pub fn probe_response(data: &[u8]) {
-    use crate::input::har::{self, Delivery, DeliveryEnd};
+    use crate::input::har::{Delivery, DeliveryEnd};
     use crate::input::har_write::{archive, Received, Sent};
     let Some(validator) = VALIDATOR.as_ref() else {
         return;
@@ -394,12 +394,7 @@ pub fn probe_response(data: &[u8]) {
         },
     };
     let text = archive(&[(sent, received)], &["secret".to_string()]);
-    let mut entries = har::read(&text).expect("the archive written reads back");
-    let recorded = entries
-        .next()
-        .and_then(Result::ok)
-        .and_then(|entry| entry.response_body)
-        .map(|body| body.bytes);
+    let recorded = recorded_response(&text);
     if !body.is_empty() {
         assert_eq!(
             recorded.as_deref(),
@@ -431,7 +426,7 @@ pub fn probe_response(data: &[u8]) {
 /// whole records past the limit, and no secret; every step must finish
 /// within its budget.
 pub fn proxy_exchange(data: &[u8]) {
-    use crate::input::har::{self, DeliveryEnd};
+    use crate::input::har::DeliveryEnd;
     use crate::input::har_write::{archive_with, Masking, Sent};
     use crate::input::receiving::{whole_records_end, Receiving};
     use crate::{Framing, StreamChecker};
@@ -519,13 +514,7 @@ pub fn proxy_exchange(data: &[u8]) {
             "a secret was saved"
         );
     }
-    let mut entries = har::read(&text).expect("the archive written reads back");
-    let recorded = entries
-        .next()
-        .and_then(Result::ok)
-        .and_then(|entry| entry.response_body)
-        .map(|body| body.bytes)
-        .unwrap_or_default();
+    let recorded = recorded_response(&text).unwrap_or_default();
     assert_eq!(
         recorded, expected,
         "the archive does not hold the body kept"
@@ -543,6 +532,17 @@ pub fn proxy_exchange(data: &[u8]) {
         );
         assert!(result.is_ok(), "{result:?}");
     });
+}
+
+/// The response body of the first entry of `archive`, which must read
+/// back as an HTTP Archive.
+fn recorded_response(archive: &[u8]) -> Option<Vec<u8>> {
+    let mut entries = crate::input::har::read(archive).expect("the archive written reads back");
+    entries
+        .next()
+        .and_then(Result::ok)
+        .and_then(|entry| entry.response_body)
+        .map(|body| body.bytes)
 }
 
 /// A stream whose state deltas come from `data`: its first line is a

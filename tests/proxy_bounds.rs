@@ -5,7 +5,7 @@
 //! stream the proxy cannot finish reaches the client broken, never as a
 //! whole one.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 #[path = "common/listening.rs"]
 #[allow(dead_code)]
 mod listening;
+
+#[path = "common/http_requests.rs"]
+mod http_requests;
 
 use listening::Listening;
 
@@ -47,55 +50,34 @@ fn server() -> Server {
     }
 }
 
-fn answer(mut stream: TcpStream, hangs_closed: &AtomicUsize) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-        return;
-    }
-    let mut length = 0usize;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
-        }
-        if line == "\r\n" {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap_or(0);
+fn answer(stream: TcpStream, hangs_closed: &AtomicUsize) {
+    http_requests::each_request(stream, |stream, incoming| {
+        let path = incoming.head.split(' ').nth(1).unwrap_or("/").to_owned();
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let chunk = |text: &str| format!("{:x}\r\n{text}\r\n", text.len());
+        // Until the proxy closes the connection.
+        let until_closed = |stream: &mut TcpStream| {
+            let _ = stream.read_to_end(&mut Vec::new());
+        };
+        match path.as_str() {
+            "/hang" => {
+                until_closed(stream);
+                hangs_closed.fetch_add(1, Ordering::SeqCst);
+            }
+            "/stall" => {
+                let _ = write!(stream, "{head}{}", chunk(EVENT));
+                until_closed(stream);
+            }
+            "/cut" => {
+                let _ = write!(stream, "{head}{}", chunk(EVENT));
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+            }
+            _ => {
+                let _ = write!(stream, "{head}{}{}0\r\n\r\n", chunk(EVENT), chunk(LAST));
             }
         }
-    }
-    let mut body = vec![0; length];
-    if reader.read_exact(&mut body).is_err() {
-        return;
-    }
-    let path = request_line.split(' ').nth(1).unwrap_or("/").to_owned();
-    let head =
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
-    let chunk = |text: &str| format!("{:x}\r\n{text}\r\n", text.len());
-    match path.as_str() {
-        "/hang" => {
-            // Until the proxy closes the connection.
-            let mut rest = Vec::new();
-            let _ = reader.read_to_end(&mut rest);
-            hangs_closed.fetch_add(1, Ordering::SeqCst);
-        }
-        "/stall" => {
-            let _ = write!(stream, "{head}{}", chunk(EVENT));
-            let mut rest = Vec::new();
-            let _ = reader.read_to_end(&mut rest);
-        }
-        "/cut" => {
-            let _ = write!(stream, "{head}{}", chunk(EVENT));
-            let _ = stream.shutdown(std::net::Shutdown::Both);
-        }
-        _ => {
-            let _ = write!(stream, "{head}{}{}0\r\n\r\n", chunk(EVENT), chunk(LAST));
-        }
-    }
+        false
+    });
 }
 
 fn proxy(server: &Server, extra: &[&str]) -> Listening {
