@@ -48,6 +48,8 @@ export interface ValidatorOptions {
   maxDocumentSize?: number
   /** Most a stream's state may take, in bytes. */
   maxStateSize?: number
+  /** Most the states of every stream this validator follows at once may take together, in bytes. */
+  maxTotalStateSize?: number
 }
 
 /** Another place a finding involves. */

@@ -249,7 +249,8 @@ function requestText(request) {
 class Validator {
   /**
    * @param {object} [options] protocol, select, ignore, severity,
-   *   maskValues, config, maxFindings, maxDocumentSize, maxStateSize
+   *   maskValues, config, maxFindings, maxDocumentSize, maxStateSize,
+   *   maxTotalStateSize
    */
   constructor(options = {}) {
     /** @private */

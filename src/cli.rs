@@ -302,6 +302,11 @@ pub struct ReportArgs {
     /// size limit, 256M).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_state_size: Option<usize>,
+    /// Most memory the states of all streams checked at once may take
+    /// together, with an optional K, M or G suffix (default: four times
+    /// the state limit, 1G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_total_state_size: Option<usize>,
     /// Most findings reported for one document (default 1000); the rest
     /// are counted by rule in one `too-many-findings` finding.
     #[arg(long, value_name = "N")]

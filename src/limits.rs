@@ -23,6 +23,10 @@ pub const MAX_DEPTH_CAP: usize = 2048;
 /// when no state limit is set.
 const STATE_PER_DOCUMENT: usize = 4;
 
+/// How many streams at their state limit the streams one validator follows
+/// may hold together when no total is set.
+const STATES_PER_TOTAL: usize = 4;
+
 /// Bounds on what one document may cost to check. Built from
 /// [`Limits::default`] with the `with_*` methods, so that a new bound is
 /// never a breaking change:
@@ -58,6 +62,13 @@ pub struct Limits {
     /// the default, is four times [`Limits::max_document_bytes`] (see
     /// [`Limits::state_limit`]).
     pub max_state_bytes: Option<usize>,
+    /// Most memory the states of all streams one [`crate::Validator`] (and
+    /// its clones) follows at once may take together, in bytes as
+    /// [`Limits::max_state_bytes`] counts them (`state-over-budget`): what
+    /// bounds a server guard or the proxy following many streams. `None`,
+    /// the default, is four times the state limit (1 GiB by default; see
+    /// [`Limits::total_state_limit`]).
+    pub max_total_state_bytes: Option<usize>,
     /// Most findings one document reports; the rest are counted by rule
     /// in one `too-many-findings` finding, and never built. Default 1,000
     /// ([`DEFAULT_MAX_FINDINGS`]); the server guards keep 100.
@@ -111,6 +122,21 @@ impl Limits {
             .unwrap_or(self.max_document_bytes.saturating_mul(STATE_PER_DOCUMENT))
     }
 
+    /// With [`Limits::max_total_state_bytes`] set to `bytes`.
+    #[must_use]
+    pub fn with_max_total_state_bytes(mut self, bytes: usize) -> Self {
+        self.max_total_state_bytes = Some(bytes);
+        self
+    }
+
+    /// The most memory the states of the streams one validator follows at
+    /// once may take together: the total limit when set, else four times
+    /// [`Limits::state_limit`].
+    pub fn total_state_limit(&self) -> usize {
+        self.max_total_state_bytes
+            .unwrap_or(self.state_limit().saturating_mul(STATES_PER_TOTAL))
+    }
+
     /// With [`Limits::max_findings`] set to `findings`.
     #[must_use]
     pub fn with_max_findings(mut self, findings: usize) -> Self {
@@ -130,6 +156,7 @@ impl Default for Limits {
             max_depth: DEFAULT_MAX_DEPTH,
             max_tool_schema_nodes: 10_000,
             max_state_bytes: None,
+            max_total_state_bytes: None,
             max_findings: DEFAULT_MAX_FINDINGS,
         }
     }

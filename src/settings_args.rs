@@ -51,6 +51,9 @@ pub(crate) fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
     if let Some(size) = args.max_state_size {
         limits.max_state_bytes = Some(size);
     }
+    if let Some(size) = args.max_total_state_size {
+        limits.max_total_state_bytes = Some(size);
+    }
     if args.mask_values {
         settings = settings.mask_values(true);
     }
@@ -158,8 +161,22 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
     let file_limits = table.get("limits").and_then(toml::Value::as_table);
     let _ = writeln!(out, "\n[limits]");
     let state = limits.max_state_bytes.map_or_else(
-        || "# max-state-bytes: the document size limit".to_string(),
+        || {
+            format!(
+                "# max-state-bytes = {}: four times max-document-bytes",
+                limits.state_limit()
+            )
+        },
         |n| format!("max-state-bytes = {n}"),
+    );
+    let total = limits.max_total_state_bytes.map_or_else(
+        || {
+            format!(
+                "# max-total-state-bytes = {}: four times the state limit",
+                limits.total_state_limit()
+            )
+        },
+        |n| format!("max-total-state-bytes = {n}"),
     );
     for (key, text, flag) in [
         (
@@ -188,6 +205,13 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
             "max-state-bytes",
             state,
             report.max_state_size.map(|_| "--max-state-size"),
+        ),
+        (
+            "max-total-state-bytes",
+            total,
+            report
+                .max_total_state_size
+                .map(|_| "--max-total-state-size"),
         ),
         (
             "max-findings",

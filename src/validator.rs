@@ -14,6 +14,7 @@ use crate::parse;
 use crate::protocol::{Declaration, Protocol};
 use crate::report::Report;
 use crate::rules::receivers::Reading;
+use crate::rules::sequence::total::Total;
 use crate::rules::{self, version, Interrupted};
 pub use crate::schema::BuildError;
 use crate::schema::{self, Schemas};
@@ -57,6 +58,14 @@ pub struct Validator {
     /// the event schema, for reading events without a `Value`.
     event_shapes: Arc<Vec<fast::EventShapes>>,
     settings: Settings,
+    /// What the states of the streams this validator and its clones follow
+    /// take together ([`crate::Limits::total_state_limit`]).
+    state_total: Arc<Total>,
+}
+
+/// A total of the streams' states for a validator of `settings`.
+fn state_total(settings: &Settings) -> Arc<Total> {
+    Total::new(settings.limits().total_state_limit() as u64)
 }
 
 impl Validator {
@@ -83,10 +92,12 @@ impl Validator {
                     .unwrap_or_default()
             })
             .collect();
+        let settings = Settings::default();
         Validator {
             schemas: Arc::new(Schemas::new()),
             event_shapes: Arc::new(event_shapes),
-            settings: Settings::default(),
+            state_total: state_total(&settings),
+            settings,
         }
     }
 
@@ -94,6 +105,9 @@ impl Validator {
     /// seriously.
     #[must_use]
     pub fn with_settings(mut self, settings: Settings) -> Self {
+        if settings.limits().total_state_limit() != self.settings.limits().total_state_limit() {
+            self.state_total = state_total(&settings);
+        }
         self.settings = settings;
         self
     }

@@ -591,6 +591,51 @@ fn a_snapshot_kept_as_text_is_charged_what_its_value_takes() {
     assert!(outcomes.len() >= 3, "{outcomes:?}");
 }
 
+/// One validator holds the states of every stream it follows at once to a
+/// total (`max-total-state-bytes`): with two streams each holding a state
+/// within its own limit, a third is refused with a finding that names the
+/// total; once one of the two is dropped, its share is given back and the
+/// third stream's next snapshot is kept. Clones of the validator (a guard's
+/// per-request handles) share the total.
+#[test]
+fn the_streams_one_validator_follows_share_one_state_total() {
+    let snapshot = |n: usize| {
+        let state: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("key-{i:05}"), json!("v")))
+            .collect();
+        json!({"type": "STATE_SNAPSHOT", "snapshot": state})
+    };
+    let started = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"});
+    let validator = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(
+            Limits::default()
+                .with_max_state_bytes(1 << 20)
+                .with_max_total_state_bytes(1 << 20),
+        ),
+    );
+    // About 400 KiB held each: two fit the total, three do not.
+    let big = [started.clone(), snapshot(3_000)];
+    let (mut a, mut b, mut c) = (EventStream::new(), EventStream::new(), EventStream::new());
+    assert_eq!(stream_findings(&validator, &mut a, &big), []);
+    assert_eq!(stream_findings(&validator.clone(), &mut b, &big), []);
+    let found = stream_findings(&validator, &mut c, &big);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "state-over-budget");
+    assert!(
+        found[0]
+            .1
+            .contains("the 1 MiB the streams checked at once may hold in all"),
+        "{found:?}"
+    );
+    // Alone, the same stream fits its own limit.
+    let alone = Validator::new().expect("validator").with_settings(
+        Settings::default().with_limits(Limits::default().with_max_state_bytes(1 << 20)),
+    );
+    assert_eq!(stream_findings(&alone, &mut EventStream::new(), &big), []);
+    drop(a);
+    assert_eq!(stream_findings(&validator, &mut c, &big[1..]), []);
+}
+
 /// The (rule, message) of each finding `events`, fed one by one to
 /// `stream`, bring.
 fn stream_findings(

@@ -59,6 +59,7 @@ struct ValidatorOptions {
     max_findings: Option<usize>,
     max_document_size: Option<usize>,
     max_state_size: Option<usize>,
+    max_total_state_size: Option<usize>,
 }
 
 /// A severity named as in every output format.
@@ -113,6 +114,9 @@ fn settings(options: ValidatorOptions) -> Result<Settings> {
     }
     if let Some(bytes) = options.max_state_size {
         limits = limits.with_max_state_bytes(bytes);
+    }
+    if let Some(bytes) = options.max_total_state_size {
+        limits = limits.with_max_total_state_bytes(bytes);
     }
     Ok(settings.with_limits(limits))
 }

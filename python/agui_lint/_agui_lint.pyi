@@ -162,6 +162,7 @@ class Validator:
         max_findings: Optional[int] = None,
         max_document_size: Optional[int] = None,
         max_state_size: Optional[int] = None,
+        max_total_state_size: Optional[int] = None,
         client: Optional[str] = None,
     ) -> None: ...
     def with_limits(
@@ -169,6 +170,7 @@ class Validator:
         max_findings: Optional[int] = None,
         max_document_size: Optional[int] = None,
         max_state_size: Optional[int] = None,
+        max_total_state_size: Optional[int] = None,
     ) -> "Validator":
         """This validator with other bounds, its other settings kept and its
         compiled schemas shared."""

@@ -34,6 +34,7 @@ fn with_limits(
     max_findings: Option<usize>,
     max_document_size: Option<usize>,
     max_state_size: Option<usize>,
+    max_total_state_size: Option<usize>,
 ) -> Settings {
     let mut limits = settings.limits();
     if let Some(findings) = max_findings {
@@ -44,6 +45,9 @@ fn with_limits(
     }
     if let Some(bytes) = max_state_size {
         limits = limits.with_max_state_bytes(bytes);
+    }
+    if let Some(bytes) = max_total_state_size {
+        limits = limits.with_max_total_state_bytes(bytes);
     }
     settings.with_limits(limits)
 }
@@ -63,9 +67,11 @@ fn with_limits(
 /// - `severity`: `{rule: "error" | "warning" | "info"}` overrides.
 /// - `mask_values`: keep the document's values out of every finding.
 /// - `config`: the path of an `agui-lint.toml` file to start from.
-/// - `max_findings`, `max_document_size`, `max_state_size`: the bounds of
-///   `[limits]` (findings a document reports, bytes a document may have,
-///   memory a stream's state may take).
+/// - `max_findings`, `max_document_size`, `max_state_size`,
+///   `max_total_state_size`: the bounds of `[limits]` (findings a document
+///   reports, bytes a document may have, memory a stream's state may take,
+///   memory the states of every stream this validator follows at once may
+///   take together).
 /// - `client`: see streams and requests through the official client,
 ///   `@ag-ui/client` 1.0.0 with a current peer (`"1.0.0"`) or one pinned to
 ///   an older era (`"0.0.57"`, `"0.0.45"`, `"0.0.39"`).
@@ -77,7 +83,7 @@ pub(crate) struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None, max_findings = None, max_document_size = None, max_state_size = None, client = None))]
+    #[pyo3(signature = (protocol = "auto", select = None, ignore = None, severity = None, mask_values = false, config = None, max_findings = None, max_document_size = None, max_state_size = None, max_total_state_size = None, client = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -90,6 +96,7 @@ impl PyValidator {
         max_findings: Option<usize>,
         max_document_size: Option<usize>,
         max_state_size: Option<usize>,
+        max_total_state_size: Option<usize>,
         client: Option<&str>,
     ) -> PyResult<Self> {
         let choice: ProtocolChoice = protocol.parse().map_err(value_error)?;
@@ -121,7 +128,13 @@ impl PyValidator {
         if let Some(client) = client {
             settings = settings.client(client.parse().map_err(value_error)?);
         }
-        let settings = with_limits(settings, max_findings, max_document_size, max_state_size);
+        let settings = with_limits(
+            settings,
+            max_findings,
+            max_document_size,
+            max_state_size,
+            max_total_state_size,
+        );
         let compiled = py
             .detach(|| COMPILED.clone())
             .map_err(PyRuntimeError::new_err)?;
@@ -132,18 +145,20 @@ impl PyValidator {
 
     /// This validator with other bounds (the rest of its settings kept, its
     /// compiled schemas shared): `None` keeps a bound as it is.
-    #[pyo3(signature = (max_findings = None, max_document_size = None, max_state_size = None))]
+    #[pyo3(signature = (max_findings = None, max_document_size = None, max_state_size = None, max_total_state_size = None))]
     fn with_limits(
         &self,
         max_findings: Option<usize>,
         max_document_size: Option<usize>,
         max_state_size: Option<usize>,
+        max_total_state_size: Option<usize>,
     ) -> Self {
         let settings = with_limits(
             self.inner.settings().clone(),
             max_findings,
             max_document_size,
             max_state_size,
+            max_total_state_size,
         );
         PyValidator {
             inner: Arc::new((*self.inner).clone().with_settings(settings)),

@@ -390,7 +390,9 @@ impl Reader {
             }
             Err(Refusal::Over { operation, bound }) => {
                 let what = match bound {
-                    patch::Over::Size => "would take the state over its size limit",
+                    patch::Over::Size | patch::Over::Total => {
+                        "would take the state over its size limit"
+                    }
                     patch::Over::Work => {
                         "would take the stream's patches over the work they may cost"
                     }

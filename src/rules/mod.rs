@@ -302,7 +302,9 @@ fn check_sequence(
     out: &mut impl Findings,
 ) {
     let mut sequence = Sequence::new();
-    sequence.limit_state(limits.state_limit());
+    // One document's events, gone when the document is checked: held to
+    // the stream limit alone.
+    sequence.bound_state(limits.state_limit(), &sequence::total::Total::unbounded());
     let mut found = Vec::new();
     for (i, event) in events.as_array().into_iter().flatten().enumerate() {
         let place = EventPlace {

@@ -279,7 +279,7 @@ impl Validator {
             let mut found = self.sink();
             stream
                 .sequence
-                .limit_state(self.settings.limits().state_limit());
+                .bound_state(self.settings.limits().state_limit(), &self.state_total);
             let asked = stream.sequence.requested_version();
             rules::client::event(self.settings.client_profile(), event, "", asked, &mut found);
             stream.feed(event, protocol, record, location, &mut found);

@@ -13,7 +13,7 @@ use super::event_type::EventType;
 use super::here::Here;
 use super::patch::{self, Budget, Refusal};
 use super::snapshot::SnapshotMessage;
-use super::state::{over_budget, STATE_OVER_BUDGET};
+use super::state::{limit_of, over_budget, STATE_OVER_BUDGET};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, SINCE_1_0};
@@ -152,23 +152,23 @@ impl Activities {
             budget.release(bytes);
         }
         let bytes = patch::measured(&content);
-        if budget.take(bytes, 0).is_ok() {
+        let Err(bound) = budget.take(bytes, 0) else {
             *slot = Some((content, bytes));
             return;
-        }
-        let (limit, total) = (budget.meter.limit, budget.used.saturating_add(bytes));
+        };
+        let total = budget.used.saturating_add(bytes);
+        let (limit, help) = limit_of(bound, budget);
         out.add(&STATE_OVER_BUDGET, |rule| {
             at.finding(
                 rule,
                 pointer,
                 format!(
-                    "the content of activity '{id}' would take about {} in memory, {} with the state and the other activities, over the limit of {}: it is not kept, and its deltas until its next snapshot are not checked",
+                    "the content of activity '{id}' would take about {} in memory, {} with the state and the other activities, over {limit}: it is not kept, and its deltas until its next snapshot are not checked",
                     crate::text::size(bytes),
                     crate::text::size(total),
-                    crate::text::size(limit)
                 ),
             )
-            .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such content is expected")
+            .with_help(help)
         });
     }
 
@@ -265,14 +265,16 @@ impl Activities {
             Err(Refusal::Over { operation, bound }) => {
                 budget.release(*size);
                 *slot = None;
-                let limit = budget.meter.limit;
+                let (_, help) = limit_of(bound, budget);
                 out.add(&STATE_OVER_BUDGET, |rule| {
                     at.finding(
                         rule,
                         &format!("/patch/{operation}"),
-                        format!("activity '{id}': {}", over_budget(operation, bound, limit)),
+                        format!("activity '{id}': {}", over_budget(operation, bound, budget)),
                     )
-                    .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such content is expected; the activity is not checked until its next ACTIVITY_SNAPSHOT")
+                    .with_help(format!(
+                        "{help}; the activity is not checked until its next ACTIVITY_SNAPSHOT"
+                    ))
                 });
                 return;
             }

@@ -11,17 +11,28 @@
 //! a run's end, a stream's end), so no path can leak the budget.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::here::Here;
 use super::state::STATE_OVER_BUDGET;
+use super::total::Total;
 use crate::findings::Findings;
 
-/// What the open calls of one stream hold, and how much they may.
+/// What the open calls of one stream hold, and how much they may: within
+/// the stream's limit and, with every other stream checked at once, the
+/// total.
 #[derive(Debug)]
 pub(super) struct Pool {
     held: AtomicU64,
     limit: AtomicU64,
+    total: Mutex<Arc<Total>>,
+}
+
+/// The bound a delta would go over: the stream's limit, or the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Over {
+    Limit(u64),
+    Total(u64),
 }
 
 impl Pool {
@@ -30,21 +41,33 @@ impl Pool {
         Arc::new(Pool {
             held: AtomicU64::new(0),
             limit: AtomicU64::new(limit),
+            total: Mutex::new(Total::unbounded()),
         })
     }
 
-    /// Bounds the pool to `limit` bytes (set before the stream's first
-    /// event).
-    pub(super) fn set_limit(&self, limit: u64) {
+    /// Bounds the pool to `limit` bytes, and to `total` with the other
+    /// streams (set before the stream's first event).
+    pub(super) fn bound(&self, limit: u64, total: &Arc<Total>) {
         self.limit.store(limit, Ordering::Relaxed);
+        let mut current = self.total.lock().unwrap_or_else(PoisonError::into_inner);
+        if !Arc::ptr_eq(&current, total) {
+            let held = self.held.load(Ordering::Relaxed);
+            current.give_back(held);
+            total.force(held);
+            *current = Arc::clone(total);
+        }
     }
 
-    /// Takes `bytes` if they fit; otherwise the limit.
-    fn take(&self, bytes: u64) -> Result<(), u64> {
+    /// Takes `bytes` if they fit; otherwise the bound they would go over.
+    fn take(&self, bytes: u64) -> Result<(), Over> {
         let limit = self.limit.load(Ordering::Relaxed);
         let held = self.held.load(Ordering::Relaxed);
         if held.saturating_add(bytes) > limit {
-            return Err(limit);
+            return Err(Over::Limit(limit));
+        }
+        let total = self.total.lock().unwrap_or_else(PoisonError::into_inner);
+        if !total.take(bytes) {
+            return Err(Over::Total(total.limit()));
         }
         self.held.store(held + bytes, Ordering::Relaxed);
         Ok(())
@@ -52,8 +75,12 @@ impl Pool {
 
     fn release(&self, bytes: u64) {
         let held = self.held.load(Ordering::Relaxed);
-        self.held
-            .store(held.saturating_sub(bytes), Ordering::Relaxed);
+        let given = bytes.min(held);
+        self.held.store(held - given, Ordering::Relaxed);
+        self.total
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .give_back(given);
     }
 
     #[cfg(test)]
@@ -91,23 +118,32 @@ impl Arguments {
         if self.dropped {
             return;
         }
-        let Err(limit) = self.pool.take(delta.len() as u64) else {
+        let Err(over) = self.pool.take(delta.len() as u64) else {
             self.text.push_str(delta);
             return;
         };
         self.pool.release(self.text.len() as u64);
         self.text = String::new();
         self.dropped = true;
+        let (over, help) = match over {
+            Over::Limit(limit) => (
+                format!("the limit of {}", crate::text::size(limit)),
+                "a tool call's arguments are held until its end; end calls, or raise max-state-bytes for captures this large",
+            ),
+            Over::Total(limit) => (
+                super::total::over_total(limit),
+                "the streams checked at once share one total; raise max-total-state-bytes if this many streams of this size are expected",
+            ),
+        };
         out.add(&STATE_OVER_BUDGET, |rule| {
             at.finding(
                 rule,
                 "/delta",
                 format!(
-                    "the arguments of tool call '{id}' would take the argument text held for the stream's open tool calls over the limit of {}: it is not kept, and the call's arguments are not checked as JSON",
-                    crate::text::size(limit)
+                    "the arguments of tool call '{id}' would take the argument text held for the stream's open tool calls over {over}: it is not kept, and the call's arguments are not checked as JSON"
                 ),
             )
-            .with_help("a tool call's arguments are held until its end; end calls, or raise max-state-bytes for captures this large")
+            .with_help(help)
         });
     }
 
@@ -122,9 +158,13 @@ impl Clone for Arguments {
     /// A copy counts in the pool as the original does (it may go over the
     /// limit: copies are made of what was already admitted).
     fn clone(&self) -> Arguments {
+        let bytes = self.text.len() as u64;
+        self.pool.held.fetch_add(bytes, Ordering::Relaxed);
         self.pool
-            .held
-            .fetch_add(self.text.len() as u64, Ordering::Relaxed);
+            .total
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .force(bytes);
         Arguments {
             text: self.text.clone(),
             arrived: self.arrived,
@@ -156,6 +196,19 @@ mod tests {
         drop(a);
         drop(b);
         assert_eq!(pool.held(), 0);
-        assert_eq!(pool.take(11), Err(10));
+        assert_eq!(pool.take(11), Err(Over::Limit(10)));
+    }
+
+    #[test]
+    fn the_pool_takes_from_the_total_of_the_streams() {
+        let total = Total::new(6);
+        let (a, b) = (Pool::new(10), Pool::new(10));
+        a.bound(10, &total);
+        b.bound(10, &total);
+        a.take(4).expect("fits both");
+        assert_eq!(b.take(4), Err(Over::Total(6)));
+        b.take(2).expect("fits what is left");
+        a.release(4);
+        assert_eq!(total.held(), 2);
     }
 }

@@ -69,6 +69,7 @@ mod subagents;
 mod text;
 mod text_size;
 pub(crate) mod tool_calls;
+pub(crate) mod total;
 mod versions;
 mod view;
 
@@ -219,14 +220,16 @@ impl Sequence {
         self.state.answer(input.get("state"));
     }
 
-    /// Holds the state and the activity contents to `bytes` in all (see
+    /// Holds the state and the activity contents to `bytes` in all, and
+    /// to `total` with every other stream checked at once (see
     /// `state-over-budget`); set before the stream's first event.
-    pub fn limit_state(&mut self, bytes: usize) {
+    pub(crate) fn bound_state(&mut self, bytes: usize, total: &Arc<total::Total>) {
         let bytes = bytes as u64;
-        self.arguments.set_limit(bytes);
-        if self.budget.meter.limit != bytes {
-            self.budget.meter = patch::Meter::new(bytes);
+        if self.budget.meter.limit == bytes && Arc::ptr_eq(self.budget.share_total(), total) {
+            return;
         }
+        self.arguments.bound(bytes, total);
+        self.budget.bound(bytes, total);
     }
 
     /// How the stream's latest 1.x run finished or failed, if one did.

@@ -24,20 +24,26 @@
 use json_patch::jsonptr::{index::Index, Pointer, PointerBuf};
 use json_patch::{PatchErrorKind, PatchOperation};
 use serde_json::Value;
+use std::sync::Arc;
 
-/// What applying a stream's patches may cost: the state's size limit and
-/// the work left.
-#[derive(Debug, Clone)]
+use super::total::{Share, Total};
+
+/// What applying a stream's patches may cost: the state's size limit,
+/// the work left, and the stream's share of what all streams checked at
+/// once may hold.
+#[derive(Debug)]
 pub(crate) struct Meter {
     /// The most bytes the state (and the activity contents) may take.
     pub(crate) limit: u64,
     /// Work the stream may still spend on patches.
     pub(crate) allowance: u64,
+    /// What the state takes from the total of the streams checked at once.
+    share: Share,
 }
 
 /// What a stream keeps of its state and activity contents: their size in
 /// all (`used`), and the meter their updates are applied within.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Budget {
     /// The limit and the work left.
     pub(crate) meter: Meter,
@@ -54,20 +60,47 @@ impl Budget {
         }
     }
 
+    /// Holds the state and activity contents to `limit` bytes, and to
+    /// `total` with the other streams checked at once (before the stream's
+    /// first event: the work allowance starts anew when the limit changes).
+    pub(crate) fn bound(&mut self, limit: u64, total: &Arc<Total>) {
+        if self.meter.limit != limit {
+            self.meter.limit = limit;
+            self.meter.allowance = limit;
+        }
+        self.meter.share.move_to(total);
+    }
+
     /// Takes `bytes` for a value that replaces one of `replaced` bytes,
-    /// unless that goes over the limit (and then nothing changes).
+    /// unless that goes over the limit or the total (and then nothing
+    /// changes).
     pub(crate) fn take(&mut self, bytes: u64, replaced: u64) -> Result<(), Over> {
         let used = self.used.saturating_sub(replaced).saturating_add(bytes);
         if used > self.meter.limit {
             return Err(Over::Size);
         }
+        if !self.meter.share.cover(used) {
+            return Err(Over::Total);
+        }
         self.used = used;
+        self.meter.share.settle(used);
         Ok(())
     }
 
     /// Gives back `bytes` of a value dropped.
     pub(crate) fn release(&mut self, bytes: u64) {
         self.used = self.used.saturating_sub(bytes);
+        self.meter.share.settle(self.used);
+    }
+
+    /// What all streams checked at once may hold, in bytes.
+    pub(crate) fn total_limit(&self) -> u64 {
+        self.meter.share.total().limit()
+    }
+
+    /// The total this budget takes from.
+    pub(crate) fn share_total(&self) -> &Arc<Total> {
+        self.meter.share.total()
     }
 
     /// Applies `patch` to `doc`, a value of `size` bytes within this
@@ -82,8 +115,10 @@ impl Budget {
         self.meter.earn(patch_bytes(patch));
         let before = self.used;
         let result = apply(doc, &mut self.used, patch, &mut self.meter);
-        // `apply` moved `used` by what the patch changed of `doc`.
+        // `apply` moved `used` by what the patch changed of `doc`, and
+        // took from the total for every growth on the way.
         *size = (*size + self.used).saturating_sub(before);
+        self.meter.share.settle(self.used);
         result
     }
 }
@@ -125,6 +160,7 @@ impl Meter {
         Meter {
             limit,
             allowance: limit,
+            share: Share::new(&Total::unbounded()),
         }
     }
 
@@ -176,6 +212,8 @@ pub(crate) enum Over {
     Size,
     /// The work the stream's patches may cost.
     Work,
+    /// What all streams checked at once may hold.
+    Total,
 }
 
 /// The memory `value` takes, estimated as a `serde_json::Value` lays it
@@ -349,13 +387,23 @@ fn slot(doc: &Value, path: &Pointer) -> (u64, u64) {
     }
 }
 
-/// Grows `size` by `added`, within the limit.
-fn grow(size: &mut u64, added: u64, meter: &Meter) -> Result<(), Over> {
+/// Grows `size` by `added`, within the limit and the total.
+fn grow(size: &mut u64, added: u64, meter: &mut Meter) -> Result<(), Over> {
     let grown = size.saturating_add(added);
-    if grown > meter.limit {
+    fits(grown, meter)?;
+    *size = grown;
+    Ok(())
+}
+
+/// Whether a state of `size` bytes is within the limit and the total (the
+/// share taken stays until the patch is settled).
+fn fits(size: u64, meter: &mut Meter) -> Result<(), Over> {
+    if size > meter.limit {
         return Err(Over::Size);
     }
-    *size = grown;
+    if !meter.share.cover(size) {
+        return Err(Over::Total);
+    }
     Ok(())
 }
 
@@ -461,9 +509,7 @@ fn step(
             // Refused before the clone is made, so that a copy over the
             // limit never holds the state twice.
             let (slot, _) = slot(doc, &op.path);
-            if size.saturating_add(copied).saturating_add(slot) > meter.limit {
-                return Err(Over::Size.into());
-            }
+            fits(size.saturating_add(copied).saturating_add(slot), meter)?;
             let value = source.clone();
             put(doc, size, &op.path, value, copied, meter, undo)?;
         }

@@ -320,24 +320,24 @@ impl State {
         let Some((state, bytes)) = state else {
             return;
         };
-        if budget.take(bytes, 0).is_ok() {
+        let Err(bound) = budget.take(bytes, 0) else {
             self.value = Some(state);
             self.size = bytes;
             return;
-        }
-        let (limit, total) = (budget.meter.limit, budget.used.saturating_add(bytes));
+        };
+        let total = budget.used.saturating_add(bytes);
+        let (limit, help) = limit_of(bound, budget);
         out.add(&STATE_OVER_BUDGET, |rule| {
             at.finding(
                 rule,
                 pointer,
                 format!(
-                    "the state would take about {} in memory, {} with the activity contents, over the limit of {}: it is not kept, and deltas until the next snapshot are not checked",
+                    "the state would take about {} in memory, {} with the activity contents, over {limit}: it is not kept, and deltas until the next snapshot are not checked",
                     crate::text::size(bytes),
                     crate::text::size(total),
-                    crate::text::size(limit)
                 ),
             )
-            .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such a state is expected")
+            .with_help(help)
         });
     }
 
@@ -388,10 +388,16 @@ impl State {
                 // Not applied, and what a consumer that did apply it holds
                 // is not known here: no later delta is reported against it.
                 self.forget(budget);
-                let limit = budget.meter.limit;
+                let (_, help) = limit_of(bound, budget);
                 out.add(&STATE_OVER_BUDGET, |rule| {
-                    at.finding(rule, &format!("/delta/{operation}"), over_budget(operation, bound, limit))
-                        .with_help("raise the limit with --max-state-size (max-state-bytes under [limits]) if such a state is expected; the state is not checked until the next STATE_SNAPSHOT")
+                    at.finding(
+                        rule,
+                        &format!("/delta/{operation}"),
+                        over_budget(operation, bound, budget),
+                    )
+                    .with_help(format!(
+                        "{help}; the state is not checked until the next STATE_SNAPSHOT"
+                    ))
                 });
                 return;
             }
@@ -422,15 +428,30 @@ impl State {
 }
 
 /// The message of a `state-over-budget` finding on `operation`, which
-/// went over `bound` of a budget of `limit` bytes.
-pub(super) fn over_budget(operation: usize, bound: patch::Over, limit: u64) -> String {
+/// went over `bound` of `budget`.
+pub(super) fn over_budget(operation: usize, bound: patch::Over, budget: &patch::Budget) -> String {
     match bound {
-        patch::Over::Size => format!(
-            "operation {operation} would take the state and the activity contents over the limit of {}: the delta is not applied",
-            crate::text::size(limit)
+        patch::Over::Size | patch::Over::Total => format!(
+            "operation {operation} would take the state and the activity contents over {}: the delta is not applied",
+            limit_of(bound, budget).0
         ),
         patch::Over::Work => format!(
             "operation {operation} would cost more than the stream's patches may (copies and array insertions beyond what the stream itself sends): the delta is not applied"
+        ),
+    }
+}
+
+/// The limit `bound` names in a finding, and the help that says how to
+/// raise it.
+pub(super) fn limit_of(bound: patch::Over, budget: &patch::Budget) -> (String, &'static str) {
+    match bound {
+        patch::Over::Total => (
+            super::total::over_total(budget.total_limit()),
+            "the streams checked at once share one total; raise it with max-total-state-bytes under [limits] (--max-total-state-size) if this many such streams are expected",
+        ),
+        patch::Over::Size | patch::Over::Work => (
+            format!("the limit of {}", crate::text::size(budget.meter.limit)),
+            "raise the limit with --max-state-size (max-state-bytes under [limits]) if such a state is expected",
         ),
     }
 }
