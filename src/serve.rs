@@ -47,6 +47,8 @@ pub(crate) enum Body {
 /// The receiving half of a streamed [`Body`].
 pub(crate) struct Streamed {
     receiver: mpsc::Receiver<Piece>,
+    /// The body's length, when its sender said it.
+    length: Option<u64>,
     /// Data was handed to hyper since it last waited: it may be in hyper's
     /// buffer, not yet written to the client.
     unflushed: bool,
@@ -98,11 +100,19 @@ impl Body {
     /// A streamed body and the feed that fills it (a few pieces are queued
     /// before the feed waits for the client).
     pub(crate) fn channel() -> (Feed, Body) {
+        Body::channel_of(None)
+    }
+
+    /// A streamed body of `length` bytes, when known (so that hyper frames
+    /// it with that `Content-Length`, as its sender did, rather than in
+    /// chunks), and the feed that fills it.
+    pub(crate) fn channel_of(length: Option<u64>) -> (Feed, Body) {
         let (sender, receiver) = mpsc::channel(16);
         (
             Feed(sender),
             Body::Stream(Streamed {
                 receiver,
+                length,
                 unflushed: false,
                 failure: None,
             }),
@@ -156,6 +166,23 @@ impl http_body::Body for Body {
                 Poll::Ready(Some(Err(failure)))
             }
         }
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        match self {
+            Body::Whole(bytes) => {
+                http_body::SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
+            }
+            Body::Stream(Streamed {
+                length: Some(length),
+                ..
+            }) => http_body::SizeHint::with_exact(*length),
+            Body::Stream(_) => http_body::SizeHint::default(),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(self, Body::Whole(None))
     }
 }
 
@@ -235,20 +262,29 @@ impl Drop for Held {
 
 /// Why a request's body could not be read: the response that says so.
 pub(crate) fn body_refused(why: BodyRefused) -> Response<Body> {
-    match why {
-        BodyRefused::TooLarge => text(413, &format!("request body over {MAX_REQUEST_BYTES} bytes")),
-        BodyRefused::NoMemory => text(
-            503,
-            "busy: the memory set aside for bodies is in use (--max-memory); try again",
-        ),
-        BodyRefused::TooSlow(after) => text(
-            408,
-            &format!(
-                "the request body was not sent within {} s",
-                after.as_secs_f64()
+    let (status, message) = why.told();
+    text(status, &message)
+}
+
+impl BodyRefused {
+    /// The status that answers the refusal, and the words that explain it.
+    pub(crate) fn told(&self) -> (u16, String) {
+        match self {
+            BodyRefused::TooLarge => (413, format!("request body over {MAX_REQUEST_BYTES} bytes")),
+            BodyRefused::NoMemory => (
+                503,
+                "busy: the memory set aside for bodies is in use (--max-memory); try again"
+                    .to_owned(),
             ),
-        ),
-        BodyRefused::Broken(why) => text(400, &format!("cannot read the request body: {why}")),
+            BodyRefused::TooSlow(after) => (
+                408,
+                format!(
+                    "the request body was not sent within {} s",
+                    after.as_secs_f64()
+                ),
+            ),
+            BodyRefused::Broken(why) => (400, format!("cannot read the request body: {why}")),
+        }
     }
 }
 
@@ -271,10 +307,28 @@ pub(crate) async fn read_body(
     body: Incoming,
     limits: &Limits,
 ) -> Result<(Bytes, Held), BodyRefused> {
-    if body.size_hint().lower() > MAX_REQUEST_BYTES as u64 {
+    if too_large(&body) {
         return Err(BodyRefused::TooLarge);
     }
-    let mut held = limits.memory.share();
+    read_passing(body, limits.body_timeout, limits.memory.share(), None).await
+}
+
+/// Whether `body` says it is longer than [`MAX_REQUEST_BYTES`].
+pub(crate) fn too_large(body: &Incoming) -> bool {
+    body.size_hint().lower() > MAX_REQUEST_BYTES as u64
+}
+
+/// A request's body, read whole up to [`MAX_REQUEST_BYTES`] within
+/// `timeout` and `held`, each piece passed on through `onward` (when
+/// given) as it arrives, once it is known to fit. The onward body ends whole
+/// when the request's does, and is aborted when it is refused; a receiver
+/// that stopped reading does not stop the reading.
+pub(crate) async fn read_passing(
+    body: Incoming,
+    timeout: Duration,
+    mut held: Held,
+    mut onward: Option<Feed>,
+) -> Result<(Bytes, Held), BodyRefused> {
     let mut kept = bytes::BytesMut::new();
     let read = async {
         let mut body = body;
@@ -289,14 +343,30 @@ pub(crate) async fn read_body(
             if !held.grow(data.len()) {
                 return Err(BodyRefused::NoMemory);
             }
+            if let Some(feed) = &onward {
+                if !feed.send(data.clone()).await {
+                    onward = None;
+                }
+            }
             kept.extend_from_slice(&data);
         }
         Ok(())
     };
-    match tokio::time::timeout(limits.body_timeout, read).await {
-        Ok(Ok(())) => Ok((kept.freeze(), held)),
-        Ok(Err(why)) => Err(why),
-        Err(_) => Err(BodyRefused::TooSlow(limits.body_timeout)),
+    let read = match tokio::time::timeout(timeout, read).await {
+        Ok(read) => read,
+        Err(_) => Err(BodyRefused::TooSlow(timeout)),
+    };
+    match (read, onward) {
+        (Ok(()), Some(feed)) => {
+            feed.end().await;
+            Ok((kept.freeze(), held))
+        }
+        (Ok(()), None) => Ok((kept.freeze(), held)),
+        (Err(why), Some(feed)) => {
+            feed.fail(why.told().1).await;
+            Err(why)
+        }
+        (Err(why), None) => Err(why),
     }
 }
 

@@ -1596,3 +1596,66 @@ fn a_refused_copy_never_holds_the_state_twice() {
         "peak {peak} bytes against a state limit of {limit}"
     );
 }
+
+/// The streams one validator follows at once hold no more state together
+/// than its total (`max-total-state-bytes`), however many there are: 128
+/// streams kept open, each taking a snapshot of about a seventh of the
+/// total, peak under one and a half totals, where each stream's own limit
+/// alone lets them hold more than twice it.
+#[test]
+fn the_streams_one_validator_follows_hold_one_total_of_state() {
+    let _alone = alone();
+    let total = 4 * 1024 * 1024;
+    let started =
+        serde_json::to_vec(&json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}))
+            .expect("JSON");
+    let state: serde_json::Map<String, serde_json::Value> = (0..4_000)
+        .map(|i| (format!("key-{i:05}"), json!("value")))
+        .collect();
+    let snapshot =
+        serde_json::to_vec(&json!({"type": "STATE_SNAPSHOT", "snapshot": state})).expect("JSON");
+    // The peak of 128 streams held open at once, and how many snapshots
+    // were refused.
+    let follow = |total_limit: usize| {
+        let validator = Validator::new().expect("validator").with_settings(
+            Settings::default().with_limits(
+                Limits::default()
+                    .with_max_state_bytes(total / 2)
+                    .with_max_total_state_bytes(total_limit),
+            ),
+        );
+        let base = CURRENT.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let mut streams = Vec::new();
+        let mut refused = 0;
+        for _ in 0..128 {
+            let mut stream = EventStream::new();
+            for event in [&started, &snapshot] {
+                let report =
+                    validator.validate_in_stream(&mut stream, Some(Kind::Event), event, None, None);
+                refused += report
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.rule == "state-over-budget")
+                    .count();
+            }
+            streams.push(stream);
+        }
+        (PEAK.load(Ordering::Relaxed).saturating_sub(base), refused)
+    };
+    let (bounded, refused) = follow(total);
+    let (unbounded, none) = follow(usize::MAX);
+    eprintln!(
+        "128 streams: peak {bounded} bytes against a total of {total} ({refused} refused), {unbounded} without one"
+    );
+    assert_eq!(none, 0);
+    assert!(refused >= 120, "{refused} of 128 snapshots refused");
+    assert!(
+        bounded < total * 3 / 2,
+        "peak {bounded} bytes against a total of {total}"
+    );
+    assert!(
+        unbounded > 2 * total,
+        "without a total, 128 streams held only {unbounded} bytes: the test shows nothing"
+    );
+}

@@ -236,3 +236,104 @@ fn a_body_sent_too_slowly_or_past_the_memory_budget_is_refused() {
     assert_eq!(status_of(&response), Some(503), "{response}");
     assert!(response.contains("--max-memory"), "{response}");
 }
+
+/// A request's body reaches the server as it arrives, framed as the
+/// client framed it: the server reads the first half of a body while the
+/// client still holds the second, and gets the body's `Content-Length`,
+/// not chunks.
+#[test]
+fn a_request_is_passed_on_as_it_arrives() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("address");
+    let body = format!(
+        "{{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[],\"tools\":[],\"context\":[],\"state\":{{\"pad\":\"{}\"}},\"forwardedProps\":{{}}}}",
+        "x".repeat(100_000)
+    );
+    let half = body.len() / 2;
+    let (first_seen, first_seen_here) = std::sync::mpsc::channel();
+    let (head_seen, head_seen_here) = std::sync::mpsc::channel();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("accept");
+        let mut seen = Vec::new();
+        let mut piece = [0u8; 8192];
+        let head_end = loop {
+            let n = stream.read(&mut piece).expect("read");
+            assert!(n > 0, "the proxy closed the connection");
+            seen.extend_from_slice(&piece[..n]);
+            if let Some(at) = seen.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+        };
+        head_seen
+            .send(String::from_utf8_lossy(&seen[..head_end]).into_owned())
+            .expect("signal");
+        while seen.len() < head_end + half {
+            let n = stream.read(&mut piece).expect("read");
+            assert!(n > 0, "the proxy closed the connection");
+            seen.extend_from_slice(&piece[..n]);
+        }
+        first_seen.send(()).expect("signal");
+        let mut rest = seen.split_off(head_end);
+        while rest.len() < body_len_of(&seen) {
+            let n = stream.read(&mut piece).expect("read");
+            assert!(n > 0, "the proxy closed the connection");
+            rest.extend_from_slice(&piece[..n]);
+        }
+        write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{EVENT}{LAST}",
+            EVENT.len() + LAST.len()
+        )
+        .expect("answer");
+        rest
+    });
+    let proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &format!("http://{address}"),
+        "--listen",
+        "127.0.0.1:0",
+        "--quiet",
+    ]);
+    let to = proxy.url.trim_start_matches("http://");
+    let mut client = TcpStream::connect(to).expect("connect");
+    client
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    write!(
+        client,
+        "POST /agent HTTP/1.1\r\nHost: {to}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+        body.len(),
+        &body[..half]
+    )
+    .expect("send");
+    let head = head_seen_here
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the server got the request's head before its body was whole");
+    first_seen_here
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the server got the first half while the client held the second");
+    client.write_all(&body.as_bytes()[half..]).expect("send");
+    let (response, clean) = all_of(client);
+    assert!(response.contains("RUN_FINISHED") && clean, "{response}");
+    let received = server.join().expect("server");
+    assert_eq!(received, body.as_bytes());
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.contains(&format!("content-length: {}\r\n", body.len())),
+        "{head}"
+    );
+    assert!(!head.contains("transfer-encoding"), "{head}");
+}
+
+/// The `Content-Length` a request head read so far declares (0 without).
+fn body_len_of(seen: &[u8]) -> usize {
+    String::from_utf8_lossy(seen)
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse().ok())?
+        })
+        .unwrap_or(0)
+}

@@ -1,6 +1,6 @@
-//! One exchange through the proxy, as a task: the client's request read
-//! (within the body timeout and the memory budget), sent on at once while
-//! it is checked beside it, the response's head handed back as soon as it
+//! One exchange through the proxy, as a task: the client's request passed
+//! on to the server as it arrives, and read (within the body timeout and
+//! the memory budget) to be checked beside it, the response's head handed back as soon as it
 //! comes, and its body passed on piece by piece, each piece before it is
 //! checked, so that checking never delays what the client receives.
 //!
@@ -17,32 +17,37 @@ use agui_lint::unstable::input::har_write::Sent;
 use agui_lint::unstable::input::receiving::Receiving;
 use agui_lint::unstable::input::Layout;
 use agui_lint::unstable::recording::BodyLayout;
-use http_body_util::{BodyExt as _, Full};
-use hyper::body::Incoming;
+use bytes::Bytes;
+use http_body_util::BodyExt as _;
+use hyper::body::{Body as _, Incoming};
 use hyper::{Request, Response};
 use tokio::task::JoinHandle;
 
 use super::upstream::{self, Connection, Failed};
 use super::watch::Watch;
 use super::Proxy;
-use crate::serve::{self, Body, Feed, Held};
+use crate::serve::{self, Body, BodyRefused, Feed, Held};
 
-/// One request: forwarded, its response streamed back as it comes.
+/// One request: forwarded as it arrives, its response streamed back as it
+/// comes.
 pub(crate) async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Body> {
     let run = proxy
         .runs
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         + 1;
     let (parts, body) = request.into_parts();
-    let (body, held) = match serve::read_body(body, &proxy.limits).await {
-        Ok(read) => read,
-        Err(why) => return serve::body_refused(why),
-    };
+    if serve::too_large(&body) {
+        return serve::body_refused(BodyRefused::TooLarge);
+    }
     let path = parts
         .uri
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_owned();
+    let uri: hyper::Uri = match proxy.upstream.target(&path).parse() {
+        Ok(uri) => uri,
+        Err(e) => return serve::text(400, &format!("agui-lint proxy: {e}")),
+    };
     // What the console shows of the request: its secret query values
     // masked, as the saved archive's URL is.
     let label = format!(
@@ -68,33 +73,63 @@ pub(crate) async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Res
                 )
             })
             .collect(),
-        body: body.to_vec(),
+        // The body is the read's, once it is whole.
+        body: Vec::new(),
         at: SystemTime::now(),
     };
-    // The request is checked beside its forwarding, not before it.
-    let checking = {
-        let (proxy, label, body) = (Arc::clone(&proxy), label.clone(), body.clone());
-        tokio::task::spawn_blocking(move || Watch::new(proxy, run, &label, &body))
-    };
-    let mut forward = Request::new(Full::new(body));
+    // The body goes on to the server piece by piece as it arrives, framed
+    // as the client framed it (its length, or chunks), and is kept for its
+    // check beside.
+    let (onward, forwarded) = Body::channel_of(body.size_hint().exact());
+    let mut reading = Box::pin(serve::read_passing(
+        body,
+        proxy.limits.body_timeout,
+        proxy.limits.memory.share(),
+        Some(onward),
+    ));
+    let mut forward = Request::new(forwarded);
     *forward.method_mut() = parts.method.clone();
-    *forward.uri_mut() = match proxy.upstream.target(&path).parse() {
-        Ok(uri) => uri,
-        Err(e) => return serve::text(400, &format!("agui-lint proxy: {e}")),
-    };
+    *forward.uri_mut() = uri;
     for (name, value) in headers {
         forward.headers_mut().append(name, value);
     }
     let started = Instant::now();
-    let (response, connection) = match proxy.upstream.send(forward).await {
+    let mut read = None;
+    // A body the client breaks, sends too slowly or makes too large is
+    // answered as such while the server has not answered (the server's
+    // copy aborted); after that, the server's answer stands.
+    let answered = {
+        let sending = proxy.upstream.send(forward);
+        tokio::pin!(sending);
+        loop {
+            tokio::select! {
+                answered = &mut sending => break answered,
+                result = &mut reading, if read.is_none() => match result {
+                    Err(why) => return serve::body_refused(why),
+                    Ok(whole) => read = Some(Ok(whole)),
+                },
+            }
+        }
+    };
+    let checking = {
+        let (proxy, label) = (Arc::clone(&proxy), label.clone());
+        tokio::spawn(async move {
+            let read = match read {
+                Some(read) => read,
+                None => reading.await,
+            };
+            check_request(proxy, run, label, read).await
+        })
+    };
+    let (response, connection) = match answered {
         Ok(sent) => sent,
         Err(failed) => {
             let (status, why) = match failed {
                 Failed::Unreachable(why) => (502, format!("the server cannot be reached: {why}")),
                 Failed::TimedOut(why) => (504, format!("the server did not answer: {why}")),
             };
-            if let Ok(watch) = checking.await {
-                watch.note(&why);
+            if let Ok(Some(checked)) = checking.await {
+                checked.watch.note(&why);
             }
             return serve::text(status, &format!("agui-lint proxy: {why}"));
         }
@@ -131,6 +166,7 @@ pub(crate) async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Res
         }
     }
     let passing = Passing {
+        held: proxy.limits.memory.share(),
         proxy,
         sent,
         status,
@@ -139,7 +175,7 @@ pub(crate) async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Res
         checking,
         started,
         head_at,
-        held,
+        request_held: None,
         _connection: connection,
     };
     tokio::spawn(passing.pass(upstream_body, feed));
@@ -154,12 +190,14 @@ struct Passing {
     headers: Vec<(String, String)>,
     content_type: Option<String>,
     /// The request's check, started beside its forwarding.
-    checking: JoinHandle<Watch>,
+    checking: JoinHandle<Option<RequestChecked>>,
     /// When the request was sent, and when the response's head came.
     started: Instant,
     head_at: Instant,
-    /// The exchange's share of the memory budget.
+    /// The kept response's share of the memory budget.
     held: Held,
+    /// The request body's share, once its check is done.
+    request_held: Option<Held>,
     /// The connection to the server, closed when the exchange ends.
     _connection: Connection,
 }
@@ -247,9 +285,13 @@ impl Passing {
         tokio::task::spawn_blocking(move || self.finish(receiving, watch, fed, end, detail));
     }
 
-    /// The request's check, done: the watch, told of the response's head.
+    /// The request's check, done: the watch, told of the response's head;
+    /// the body it read, what the exchange saves.
     async fn watch_ready(&mut self) -> Option<Watch> {
-        let mut watch = (&mut self.checking).await.ok()?;
+        let checked = (&mut self.checking).await.ok().flatten()?;
+        self.sent.body = Vec::from(checked.body);
+        self.request_held = checked.held;
+        let mut watch = checked.watch;
         watch.response(self.status, self.content_type.as_deref());
         Some(watch)
     }
@@ -294,5 +336,50 @@ impl Passing {
             watch.finish(&self.sent, &received, entry, over_limit);
         }
         drop(self.held);
+        drop(self.request_held);
+    }
+}
+
+/// A request's check, and the body it read (what the exchange saves).
+struct RequestChecked {
+    watch: Watch,
+    body: Bytes,
+    /// The body's share of the memory budget.
+    held: Option<Held>,
+}
+
+/// Checks the request body `read` (on a blocking thread: a large body
+/// takes a while), or says why there is none to check.
+async fn check_request(
+    proxy: Arc<Proxy>,
+    run: usize,
+    label: String,
+    read: Result<(Bytes, Held), BodyRefused>,
+) -> Option<RequestChecked> {
+    match read {
+        Ok((body, held)) => {
+            let checked = body.clone();
+            let watch =
+                tokio::task::spawn_blocking(move || Watch::new(proxy, run, &label, &checked))
+                    .await
+                    .ok()?;
+            Some(RequestChecked {
+                watch,
+                body,
+                held: Some(held),
+            })
+        }
+        Err(why) => {
+            let watch = Watch::new(proxy, run, &label, b"");
+            watch.note(&format!(
+                "the request's body was not read whole ({}): it is not checked or saved",
+                why.told().1
+            ));
+            Some(RequestChecked {
+                watch,
+                body: Bytes::new(),
+                held: None,
+            })
+        }
     }
 }

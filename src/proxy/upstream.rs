@@ -11,12 +11,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::client::conn::http1::SendRequest;
 use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
+
+use crate::serve::Body;
 
 /// Headers of one connection (RFC 9110 §7.6.1), and those the client and
 /// the server each set for their own connection: not passed on. The
@@ -126,7 +126,7 @@ impl Upstream {
     /// and the connection's driver, aborted when dropped.
     pub(crate) async fn send(
         &self,
-        mut request: hyper::Request<Full<Bytes>>,
+        mut request: hyper::Request<Body>,
     ) -> Result<(hyper::Response<Incoming>, Connection), Failed> {
         let connect = self.timeouts.connect;
         let (mut sender, connection) = match tokio::time::timeout(connect, self.connect()).await {
@@ -154,7 +154,7 @@ impl Upstream {
     }
 
     /// A new connection and its driver.
-    async fn connect(&self) -> Result<(SendRequest<Full<Bytes>>, Connection), String> {
+    async fn connect(&self) -> Result<(SendRequest<Body>, Connection), String> {
         let tcp = TcpStream::connect((self.host.as_str(), self.port))
             .await
             .map_err(|e| e.to_string())?;
@@ -182,7 +182,7 @@ impl Drop for Connection {
 }
 
 /// HTTP/1.1 over `stream`.
-async fn handshake<S>(stream: S) -> Result<(SendRequest<Full<Bytes>>, Connection), String>
+async fn handshake<S>(stream: S) -> Result<(SendRequest<Body>, Connection), String>
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
