@@ -193,3 +193,27 @@ test('rules() lists every rule the CLI knows, with docs', () => {
 test('the CLI binary the comparisons use is there', () => {
   assert.ok(existsSync(CLI), `${CLI} (build it with cargo build)`)
 })
+
+test('the stream checkers of one validator share one state total', () => {
+  const shared = new agui.Validator({ maxStateSize: 1 << 20, maxTotalStateSize: 1 << 20 })
+  const state = {}
+  for (let i = 0; i < 3000; i++) state[`key-${String(i).padStart(5, '0')}`] = 'v'
+  const events = [
+    { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+    { type: 'STATE_SNAPSHOT', snapshot: state },
+    { type: 'STEP_STARTED', stepName: 's' },
+  ]
+  const jsonl = events.map((e) => JSON.stringify(e) + '\n').join('')
+  const over = (found) =>
+    found.flatMap((d) => d.diagnostics).filter((x) => x.rule === 'state-over-budget')
+  // Two streams open at once fit the total; a third does not, until one of
+  // the two ends and gives its share back.
+  const [a, b, c] = [0, 1, 2].map(() => shared.streamChecker({ format: 'jsonl' }))
+  assert.deepEqual(over(a.feed(jsonl)), [])
+  assert.deepEqual(over(b.feed(jsonl)), [])
+  const refused = over(c.feed(jsonl))
+  assert.equal(refused.length, 1)
+  assert.match(refused[0].message, /streams checked at once may hold in all/)
+  a.finish()
+  assert.deepEqual(over(c.feed(jsonl.split('\n').slice(1).join('\n'))), [])
+})

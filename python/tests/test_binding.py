@@ -383,3 +383,32 @@ def test_the_package_docstring_examples_hold():
 
     failed, attempted = doctest.testmod(agui_lint, verbose=False)
     assert attempted >= 2 and failed == 0
+
+
+def test_the_stream_checkers_of_one_validator_share_one_state_total():
+    shared = agui_lint.Validator(max_state_size=1 << 20, max_total_state_size=1 << 20)
+    state = {f"key-{i:05}": "v" for i in range(3000)}
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "STATE_SNAPSHOT", "snapshot": state},
+        {"type": "STEP_STARTED", "stepName": "s"},
+    ]
+    jsonl = "".join(json.dumps(e) + "\n" for e in events)
+
+    def over(results):
+        return [d.message for r in results for d in r.diagnostics if d.rule == "state-over-budget"]
+
+    # Two streams open at once fit the total; a third does not, until one
+    # of the two ends and gives its share back.
+    a = agui_lint.StreamChecker(shared, format="jsonl")
+    b = agui_lint.StreamChecker(shared, format="jsonl")
+    c = agui_lint.StreamChecker(shared, format="jsonl")
+    assert over(a.feed(jsonl)) == []
+    assert over(b.feed(jsonl)) == []
+    (message,) = over(c.feed(jsonl))
+    assert "streams checked at once may hold in all" in message
+    a.finish()
+    assert over(c.feed(json.dumps(events[1]) + "\n" + json.dumps(events[2]) + "\n")) == []
+    # Each stream alone fits its own limit.
+    alone = agui_lint.StreamChecker(agui_lint.Validator(max_state_size=1 << 20), format="jsonl")
+    assert over(alone.feed(jsonl)) == []
