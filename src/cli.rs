@@ -77,6 +77,15 @@ pub enum Command {
     /// when a capture cannot be read.
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+    /// Write one self-contained HTML page of captures (JSON Lines, SSE,
+    /// HAR, binary frames, a probe or proxy session): each run drawn as
+    /// lanes (messages, reasoning, tool calls with their pieces, steps,
+    /// activities, subagents), its state as it evolves, its events, and
+    /// every finding at the event it points to. The page needs no network
+    /// and reads without script. Exit code 0 when the page is written, 2
+    /// when a capture cannot be read or the page written.
+    #[command(after_help = REPORT_EXAMPLES)]
+    Report(PageArgs),
     /// Serve recorded runs: a mock AG-UI server that answers each POST with
     /// a response stream from the captures (HAR, JSON Lines, SSE or binary).
     ///
@@ -320,6 +329,42 @@ pub struct ReportArgs {
     /// logs; rules, pointers and positions stay.
     #[arg(long)]
     pub mask_values: bool,
+}
+
+/// Examples shown after `report --help`.
+const REPORT_EXAMPLES: &str = "Examples:
+  agui-lint report session.har                     write agui-lint-report.html
+  agui-lint report capture.sse -o run.html         name the page
+  agui-lint report fixtures/1.1/streams/invalid/   every capture of a folder
+  agui-lint proxy --to URL --save s.har; agui-lint report s.har";
+
+/// Arguments of `report`.
+#[derive(Debug, clap::Args)]
+pub struct PageArgs {
+    /// Captures to show (files or directories); `-` reads standard input.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Write the page to this file (`-`: standard output).
+    #[arg(
+        long,
+        short,
+        value_name = "FILE",
+        default_value = "agui-lint-report.html"
+    )]
+    pub output: PathBuf,
+    /// The AG-UI version a document that declares none is judged as
+    /// (`auto`: the newest known, 1.1). Overrides `protocol` in
+    /// agui-lint.toml.
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub protocol: Option<ProtocolArg>,
+    /// See streams and requests through the official client of this
+    /// version, as `check --client` does.
+    #[arg(long, value_name = "VERSION", value_parser = parse_client)]
+    pub client: Option<agui_lint::Client>,
+    /// Read settings from this file instead of the `agui-lint.toml` found
+    /// in the working directory or above it.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// Arguments of `probe`.

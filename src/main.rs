@@ -6,6 +6,7 @@ mod cli;
 mod console;
 mod decode;
 mod diff;
+mod page;
 mod probe;
 mod progress;
 mod proxy;
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::command(&args),
         Command::Replay(args) => replay::command(&args),
         Command::Proxy(args) => proxy::command(*args),
+        Command::Report(args) => page::command(&args),
         Command::Completions(args) => completions(args),
     };
     match outcome {

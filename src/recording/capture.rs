@@ -77,6 +77,10 @@ pub struct Exchange {
     /// Where the exchange is in the capture ("entry 3", "line 12"), empty
     /// for a capture that is one response.
     pub origin: String,
+    /// The HTTP Archive entry it is (1-based), in an archive.
+    pub entry: Option<usize>,
+    /// The line of its run request, in a JSON Lines capture.
+    pub request_line: Option<usize>,
     /// The run request's body, when the capture holds it.
     pub request: Option<Vec<u8>>,
     /// The response's status (200 when the capture does not say).
@@ -115,6 +119,10 @@ pub struct RecordedEvent {
     /// Where the record starts in its exchange's body, when the capture
     /// holds the body whole.
     pub offset: Option<u64>,
+    /// Its number as `check` counts its stream's records (1-based): an SSE
+    /// event's index, a JSON Lines line's number, a frame's index, an
+    /// array item's index.
+    pub record: usize,
 }
 
 impl RecordedEvent {
@@ -153,11 +161,14 @@ pub fn read_capture(bytes: &[u8], path: &Path) -> Result<Capture, String> {
                     raw: serde_json::to_vec(&value).unwrap_or_default(),
                     value: Some(value),
                     offset: None,
+                    record: i + 1,
                 })
                 .collect();
             Ok(Capture {
                 exchanges: vec![Exchange {
                     origin: String::new(),
+                    entry: None,
+                    request_line: None,
                     request: None,
                     status: 200,
                     layout: BodyLayout::JsonLines,
@@ -205,6 +216,8 @@ fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
         };
         exchanges.push(Exchange {
             origin,
+            entry: Some(entry.index),
+            request_line: None,
             request,
             status: entry.status.unwrap_or(200),
             layout,
@@ -229,6 +242,8 @@ fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
         if is_request || exchanges.is_empty() {
             exchanges.push(Exchange {
                 origin: format!("line {}", line.number),
+                entry: None,
+                request_line: is_request.then_some(line.number),
                 request: None,
                 status: 200,
                 layout: BodyLayout::JsonLines,
@@ -248,6 +263,7 @@ fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
                 raw: line.bytes,
                 value,
                 offset: None,
+                record: line.number,
             });
         }
     };
@@ -261,6 +277,8 @@ fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize) -> Capture {
     Capture {
         exchanges: vec![Exchange {
             origin: String::new(),
+            entry: None,
+            request_line: None,
             request: None,
             status: 200,
             layout,
@@ -295,6 +313,7 @@ pub fn events_of(
                     value: serde_json::from_slice(&event.data).ok(),
                     raw: event.data,
                     offset: Some(event.offset),
+                    record: event.index,
                 });
             };
             framer.push(body, &mut each);
@@ -308,6 +327,7 @@ pub fn events_of(
                     value: serde_json::from_slice(&line.bytes).ok(),
                     raw: line.bytes,
                     offset: Some(line.offset),
+                    record: line.number,
                 });
             };
             framer.push(body, &mut each);
@@ -323,6 +343,7 @@ pub fn events_of(
                         raw: Vec::new(),
                         value: None,
                         offset: Some(frame.offset),
+                        record: frame.index,
                     });
                     return;
                 };
@@ -337,6 +358,7 @@ pub fn events_of(
                     raw: message,
                     value,
                     offset: Some(frame.offset),
+                    record: frame.index,
                 });
             };
             framer.push(body, &mut each);

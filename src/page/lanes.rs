@@ -1,0 +1,282 @@
+//! A run's events laid out as lanes: each message, reasoning message, tool
+//! call, step, activity and subagent run a bar from the event that opened
+//! it to the one that closed it (or to the stream's end, marked open), with
+//! the pieces it came in. What the timeline of the report draws.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The most text a bar keeps of what its pieces streamed.
+const TEXT_KEPT: usize = 2_000;
+
+/// What a bar stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Lane {
+    /// A step (`STEP_STARTED` … `STEP_FINISHED`).
+    Step,
+    /// A text message.
+    Message,
+    /// A reasoning (or, before 1.1, thinking) message.
+    Reasoning,
+    /// A tool call, its arguments assembled.
+    ToolCall,
+    /// An activity message (snapshots and deltas).
+    Activity,
+    /// A run started inside the run (a subagent's).
+    Subagent,
+}
+
+impl Lane {
+    /// The lane's name as the page shows it.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Lane::Step => "step",
+            Lane::Message => "message",
+            Lane::Reasoning => "reasoning",
+            Lane::ToolCall => "tool call",
+            Lane::Activity => "activity",
+            Lane::Subagent => "subagent",
+        }
+    }
+}
+
+/// One bar: an item from its first event to its last.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Bar {
+    pub lane: Lane,
+    /// The item's id (message id, tool call id, step name, run id).
+    pub id: String,
+    /// What the page says of it: a role, a tool's name.
+    pub label: String,
+    /// The 0-based index in the run of the event that opened it.
+    pub start: usize,
+    /// The index of the event that closed it, or of the run's last event
+    /// when none did.
+    pub end: usize,
+    /// Whether no event closed it before the run's end.
+    pub open: bool,
+    /// How many pieces (content, argument or delta events) it came in.
+    pub pieces: usize,
+    /// The text its pieces streamed, assembled (the first
+    /// [`TEXT_KEPT`] bytes).
+    pub text: String,
+}
+
+/// Which lane an event opens, continues or closes, and the id it names.
+enum Step<'a> {
+    Open(Lane, &'a str, String),
+    Piece(Lane, &'a str, Option<&'a str>),
+    Close(Lane, &'a str),
+    /// A chunk: opens its item when it is new, else is a piece of it.
+    Chunk(Lane, &'a str, String, Option<&'a str>),
+    Other,
+}
+
+fn str_of<'a>(event: &'a Value, field: &str) -> Option<&'a str> {
+    event.get(field)?.as_str()
+}
+
+fn step_of(event: &Value) -> Step<'_> {
+    let kind = str_of(event, "type").unwrap_or("");
+    let message = || str_of(event, "messageId").unwrap_or("");
+    let call = || str_of(event, "toolCallId").unwrap_or("");
+    let role = || str_of(event, "role").unwrap_or("assistant").to_owned();
+    match kind {
+        "STEP_STARTED" => Step::Open(
+            Lane::Step,
+            str_of(event, "stepName").unwrap_or(""),
+            String::new(),
+        ),
+        "STEP_FINISHED" => Step::Close(Lane::Step, str_of(event, "stepName").unwrap_or("")),
+        "TEXT_MESSAGE_START" => Step::Open(Lane::Message, message(), role()),
+        "TEXT_MESSAGE_CONTENT" => Step::Piece(Lane::Message, message(), str_of(event, "delta")),
+        "TEXT_MESSAGE_END" => Step::Close(Lane::Message, message()),
+        "TEXT_MESSAGE_CHUNK" => {
+            Step::Chunk(Lane::Message, message(), role(), str_of(event, "delta"))
+        }
+        "REASONING_START" | "REASONING_MESSAGE_START" | "THINKING_TEXT_MESSAGE_START" => {
+            Step::Open(Lane::Reasoning, message(), "reasoning".to_owned())
+        }
+        "REASONING_MESSAGE_CONTENT" | "THINKING_TEXT_MESSAGE_CONTENT" => {
+            Step::Piece(Lane::Reasoning, message(), str_of(event, "delta"))
+        }
+        "REASONING_END" | "REASONING_MESSAGE_END" | "THINKING_TEXT_MESSAGE_END" => {
+            Step::Close(Lane::Reasoning, message())
+        }
+        "REASONING_MESSAGE_CHUNK" => Step::Chunk(
+            Lane::Reasoning,
+            message(),
+            "reasoning".to_owned(),
+            str_of(event, "delta"),
+        ),
+        "TOOL_CALL_START" => Step::Open(
+            Lane::ToolCall,
+            call(),
+            str_of(event, "toolCallName").unwrap_or("").to_owned(),
+        ),
+        "TOOL_CALL_ARGS" => Step::Piece(Lane::ToolCall, call(), str_of(event, "delta")),
+        "TOOL_CALL_END" => Step::Close(Lane::ToolCall, call()),
+        "TOOL_CALL_CHUNK" => Step::Chunk(
+            Lane::ToolCall,
+            call(),
+            str_of(event, "toolCallName").unwrap_or("").to_owned(),
+            str_of(event, "delta"),
+        ),
+        "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => Step::Chunk(
+            Lane::Activity,
+            message(),
+            str_of(event, "activityType").unwrap_or("").to_owned(),
+            None,
+        ),
+        _ => Step::Other,
+    }
+}
+
+/// The bars of a run's `events` (its own `RUN_STARTED` first, when it has
+/// one); subagent runs are the runs started while it is open.
+pub(crate) fn bars(events: &[Option<&Value>]) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = Vec::new();
+    // Open items by lane and id: the index of their bar.
+    let mut open: HashMap<(Lane, String), usize> = HashMap::new();
+    // Bars opened by a chunk: they close by going quiet.
+    let mut chunked = std::collections::HashSet::new();
+    let mut runs_open = 0usize;
+    for (index, event) in events.iter().enumerate() {
+        let Some(event) = event else { continue };
+        let kind = str_of(event, "type").unwrap_or("");
+        match kind {
+            "RUN_STARTED" => {
+                runs_open += 1;
+                if runs_open > 1 {
+                    let id = str_of(event, "runId").unwrap_or("").to_owned();
+                    let at = bars.len();
+                    bars.push(bar(Lane::Subagent, &id, "run".to_owned(), index));
+                    open.insert((Lane::Subagent, id), at);
+                }
+                continue;
+            }
+            "RUN_FINISHED" | "RUN_ERROR" => {
+                if runs_open > 1 {
+                    let id = str_of(event, "runId").unwrap_or("").to_owned();
+                    let key = (Lane::Subagent, id);
+                    let found = open.remove(&key).or_else(|| {
+                        // A RUN_ERROR names no run: the latest subagent.
+                        let latest = open
+                            .iter()
+                            .filter(|((lane, _), _)| *lane == Lane::Subagent)
+                            .max_by_key(|(_, at)| **at)
+                            .map(|(key, _)| key.clone())?;
+                        open.remove(&latest)
+                    });
+                    if let Some(at) = found {
+                        bars[at].end = index;
+                    }
+                }
+                runs_open = runs_open.saturating_sub(1);
+                continue;
+            }
+            _ => {}
+        }
+        match step_of(event) {
+            Step::Open(lane, id, label) => {
+                let at = bars.len();
+                bars.push(bar(lane, id, label, index));
+                open.insert((lane, id.to_owned()), at);
+            }
+            Step::Piece(lane, id, delta) => {
+                if let Some(&at) = open.get(&(lane, id.to_owned())) {
+                    piece(&mut bars[at], index, delta);
+                }
+            }
+            Step::Close(lane, id) => {
+                if let Some(at) = open.remove(&(lane, id.to_owned())) {
+                    bars[at].end = index;
+                }
+            }
+            Step::Chunk(lane, id, label, delta) => {
+                let key = (lane, id.to_owned());
+                let at = match open.get(&key) {
+                    Some(&at) => at,
+                    None => {
+                        let at = bars.len();
+                        bars.push(bar(lane, id, label, index));
+                        open.insert(key, at);
+                        chunked.insert(at);
+                        at
+                    }
+                };
+                piece(&mut bars[at], index, delta);
+            }
+            Step::Other => {}
+        }
+    }
+    let last = events.len().saturating_sub(1);
+    for at in open.into_values() {
+        // Chunk streams and activities close by going quiet: their last
+        // piece is their end. The others were left open.
+        if !chunked.contains(&at) {
+            bars[at].open = true;
+            bars[at].end = last;
+        }
+    }
+    bars.sort_by_key(|bar| (bar.lane, bar.start));
+    bars
+}
+
+fn bar(lane: Lane, id: &str, label: String, index: usize) -> Bar {
+    Bar {
+        lane,
+        id: id.to_owned(),
+        label,
+        start: index,
+        end: index,
+        open: false,
+        pieces: 0,
+        text: String::new(),
+    }
+}
+
+fn piece(bar: &mut Bar, index: usize, delta: Option<&str>) {
+    bar.pieces += 1;
+    bar.end = index;
+    if let Some(delta) = delta {
+        let room = TEXT_KEPT.saturating_sub(bar.text.len());
+        if room > 0 {
+            let mut cut = delta.len().min(room);
+            while !delta.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            bar.text.push_str(&delta[..cut]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_call_left_open_runs_to_the_end_and_its_pieces_are_assembled() {
+        let events = [
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{\"q\":"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "m"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "1}"}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+        ];
+        let refs: Vec<Option<&Value>> = events.iter().map(Some).collect();
+        let bars = bars(&refs);
+        assert_eq!(bars.len(), 2);
+        let (message, call) = (&bars[0], &bars[1]);
+        assert_eq!((call.lane, call.label.as_str()), (Lane::ToolCall, "search"));
+        assert_eq!((call.start, call.end, call.open), (1, 6, true));
+        assert_eq!((call.pieces, call.text.as_str()), (2, "{\"q\":1}"));
+        assert_eq!((message.start, message.end, message.open), (3, 4, false));
+    }
+}

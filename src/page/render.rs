@@ -1,0 +1,136 @@
+//! The page written from its views through minijinja: the template
+//! escapes every value as HTML (by its `.html` name), and the embedded
+//! data goes through `tojson`, which escapes `<`, `>`, `&` and `'` so that
+//! nothing a capture holds can close the script block it sits in.
+
+use std::collections::BTreeSet;
+use std::hash::{BuildHasher, Hasher};
+
+use minijinja::value::Serde;
+use minijinja::{Environment, Value};
+use serde::Serialize;
+
+use super::picture::{self, Counts, SourceView};
+
+/// The page's template.
+const TEMPLATE: &str = include_str!("templates/report.html");
+
+/// Everything the template gets.
+#[derive(Serialize)]
+struct Page<'a> {
+    title: &'a str,
+    judged: &'a str,
+    version: &'static str,
+    totals: Counts,
+    sources: Vec<SourcePage<'a>>,
+    data: Data<'a>,
+    nonce: String,
+}
+
+/// What the template gets of one source beyond its view: the rules and
+/// runs its findings table filters by.
+#[derive(Serialize)]
+struct SourcePage<'a> {
+    #[serde(flatten)]
+    view: &'a SourceView,
+    worst: &'static str,
+    rules: BTreeSet<&'a str>,
+    run_names: BTreeSet<&'a str>,
+}
+
+/// What the page embeds as data: each source's findings, for scripts and
+/// tools that read the page.
+#[derive(Serialize)]
+struct Data<'a> {
+    sources: Vec<DataSource<'a>>,
+}
+
+#[derive(Serialize)]
+struct DataSource<'a> {
+    path: &'a str,
+    counts: Counts,
+    findings: Vec<DataFinding<'a>>,
+}
+
+#[derive(Serialize)]
+struct DataFinding<'a> {
+    rule: &'a str,
+    severity: &'a str,
+    message: &'a str,
+    at: Option<&'a str>,
+}
+
+/// The page of `sources`, titled `title`, judged as `judged`.
+pub(super) fn page(title: &str, judged: &str, sources: &[SourceView]) -> Result<String, String> {
+    let mut env = Environment::new();
+    env.add_template("report.html", TEMPLATE)
+        .map_err(|e| format!("the report's template: {e}"))?;
+    let mut totals = Counts::default();
+    for source in sources {
+        totals.errors += source.counts.errors;
+        totals.warnings += source.counts.warnings;
+        totals.infos += source.counts.infos;
+    }
+    let pages: Vec<SourcePage<'_>> = sources
+        .iter()
+        .map(|view| SourcePage {
+            view,
+            worst: picture::worst_of(view),
+            rules: view.findings.iter().map(|f| f.rule.as_str()).collect(),
+            run_names: view
+                .findings
+                .iter()
+                .map(|f| f.run.as_str())
+                .filter(|r| !r.is_empty())
+                .collect(),
+        })
+        .collect();
+    let data = Data {
+        sources: sources
+            .iter()
+            .map(|s| DataSource {
+                path: &s.path,
+                counts: s.counts,
+                findings: s
+                    .findings
+                    .iter()
+                    .map(|f| DataFinding {
+                        rule: &f.rule,
+                        severity: f.severity,
+                        message: &f.message,
+                        at: f.at.as_deref(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let template = env
+        .get_template("report.html")
+        .map_err(|e| format!("the report's template: {e}"))?;
+    let page = Page {
+        title,
+        judged,
+        version: env!("CARGO_PKG_VERSION"),
+        totals,
+        sources: pages,
+        data,
+        nonce: nonce(),
+    };
+    template
+        .render(Value::from(Serde(&page)))
+        .map_err(|e| format!("cannot write the report: {e}"))
+}
+
+/// A value the page's own script carries and no capture can know (it is
+/// made when the page is written): the Content Security Policy runs no
+/// other script.
+fn nonce() -> String {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    format!("{:016x}", hasher.finish())
+}

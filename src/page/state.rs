@@ -1,0 +1,150 @@
+//! A run's state as it evolves: the value after each snapshot and each
+//! delta (a delta shown by its operations), a patch that does not apply
+//! marked and the state kept as it was, as a receiver keeps it. Bounded:
+//! a value is shown while its text is small, and a run shows its first
+//! [`MAX_STEPS`] changes.
+
+use agui_lint::unstable::recording::StateFollower;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The most memory a run's followed state may take: a state larger than
+/// this is beyond what a page shows anyway.
+const STATE_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// The most changes of a run's state the page shows.
+const MAX_STEPS: usize = 200;
+
+/// The longest value text shown for one step.
+const MAX_VALUE_TEXT: usize = 8_000;
+
+/// One change of the state.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StateStep {
+    /// The 0-based index in the run of the event that made it.
+    pub index: usize,
+    /// `snapshot` or `delta`.
+    pub kind: &'static str,
+    /// A delta's operations, one line each (`replace /a/b = 3`).
+    pub operations: Vec<String>,
+    /// Why the delta did not apply, when it did not.
+    pub refused: Option<String>,
+    /// The state after it, as indented JSON, when short enough to show.
+    pub value: Option<String>,
+}
+
+/// The state history of a run's `events`, from `initial` (the request's
+/// state) on, and how many changes were left out.
+pub(crate) fn history(
+    initial: Option<&Value>,
+    events: &[Option<&Value>],
+) -> (Vec<StateStep>, usize) {
+    let mut state = StateFollower::new(STATE_LIMIT);
+    if let Some(initial) = initial {
+        // A request's state over the limit is followed from nothing.
+        let _ = state.snapshot(initial.clone());
+    }
+    let mut steps = Vec::new();
+    let mut left_out = 0;
+    for (index, event) in events.iter().enumerate() {
+        let Some(event) = event else { continue };
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        let step = match kind {
+            "STATE_SNAPSHOT" => StateStep {
+                index,
+                kind: "snapshot",
+                operations: Vec::new(),
+                refused: state
+                    .snapshot(event.get("snapshot").cloned().unwrap_or(Value::Null))
+                    .err(),
+                value: None,
+            },
+            "STATE_DELTA" => {
+                let delta = event.get("delta").unwrap_or(&Value::Null);
+                let operations = delta
+                    .as_array()
+                    .map(|ops| ops.iter().map(operation_text).collect())
+                    .unwrap_or_default();
+                StateStep {
+                    index,
+                    kind: "delta",
+                    operations,
+                    // Applied whole or not at all, as a receiver does.
+                    refused: state.delta(delta).err(),
+                    value: None,
+                }
+            }
+            _ => continue,
+        };
+        if steps.len() == MAX_STEPS {
+            left_out += 1;
+            continue;
+        }
+        steps.push(StateStep {
+            value: shown(state.state()),
+            ..step
+        });
+    }
+    (steps, left_out)
+}
+
+/// `state` as indented JSON, when short enough to show (measured first:
+/// a large state is not written out only to be dropped).
+fn shown(state: &Value) -> Option<String> {
+    let (bytes, whole) =
+        agui_lint::unstable::recording::follow::measure(state, MAX_VALUE_TEXT as u64);
+    if !whole || bytes > MAX_VALUE_TEXT as u64 {
+        return None;
+    }
+    let text = serde_json::to_string_pretty(state).ok()?;
+    (text.len() <= MAX_VALUE_TEXT).then_some(text)
+}
+
+/// One patch operation as a line: its op, path (and from) and value.
+fn operation_text(op: &Value) -> String {
+    let name = op.get("op").and_then(Value::as_str).unwrap_or("?");
+    let path = op.get("path").and_then(Value::as_str).unwrap_or("");
+    let mut line = format!("{name} {path}");
+    if let Some(from) = op.get("from").and_then(Value::as_str) {
+        line = format!("{name} {from} → {path}");
+    }
+    if let Some(value) = op.get("value") {
+        let mut text = value.to_string();
+        if text.len() > 200 {
+            let mut cut = 200;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text.push('…');
+        }
+        line.push_str(" = ");
+        line.push_str(&text);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_refused_delta_keeps_the_state_as_it_was() {
+        let events = [
+            json!({"type": "STATE_SNAPSHOT", "snapshot": {"n": 1}}),
+            json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/n", "value": 2}]}),
+            json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/missing"}]}),
+        ];
+        let refs: Vec<Option<&Value>> = events.iter().map(Some).collect();
+        let (steps, left_out) = history(None, &refs);
+        assert_eq!((steps.len(), left_out), (3, 0));
+        assert_eq!(steps[1].operations, ["replace /n = 2"]);
+        assert!(steps[2].refused.is_some());
+        assert_eq!(steps[2].value, steps[1].value);
+        assert!(steps[2]
+            .value
+            .as_deref()
+            .is_some_and(|v| v.contains("\"n\": 2")));
+    }
+}
