@@ -83,6 +83,17 @@ fn a_run_shows_its_lanes_state_and_findings_in_place() {
     assert!(page.contains("replace &#x2f;count = 2"), "{page}");
     assert!(page.contains("&quot;count&quot;: 2"), "{page}");
     assert!(page.contains("not applied:"), "{page}");
+    // The conversation the official client holds after the run: the
+    // assistant's call, with its arguments as assembled.
+    let conversation = page
+        .split("holds it after this response: 1 message(s)")
+        .nth(1)
+        .expect("the client's view");
+    assert!(
+        conversation.contains("<td>assistant</td><td>tool calls:")
+            && conversation.contains("&quot;name&quot;:&quot;search&quot;"),
+        "{conversation}"
+    );
     // The open call's finding, at the event it points to, linked both ways.
     let rule = "run-finished-while-open";
     assert!(page.contains(&format!("data-rule=\"{rule}\"")), "{page}");

@@ -25,7 +25,8 @@ pub(crate) enum Lane {
     ToolCall,
     /// An activity message (snapshots and deltas).
     Activity,
-    /// A run started inside the run (a subagent's).
+    /// A subagent's invocation (`SUBAGENT_STARTED` … `SUBAGENT_FINISHED`),
+    /// or a run started inside the run.
     Subagent,
 }
 
@@ -125,6 +126,14 @@ fn step_of(event: &Value) -> Step<'_> {
             str_of(event, "toolCallName").unwrap_or("").to_owned(),
             str_of(event, "delta"),
         ),
+        "SUBAGENT_STARTED" => Step::Open(
+            Lane::Subagent,
+            str_of(event, "subagentRunId").unwrap_or(""),
+            str_of(event, "name").unwrap_or("").to_owned(),
+        ),
+        "SUBAGENT_FINISHED" => {
+            Step::Close(Lane::Subagent, str_of(event, "subagentRunId").unwrap_or(""))
+        }
         "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => Step::Chunk(
             Lane::Activity,
             message(),

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use agui_lint::unstable::check::check_source;
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
 use agui_lint::unstable::recording::read_capture;
-use agui_lint::{Checked, Settings, Validator};
+use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
 use picture::SourceView;
@@ -36,7 +36,13 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
     if let Some(failure) = collected.failures.first() {
         return Err(format!("{}: {}", failure.path, failure.message));
     }
-    let judged = settings.protocol_choice().to_string();
+    let judged = match settings.protocol_choice() {
+        ProtocolChoice::Auto => format!(
+            "{} where a document declares no version (auto)",
+            Protocol::NEWEST.as_str()
+        ),
+        chosen => format!("{chosen} where a document declares no version"),
+    };
     let validator = Validator::compiling_on_demand().with_settings(settings);
     let mut sources = Vec::new();
     for source in &collected.sources {

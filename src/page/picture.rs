@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use agui_lint::unstable::recording::{Capture, Exchange};
+use agui_lint::unstable::kit::Streamed;
+use agui_lint::unstable::recording::{BodyLayout, Capture, Exchange};
 use agui_lint::{Checked, Context, Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
@@ -80,6 +81,11 @@ pub(crate) struct ExchangeView {
     pub findings: Vec<usize>,
     pub runs: Vec<RunView>,
     pub worst: &'static str,
+    /// The conversation `@ag-ui/client` holds after the response (what it
+    /// sends back in the next request): role and content of each message.
+    pub conversation: Vec<(String, String)>,
+    /// Why the conversation is not shown whole, when it is not.
+    pub conversation_note: Option<String>,
 }
 
 /// A run request as the page shows it.
@@ -114,6 +120,8 @@ pub(crate) struct RunView {
     pub events_left_out: usize,
     pub event_count: usize,
     pub timeline: Timeline,
+    /// The `protocolVersion` its `RUN_STARTED` declares.
+    pub declared: Option<String>,
     pub states: Vec<StateStep>,
     pub states_left_out: usize,
     pub worst: &'static str,
@@ -142,6 +150,9 @@ pub(crate) struct Timeline {
     /// Events drawn as ticks on the run's own row: `(x, severity, anchor)`
     /// of those with findings.
     pub marks: Vec<Mark>,
+    /// Whether the axis is the events' own clock (their `timestamp`s)
+    /// rather than their order.
+    pub by_time: bool,
 }
 
 /// One bar's row.
@@ -334,10 +345,10 @@ fn exchange_view(
                 .unwrap_or_default(),
         );
     }
-    let title = if exchange.origin.is_empty() {
-        "response".to_owned()
-    } else {
-        exchange.origin.clone()
+    let title = match (exchange.entry, &exchange.request_line) {
+        (Some(entry), _) => format!("entry {entry}"),
+        (None, Some(line)) => format!("request at line {line}"),
+        (None, None) => "events".to_owned(),
     };
     let mut worst = "clean";
     for &f in &own {
@@ -361,7 +372,10 @@ fn exchange_view(
             run
         })
         .collect();
+    let (conversation, conversation_note) = conversation_of(exchange, request_value.as_ref());
     ExchangeView {
+        conversation,
+        conversation_note,
         title,
         status: exchange.status,
         request: request_value.as_ref().map(request_view),
@@ -370,6 +384,77 @@ fn exchange_view(
         worst,
         anchor,
     }
+}
+
+/// The conversation the official client holds after `exchange`'s
+/// response (the request's messages with what the run streamed applied,
+/// as it builds its next request), and why it is not shown whole.
+fn conversation_of(
+    exchange: &Exchange,
+    request: Option<&Value>,
+) -> (Vec<(String, String)>, Option<String>) {
+    if exchange.layout == BodyLayout::Proto || exchange.other_media_type.is_some() {
+        return (Vec::new(), None);
+    }
+    let json_lines = exchange.layout == BodyLayout::JsonLines;
+    let rebuilt;
+    let body: &[u8] = match &exchange.body {
+        Some(body) => body,
+        None => {
+            rebuilt = exchange
+                .events
+                .iter()
+                .flat_map(|e| e.raw.iter().copied().chain([b'\n']))
+                .collect::<Vec<u8>>();
+            &rebuilt
+        }
+    };
+    let empty = Value::Object(serde_json::Map::new());
+    let streamed = Streamed::read_within(request.unwrap_or(&empty), body, json_lines, STATE_LIMIT);
+    let messages = streamed
+        .messages
+        .iter()
+        .take(MAX_MESSAGES)
+        .map(|m| (text_of(m.get("role")), message_text(m)))
+        .collect();
+    let note = match (
+        streamed.messages.len() > MAX_MESSAGES,
+        streamed.conversation_over,
+    ) {
+        (_, Some(why)) => Some(why),
+        (true, None) => Some(format!(
+            "{} more message(s) not shown",
+            streamed.messages.len() - MAX_MESSAGES
+        )),
+        (false, None) => None,
+    };
+    (messages, note)
+}
+
+/// The most messages of a conversation shown.
+const MAX_MESSAGES: usize = 200;
+
+/// The most memory the client's view of a run keeps of its state.
+const STATE_LIMIT: usize = 64 * 1024 * 1024;
+
+fn text_of(value: Option<&Value>) -> String {
+    value
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_default()
+}
+
+/// A message's content as text: its string, its parts, or its tool calls.
+fn message_text(message: &Value) -> String {
+    let text = match message.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => message
+            .get("toolCalls")
+            .map(|calls| format!("tool calls: {calls}"))
+            .unwrap_or_default(),
+        Some(other) => other.to_string(),
+    };
+    clip(&text, SHOWN_TEXT)
 }
 
 /// The exchange's events split into runs: a run starts at a
@@ -471,13 +556,22 @@ fn run_view(
         });
     }
     let bars = lanes::bars(&events);
+    let (places, by_time) = positions(&events);
+    let declared = events
+        .iter()
+        .flatten()
+        .find(|e| e.get("type").and_then(Value::as_str) == Some("RUN_STARTED"))
+        .and_then(|e| e.get("protocolVersion"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let (states, states_left_out) = state::history(initial_state, &events);
     RunView {
         anchor: anchor.to_owned(),
         title,
         ended,
         event_count: indexes.len(),
-        timeline: timeline(anchor, &bars, indexes.len(), &event_worst),
+        timeline: timeline(anchor, &bars, &places, by_time, &event_worst),
+        declared,
         events: rows,
         events_left_out: left_out,
         states,
@@ -493,9 +587,47 @@ const ROW: u32 = 22;
 /// The most bars drawn for a run.
 const MAX_ROWS: usize = 300;
 
-fn timeline(anchor: &str, bars: &[Bar], events: usize, event_worst: &[&'static str]) -> Timeline {
+/// Where each event sits on the time axis, from 0 to 1: by the events'
+/// own `timestamp`s when every event has one and they do not go back
+/// (the capture's clock), else by their order. And which it was.
+fn positions(events: &[Option<&Value>]) -> (Vec<f64>, bool) {
+    let stamps: Option<Vec<f64>> = events
+        .iter()
+        .map(|e| e.and_then(|e| e.get("timestamp")).and_then(Value::as_f64))
+        .collect();
+    if let Some(stamps) = stamps.filter(|s| s.len() > 1 && s.windows(2).all(|w| w[0] <= w[1])) {
+        let (first, last) = (stamps[0], stamps[stamps.len() - 1]);
+        if last > first {
+            return (
+                stamps
+                    .iter()
+                    .map(|t| (t - first) / (last - first))
+                    .collect(),
+                true,
+            );
+        }
+    }
+    let n = events.len().max(1) as f64;
+    ((0..events.len()).map(|i| i as f64 / n).collect(), false)
+}
+
+fn timeline(
+    anchor: &str,
+    bars: &[Bar],
+    places: &[f64],
+    by_time: bool,
+    event_worst: &[&'static str],
+) -> Timeline {
+    let events = places.len();
     let span = (WIDTH - LABELS - 10) as f64;
-    let x_of = |index: usize| LABELS + ((index as f64 / events.max(1) as f64) * span) as u32;
+    let x_of = |index: usize| {
+        let at = places.get(index).copied().unwrap_or(if by_time {
+            1.0
+        } else {
+            index as f64 / events.max(1) as f64
+        });
+        LABELS + (at * span) as u32
+    };
     // Row 0 is the run itself, where findings are marked.
     let rows: Vec<Row> = bars
         .iter()
@@ -503,7 +635,7 @@ fn timeline(anchor: &str, bars: &[Bar], events: usize, event_worst: &[&'static s
         .enumerate()
         .map(|(k, bar)| {
             let x = x_of(bar.start);
-            let end = x_of(bar.end + 1);
+            let end = x_of(bar.end + 1).max(x_of(bar.end) + 3);
             let worst = event_worst[bar.start..=bar.end.min(events.saturating_sub(1))]
                 .iter()
                 .fold("clean", |a, b| worse(a, b));
@@ -519,7 +651,7 @@ fn timeline(anchor: &str, bars: &[Bar], events: usize, event_worst: &[&'static s
                     } else {
                         format!("{} {}", bar.label, bar.id)
                     },
-                    40,
+                    24,
                 ),
                 open: bar.open,
                 pieces: bar.pieces,
@@ -546,6 +678,7 @@ fn timeline(anchor: &str, bars: &[Bar], events: usize, event_worst: &[&'static s
         height: (rows.len() as u32 + 2) * ROW,
         rows,
         marks,
+        by_time,
     }
 }
 
@@ -587,17 +720,7 @@ fn request_view(request: &Value) -> RequestView {
         .map(|messages| {
             messages
                 .iter()
-                .map(|m| {
-                    let content = match m.get("content") {
-                        Some(Value::String(s)) => s.clone(),
-                        Some(other) => other.to_string(),
-                        None => m
-                            .get("toolCalls")
-                            .map(|calls| format!("tool calls: {calls}"))
-                            .unwrap_or_default(),
-                    };
-                    (text(m.get("role")), clip(&content, SHOWN_TEXT))
-                })
+                .map(|m| (text(m.get("role")), message_text(m)))
                 .collect()
         })
         .unwrap_or_default();
