@@ -1,0 +1,188 @@
+//! `agui-lint report`'s pages opened in a real browser (headless
+//! Chromium): what a person sees is asserted from the DOM after the page's
+//! script ran, the page logs nothing to the console (no error, no policy
+//! violation), and a capture's markup and script stay text.
+//!
+//! Needs Chromium: `.ci/browser-test.sh` installs it and runs these with
+//! `--ignored` (`AGUI_LINT_CHROMIUM` names the binary, else `chromium` on
+//! the PATH). With `AGUI_LINT_WRITE_DOCS=1` the screenshots in the docs
+//! book's report guide are written anew.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+/// The browser: `AGUI_LINT_CHROMIUM`, else `chromium` on the PATH.
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("AGUI_LINT_CHROMIUM") {
+        return PathBuf::from(path);
+    }
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("chromium"))
+        .find(|path| path.is_file());
+    found.expect("these tests need Chromium: set AGUI_LINT_CHROMIUM or put chromium on the PATH (.ci/browser-test.sh installs it)")
+}
+
+/// Runs Chromium headless on the page at `page` with `args`; its stdout,
+/// and the console messages it logged.
+fn browse(page: &Path, args: &[&str]) -> (String, Vec<String>) {
+    let profile = tempfile::tempdir().expect("profile dir");
+    let output = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    assert!(output.status.success(), "chromium failed: {output:?}");
+    let console = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter(|line| line.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        console,
+    )
+}
+
+/// Writes the report of `path` (relative to `cwd`, so that the page names
+/// it as a user would) to `out`.
+fn report(cwd: &Path, path: &str, out: &Path) {
+    let output = cargo_bin_cmd!("agui-lint")
+        .current_dir(cwd)
+        .args(["report", path, "-o"])
+        .arg(out)
+        .output()
+        .expect("run");
+    assert!(output.status.success(), "{output:?}");
+}
+
+/// The DOM of `page` after its script ran, asserting that nothing was
+/// logged to the console; and its screenshot, written to the docs book
+/// as `name` when asked.
+fn opened(page: &Path, name: &str) -> String {
+    let (dom, console) = browse(page, &["--dump-dom"]);
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    let shot = tempfile::tempdir().expect("dir");
+    let png = shot.path().join(name);
+    let (_, console) = browse(
+        page,
+        &[
+            "--window-size=1280,1000",
+            &format!("--screenshot={}", png.display()),
+        ],
+    );
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    let bytes = std::fs::read(&png).expect("screenshot");
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{} bytes",
+        bytes.len()
+    );
+    if std::env::var_os("AGUI_LINT_WRITE_DOCS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/guides/images");
+        std::fs::create_dir_all(&docs).expect("images dir");
+        std::fs::write(docs.join(name), bytes).expect("write screenshot");
+    }
+    dom
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn the_fixture_corpus_opens_with_every_finding_and_its_failing_lane() {
+    let dir = tempfile::tempdir().expect("dir");
+    let page = dir.path().join("fixtures.html");
+    report(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        "fixtures/1.1/streams/invalid",
+        &page,
+    );
+    let dom = opened(&page, "report-fixtures.png");
+    // The page's script ran: the filters it shows are no longer hidden.
+    assert!(
+        dom.contains("<div class=\"filters\" data-filters=\"s0\">"),
+        "the filters stayed hidden"
+    );
+    // A tool call left open when the run finished: its lane says so, and
+    // the finding is in the table with its text.
+    assert!(dom.contains("(open)"), "no open lane");
+    assert!(dom.contains("data-rule=\"run-finished-while-open\""));
+    assert!(dom.contains("RUN_FINISHED while subagent 's-1' is open"));
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn a_session_shows_its_requests_state_diffs_and_the_clients_conversation() {
+    let dir = tempfile::tempdir().expect("dir");
+    let capture = dir.path().join("session.jsonl");
+    std::fs::write(
+        &capture,
+        "\
+{\"threadId\":\"t\",\"runId\":\"r1\",\"messages\":[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"count to two\"}],\"tools\":[],\"context\":[],\"state\":{\"count\":0},\"forwardedProps\":{}}
+{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}
+{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":0}}
+{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":1}]}
+{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/missing/count\",\"value\":2}]}
+{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}
+{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"one, \"}
+{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"two\"}
+{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}
+{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}
+",
+    )
+    .expect("write");
+    let page = dir.path().join("session.html");
+    report(dir.path(), "session.jsonl", &page);
+    let dom = opened(&page, "report-session.png");
+    assert!(dom.contains("count to two"), "the request's message");
+    assert!(dom.contains("replace /count = 1"), "the delta's operations");
+    assert!(dom.contains("not applied:"), "the refused delta");
+    assert!(
+        dom.contains("<td>assistant</td><td>one, two</td>"),
+        "the client's conversation"
+    );
+    assert!(dom.contains("data-rule=\"state-delta-not-applicable\""));
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn a_capture_cannot_run_script_in_its_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let capture = dir.path().join("hostile.sse");
+    let pwn = "document.title='PWNED'";
+    std::fs::write(
+        &capture,
+        format!(
+            "data: {{\"type\":\"RUN_STARTED\",\"threadId\":\"</script><script>{pwn}</script>\",\"runId\":\"<img src=x onerror=\\\"{pwn}\\\">\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}}\n\n\
+             data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"</title></rect></a></svg><svg onload=\\\"{pwn}\\\">\"}}\n\n"
+        )
+        .into_bytes()
+        .into_iter()
+        .chain(*b"data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"k\":\"\xff\"}}\n\n")
+        .collect::<Vec<u8>>(),
+    )
+    .expect("write");
+    let page = dir.path().join("hostile.html");
+    report(dir.path(), "hostile.sse", &page);
+    let dom = opened(&page, "report-hostile.png");
+    assert!(!dom.contains("PWNED</title>"), "a capture's script ran");
+    assert!(dom.contains("<title>agui-lint report:"), "{dom}");
+    assert_eq!(dom.matches("<script").count(), 2, "{dom}");
+    assert!(
+        !dom.contains("<img") && !dom.contains("<svg onload"),
+        "{dom}"
+    );
+}
