@@ -135,6 +135,11 @@ fn main() {
         binary_capture();
         return;
     }
+    // `AGUI_LINT_BENCH=report cargo bench` times the HTML report alone.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("report") {
+        report_capture();
+        return;
+    }
     // `AGUI_LINT_BENCH=cost cargo bench` times the cost of a finding alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cost") {
         cost_of_a_finding();
@@ -217,6 +222,7 @@ fn main() {
     cost_of_a_finding();
     cli_captures();
     binary_capture();
+    report_capture();
 }
 
 /// Every output format, with the name its criterion function has.
@@ -818,6 +824,74 @@ fn binary_capture() {
         if ratio <= 1.0 { "<=" } else { "ABOVE" },
         json_peak.map_or(0, |kb| kb / 1024),
         binary_peak.map_or(0, |kb| kb / 1024),
+    );
+}
+
+/// `agui-lint report` of 100 MB of events in which one run in 25 breaks
+/// (a message never ended), against `check` of the same capture: the two
+/// take turns, [`CLI_RUNS`] runs each, medians compared, with each one's
+/// peak memory and the page's size.
+fn report_capture() {
+    let (path, _) = write_capture("report-events.jsonl", |out| {
+        events::capture_with_errors(out, 100_000_000, events::Framing::JsonLines, 25)
+    });
+    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
+    let page = std::env::temp_dir().join("agui-lint-bench-capture/report.html");
+    let run = |args: &[&str], peak: &mut Option<u64>| {
+        let mut child = Command::new(binary)
+            .args(args)
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run agui-lint");
+        loop {
+            if let Some(kb) = peak_rss_kb(child.id()) {
+                *peak = (*peak).max(Some(kb));
+            }
+            if child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    };
+    let page_arg = page.to_string_lossy().into_owned();
+    let (mut check_times, mut report_times) = (Vec::new(), Vec::new());
+    let (mut check_peak, mut report_peak) = (None, None);
+    for _ in 0..CLI_RUNS {
+        check_times.push(timed(&mut || {
+            run(
+                &[
+                    "check",
+                    "--quiet",
+                    "--format",
+                    "json",
+                    "--output",
+                    "/dev/null",
+                ],
+                &mut check_peak,
+            );
+        }));
+        report_times.push(timed(&mut || {
+            run(&["report", "-o", &page_arg], &mut report_peak);
+        }));
+    }
+    let (check, report) = (median(check_times), median(report_times));
+    let page_mb = std::fs::metadata(&page).map_or(0, |m| m.len()) / 1_000_000;
+    println!();
+    println!(
+        "{:<34} {:>10} {:>10} {:>8} {:>17} {:>8}",
+        "report of events-errors.jsonl", "check", "report", "ratio", "peak RSS", "page"
+    );
+    println!(
+        "{:<34} {:>8.2} s {:>8.2} s {:>8.2} {:>6} / {:>4} MB {:>5} MB",
+        "",
+        check.as_secs_f64(),
+        report.as_secs_f64(),
+        report.as_secs_f64() / check.as_secs_f64(),
+        check_peak.map_or(0, |kb| kb / 1024),
+        report_peak.map_or(0, |kb| kb / 1024),
+        page_mb,
     );
 }
 

@@ -144,95 +144,122 @@ fn step_of(event: &Value) -> Step<'_> {
     }
 }
 
-/// The bars of a run's `events` (its own `RUN_STARTED` first, when it has
-/// one); subagent runs are the runs started while it is open.
-pub(crate) fn bars(events: &[Option<&Value>]) -> Vec<Bar> {
-    let mut bars: Vec<Bar> = Vec::new();
-    // Open items by lane and id: the index of their bar.
-    let mut open: HashMap<(Lane, String), usize> = HashMap::new();
-    // Bars opened by a chunk: they close by going quiet.
-    let mut chunked = std::collections::HashSet::new();
-    let mut runs_open = 0usize;
-    for (index, event) in events.iter().enumerate() {
-        let Some(event) = event else { continue };
+/// The most bars a run keeps: the page draws the first of them, and
+/// counts the rest.
+const MAX_BARS: usize = 2_000;
+
+/// A run's bars, built as its events come (its own `RUN_STARTED` first,
+/// when it has one); subagents are `SUBAGENT_STARTED` invocations and runs
+/// started while it is open.
+#[derive(Debug, Default)]
+pub(crate) struct Lanes {
+    bars: Vec<Bar>,
+    /// Open items by lane and id: the index of their bar.
+    open: HashMap<(Lane, String), usize>,
+    /// Bars opened by a chunk: they close by going quiet.
+    chunked: std::collections::HashSet<usize>,
+    runs_open: usize,
+    /// Items past [`MAX_BARS`], counted and not kept.
+    left_out: usize,
+}
+
+impl Lanes {
+    /// Opens a bar, unless the run keeps no more.
+    fn open(&mut self, lane: Lane, id: &str, label: String, index: usize) -> Option<usize> {
+        if self.bars.len() == MAX_BARS {
+            self.left_out += 1;
+            return None;
+        }
+        let at = self.bars.len();
+        self.bars.push(bar(lane, id, label, index));
+        self.open.insert((lane, id.to_owned()), at);
+        Some(at)
+    }
+
+    /// Follows the run's `index`-th event.
+    pub(crate) fn push(&mut self, index: usize, event: &Value) {
         let kind = str_of(event, "type").unwrap_or("");
         match kind {
             "RUN_STARTED" => {
-                runs_open += 1;
-                if runs_open > 1 {
-                    let id = str_of(event, "runId").unwrap_or("").to_owned();
-                    let at = bars.len();
-                    bars.push(bar(Lane::Subagent, &id, "run".to_owned(), index));
-                    open.insert((Lane::Subagent, id), at);
+                self.runs_open += 1;
+                if self.runs_open > 1 {
+                    let id = str_of(event, "runId").unwrap_or("");
+                    self.open(Lane::Subagent, id, "run".to_owned(), index);
                 }
-                continue;
+                return;
             }
             "RUN_FINISHED" | "RUN_ERROR" => {
-                if runs_open > 1 {
+                if self.runs_open > 1 {
                     let id = str_of(event, "runId").unwrap_or("").to_owned();
-                    let key = (Lane::Subagent, id);
-                    let found = open.remove(&key).or_else(|| {
-                        // A RUN_ERROR names no run: the latest subagent.
-                        let latest = open
+                    let found = self.open.remove(&(Lane::Subagent, id)).or_else(|| {
+                        // A RUN_ERROR names no run: the latest subagent run.
+                        let latest = self
+                            .open
                             .iter()
-                            .filter(|((lane, _), _)| *lane == Lane::Subagent)
+                            .filter(|((lane, _), at)| {
+                                *lane == Lane::Subagent && self.bars[**at].label == "run"
+                            })
                             .max_by_key(|(_, at)| **at)
                             .map(|(key, _)| key.clone())?;
-                        open.remove(&latest)
+                        self.open.remove(&latest)
                     });
                     if let Some(at) = found {
-                        bars[at].end = index;
+                        self.bars[at].end = index;
                     }
                 }
-                runs_open = runs_open.saturating_sub(1);
-                continue;
+                self.runs_open = self.runs_open.saturating_sub(1);
+                return;
             }
             _ => {}
         }
         match step_of(event) {
             Step::Open(lane, id, label) => {
-                let at = bars.len();
-                bars.push(bar(lane, id, label, index));
-                open.insert((lane, id.to_owned()), at);
+                self.open(lane, id, label, index);
             }
             Step::Piece(lane, id, delta) => {
-                if let Some(&at) = open.get(&(lane, id.to_owned())) {
-                    piece(&mut bars[at], index, delta);
+                if let Some(&at) = self.open.get(&(lane, id.to_owned())) {
+                    piece(&mut self.bars[at], index, delta);
                 }
             }
             Step::Close(lane, id) => {
-                if let Some(at) = open.remove(&(lane, id.to_owned())) {
-                    bars[at].end = index;
+                if let Some(at) = self.open.remove(&(lane, id.to_owned())) {
+                    self.bars[at].end = index;
                 }
             }
             Step::Chunk(lane, id, label, delta) => {
-                let key = (lane, id.to_owned());
-                let at = match open.get(&key) {
-                    Some(&at) => at,
+                let at = match self.open.get(&(lane, id.to_owned())) {
+                    Some(&at) => Some(at),
                     None => {
-                        let at = bars.len();
-                        bars.push(bar(lane, id, label, index));
-                        open.insert(key, at);
-                        chunked.insert(at);
+                        let at = self.open(lane, id, label, index);
+                        if let Some(at) = at {
+                            self.chunked.insert(at);
+                        }
                         at
                     }
                 };
-                piece(&mut bars[at], index, delta);
+                if let Some(at) = at {
+                    piece(&mut self.bars[at], index, delta);
+                }
             }
             Step::Other => {}
         }
     }
-    let last = events.len().saturating_sub(1);
-    for at in open.into_values() {
-        // Chunk streams and activities close by going quiet: their last
-        // piece is their end. The others were left open.
-        if !chunked.contains(&at) {
-            bars[at].open = true;
-            bars[at].end = last;
+
+    /// The bars of a run of `events` events, in lane order, and how many
+    /// items were not kept.
+    pub(crate) fn finish(mut self, events: usize) -> (Vec<Bar>, usize) {
+        let last = events.saturating_sub(1);
+        for at in self.open.into_values() {
+            // Chunk streams and activities close by going quiet: their
+            // last piece is their end. The others were left open.
+            if !self.chunked.contains(&at) {
+                self.bars[at].open = true;
+                self.bars[at].end = last;
+            }
         }
+        self.bars.sort_by_key(|bar| (bar.lane, bar.start));
+        (self.bars, self.left_out)
     }
-    bars.sort_by_key(|bar| (bar.lane, bar.start));
-    bars
 }
 
 fn bar(lane: Lane, id: &str, label: String, index: usize) -> Bar {
@@ -279,8 +306,11 @@ mod tests {
             json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "1}"}),
             json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
         ];
-        let refs: Vec<Option<&Value>> = events.iter().map(Some).collect();
-        let bars = bars(&refs);
+        let mut lanes = Lanes::default();
+        for (index, event) in events.iter().enumerate() {
+            lanes.push(index, event);
+        }
+        let (bars, _) = lanes.finish(events.len());
         assert_eq!(bars.len(), 2);
         let (message, call) = (&bars[0], &bars[1]);
         assert_eq!((call.lane, call.label.as_str()), (Lane::ToolCall, "search"));

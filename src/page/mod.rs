@@ -19,14 +19,15 @@ mod state;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use agui_lint::unstable::check::check_source;
 use agui_lint::unstable::input::{collect_sources, Filter, Source};
-use agui_lint::unstable::recording::read_capture;
+use agui_lint::unstable::recording::capture::read_capture_each;
 use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
-use picture::SourceView;
+use picture::{Shown, SourceBuilder, SourceView};
 
 /// Writes the page of `args.paths`.
 pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
@@ -45,8 +46,10 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
     };
     let validator = Validator::compiling_on_demand().with_settings(settings);
     let mut sources = Vec::new();
+    // What the page shows so far, across its captures.
+    let mut shown = Shown::default();
     for source in &collected.sources {
-        if let Some(view) = source_view(&validator, sources.len(), source)? {
+        if let Some(view) = source_view(&validator, sources.len(), source, &mut shown)? {
             sources.push(view);
         }
     }
@@ -98,21 +101,22 @@ fn settings(args: &PageArgs) -> Result<Settings, String> {
 }
 
 /// The view of one source: its documents with findings, and its bytes read
-/// again as exchanges. `None` for a file a directory walk found that holds
-/// no AG-UI document.
+/// again as exchanges, piece by piece. `None` for a file a directory walk
+/// found that holds no AG-UI document.
 fn source_view(
     validator: &Validator,
     index: usize,
     source: &Source,
+    shown: &mut Shown,
 ) -> Result<Option<SourceView>, String> {
     let name = source.display_name();
-    let (source, bytes): (Source, std::sync::Arc<[u8]>) = match source {
+    let (source, bytes): (Source, Arc<[u8]>) = match source {
         Source::Stdin(named) => {
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
                 .map_err(|e| format!("-: cannot read: {e}"))?;
-            let bytes: std::sync::Arc<[u8]> = bytes.into();
+            let bytes: Arc<[u8]> = bytes.into();
             let name = named.clone().unwrap_or_else(|| PathBuf::from("-"));
             (
                 Source::Memory {
@@ -128,6 +132,8 @@ fn source_view(
         }
         Source::Memory { bytes, .. } => (source.clone(), bytes.clone()),
     };
+    // Only documents with findings are kept: a clean capture of millions
+    // of events costs its count.
     let mut documents: Vec<Checked> = Vec::new();
     let mut seen = 0usize;
     check_source(validator, &source, None, &mut |checked: Checked| {
@@ -146,8 +152,18 @@ fn source_view(
         }
         Source::Stdin(_) => PathBuf::from("-"),
     };
-    let capture = read_capture(&bytes, &path);
-    Ok(Some(picture::source_view(
-        index, &name, capture, &documents,
-    )))
+    let mut builder = SourceBuilder::new(index, &name, &documents, std::mem::take(shown));
+    drop(documents);
+    let read = read_capture_each(&bytes, &path, &mut |piece| builder.piece(piece));
+    let unreadable = match read {
+        Ok(true) => {
+            builder.whole_body(bytes);
+            None
+        }
+        Ok(false) => None,
+        Err(why) => Some(why),
+    };
+    let (view, now) = builder.finish(unreadable);
+    *shown = now;
+    Ok(Some(view))
 }

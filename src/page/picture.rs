@@ -7,16 +7,17 @@
 //! says which entry and which record it is, and each recorded event knows
 //! its record number, so that no text is matched.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use agui_lint::unstable::kit::Streamed;
-use agui_lint::unstable::recording::{BodyLayout, Capture, Exchange};
+use agui_lint::unstable::recording::capture::Piece;
+use agui_lint::unstable::recording::{BodyLayout, Exchange, RecordedEvent};
 use agui_lint::{Checked, Context, Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::lanes::{self, Bar};
-use super::state::{self, StateStep};
+use super::lanes::{Bar, Lane, Lanes};
+use super::state::{History, StateStep};
 
 /// The most events of a run listed one by one (those with findings are
 /// always listed).
@@ -36,6 +37,8 @@ pub(crate) struct SourceView {
     /// Why the capture could not be read as exchanges, when it could not
     /// (its findings are still listed).
     pub unreadable: Option<String>,
+    /// Findings not listed (past the most a table lists), by rule.
+    pub findings_left_out: Vec<(String, usize)>,
 }
 
 /// Findings by severity.
@@ -125,6 +128,9 @@ pub(crate) struct RunView {
     pub states: Vec<StateStep>,
     pub states_left_out: usize,
     pub worst: &'static str,
+    /// Whether it is drawn whole (else one line of the outline: the page
+    /// draws so many runs, and every run with findings).
+    pub drawn: bool,
 }
 
 /// One event of a run.
@@ -153,6 +159,8 @@ pub(crate) struct Timeline {
     /// Whether the axis is the events' own clock (their `timestamp`s)
     /// rather than their order.
     pub by_time: bool,
+    /// Items not drawn (past the most a run draws).
+    pub rows_left_out: usize,
 }
 
 /// One bar's row.
@@ -167,6 +175,8 @@ pub(crate) struct Row {
     pub open: bool,
     pub pieces: usize,
     pub text: String,
+    /// A tool call's arguments as assembled (shown beside the drawing).
+    pub full_text: Option<String>,
     pub anchor: String,
     pub worst: &'static str,
 }
@@ -250,46 +260,153 @@ fn worse(a: &'static str, b: &'static str) -> &'static str {
     }
 }
 
-/// The view of the capture at `path`, read as `capture` (or not, and
-/// why), whose documents with findings are `documents`.
-pub(crate) fn source_view(
+/// The most event rows a page lists in all (rows with findings past it are
+/// still listed): a capture of millions of events gets a page a browser
+/// opens, each run's outline and findings whole.
+const LISTED_ON_A_PAGE: usize = 20_000;
+
+/// The most runs a page draws whole (timeline, state, events): past it,
+/// a run without findings is one line of the page's outline.
+const DRAWN_RUNS: usize = 300;
+
+/// Past [`DRAWN_RUNS`], runs with errors are still drawn whole, up to this
+/// many runs drawn in all.
+const DRAWN_WITH_ERRORS: usize = 1_000;
+
+/// The most text of state values a page shows in all; past it, a change
+/// shows its operations alone.
+const STATE_TEXT_ON_A_PAGE: usize = 8 * 1024 * 1024;
+
+/// What the page shows so far, across its captures: the budget of rows
+/// and drawings a browser can open.
+#[derive(Debug, Default)]
+pub(crate) struct Shown {
+    /// Event rows listed.
+    rows: usize,
+    /// Runs drawn whole.
+    runs: usize,
+    /// Bytes of state values shown.
+    state_text: usize,
+}
+
+/// The most findings the findings table lists for one capture; the rest
+/// are counted by rule.
+const LISTED_FINDINGS: usize = 10_000;
+
+/// The largest response the client's conversation is rebuilt from.
+const CONVERSATION_BODY: usize = 16 * 1024 * 1024;
+
+/// A capture's view, built as its exchanges and events are read.
+pub(crate) struct SourceBuilder {
     index: usize,
-    path: &str,
-    capture: Result<Capture, String>,
-    documents: &[Checked],
-) -> SourceView {
-    let mut counts = Counts::default();
-    let mut findings: Vec<FindingView> = Vec::new();
-    // The findings of each place, as indexes into `findings`.
-    let mut at_place: HashMap<Place, Vec<usize>> = HashMap::new();
-    for checked in documents {
-        let place = place_of(checked);
-        for diagnostic in checked.report.diagnostics() {
-            counts.add(diagnostic.severity);
-            at_place.entry(place).or_default().push(findings.len());
-            findings.push(finding_view(index, findings.len(), checked, diagnostic));
+    path: String,
+    counts: Counts,
+    findings: Vec<FindingView>,
+    /// The findings of each place, as indexes into `findings`.
+    at_place: HashMap<Place, Vec<usize>>,
+    exchanges: Vec<ExchangeView>,
+    current: Option<ExchangeBuilder>,
+    /// What the page shows so far.
+    shown: Shown,
+    /// The capture's bytes, when they are one response's body.
+    whole_body: Option<std::sync::Arc<[u8]>>,
+    /// Findings past [`LISTED_FINDINGS`], by rule.
+    findings_left_out: BTreeMap<String, usize>,
+}
+
+impl SourceBuilder {
+    /// A view of the capture at `path` whose documents with findings are
+    /// `documents`; `shown`, what the page shows before it.
+    pub(crate) fn new(index: usize, path: &str, documents: &[Checked], shown: Shown) -> Self {
+        let mut counts = Counts::default();
+        let mut findings: Vec<FindingView> = Vec::new();
+        let mut at_place: HashMap<Place, Vec<usize>> = HashMap::new();
+        let mut findings_left_out: BTreeMap<String, usize> = BTreeMap::new();
+        for checked in documents {
+            let place = place_of(checked);
+            for diagnostic in checked.report.diagnostics() {
+                counts.add(diagnostic.severity);
+                if findings.len() == LISTED_FINDINGS {
+                    *findings_left_out
+                        .entry(diagnostic.rule.clone())
+                        .or_default() += 1;
+                    continue;
+                }
+                at_place.entry(place).or_default().push(findings.len());
+                findings.push(finding_view(index, findings.len(), checked, diagnostic));
+            }
+        }
+        SourceBuilder {
+            index,
+            path: path.to_owned(),
+            counts,
+            findings,
+            at_place,
+            exchanges: Vec::new(),
+            current: None,
+            shown,
+            whole_body: None,
+            findings_left_out,
         }
     }
-    let (exchanges, unreadable) = match capture {
-        Ok(capture) => (
-            capture
-                .exchanges
-                .iter()
-                .enumerate()
-                .map(|(k, exchange)| {
-                    exchange_view(index, k, exchange, &mut at_place, &mut findings)
-                })
-                .collect(),
-            None,
-        ),
-        Err(why) => (Vec::new(), Some(why)),
-    };
-    SourceView {
-        path: path.to_owned(),
-        counts,
-        exchanges,
-        findings,
-        unreadable,
+
+    /// The capture is one response's body, `bytes`.
+    pub(crate) fn whole_body(&mut self, bytes: std::sync::Arc<[u8]>) {
+        self.whole_body = Some(bytes);
+    }
+
+    /// Takes the next piece of the capture.
+    pub(crate) fn piece(&mut self, piece: Piece) {
+        match piece {
+            Piece::Exchange(exchange) => {
+                self.end_exchange();
+                let k = self.exchanges.len();
+                self.current = Some(ExchangeBuilder::new(
+                    self.index,
+                    k,
+                    exchange,
+                    &mut self.at_place,
+                    &mut self.findings,
+                ));
+            }
+            Piece::Event(event) => {
+                if let Some(current) = self.current.as_mut() {
+                    current.event(
+                        &event,
+                        &mut self.at_place,
+                        &mut self.findings,
+                        &mut self.shown,
+                    );
+                }
+            }
+        }
+    }
+
+    fn end_exchange(&mut self) {
+        if let Some(current) = self.current.take() {
+            let body = self.whole_body.clone();
+            self.exchanges.push(current.finish(
+                body.as_deref(),
+                &mut self.shown,
+                &mut self.findings,
+            ));
+        }
+    }
+
+    /// The view, and what the page shows with it; `unreadable`
+    /// says why the capture could not be read as exchanges, when it could
+    /// not.
+    pub(crate) fn finish(mut self, unreadable: Option<String>) -> (SourceView, Shown) {
+        self.end_exchange();
+        let view = SourceView {
+            path: self.path,
+            counts: self.counts,
+            exchanges: self.exchanges,
+            findings: self.findings,
+            unreadable,
+            findings_left_out: self.findings_left_out.into_iter().collect(),
+        };
+        (view, self.shown)
     }
 }
 
@@ -321,68 +438,318 @@ fn finding_view(
     }
 }
 
-fn exchange_view(
-    source: usize,
-    k: usize,
-    exchange: &Exchange,
-    at_place: &mut HashMap<Place, Vec<usize>>,
-    findings: &mut [FindingView],
-) -> ExchangeView {
-    let anchor = format!("s{source}-x{k}");
-    let request_value = exchange.request_value();
-    let request_place = match (exchange.entry, exchange.request_line) {
-        (Some(entry), _) => Some(Place::Request(Some(entry))),
-        (None, Some(line)) => Some(Place::Event(None, line)),
-        (None, None) => None,
-    };
-    let mut own: Vec<usize> = request_place
-        .and_then(|place| at_place.remove(&place))
-        .unwrap_or_default();
-    if let Some(entry) = exchange.entry {
-        own.extend(
-            at_place
-                .remove(&Place::Exchange(Some(entry)))
-                .unwrap_or_default(),
-        );
-    }
-    let title = match (exchange.entry, &exchange.request_line) {
-        (Some(entry), _) => format!("entry {entry}"),
-        (None, Some(line)) => format!("request at line {line}"),
-        (None, None) => "events".to_owned(),
-    };
-    let mut worst = "clean";
-    for &f in &own {
-        findings[f].at = Some(format!("{anchor}-request"));
-        findings[f].run = title.clone();
-        worst = worse(worst, findings[f].severity);
-    }
-    let runs = runs_of(exchange)
-        .into_iter()
-        .enumerate()
-        .map(|(r, events)| {
-            let run = run_view(
-                &format!("{anchor}-r{r}"),
-                exchange,
-                &events,
-                request_value.as_ref().and_then(|v| v.get("state")),
-                at_place,
-                findings,
+/// An exchange's view, built as its events come.
+struct ExchangeBuilder {
+    anchor: String,
+    title: String,
+    head: Exchange,
+    request_value: Option<Value>,
+    own: Vec<usize>,
+    worst: &'static str,
+    runs: Vec<RunView>,
+    run: Option<RunBuilder>,
+    /// Runs open in the current run (a subagent's run nests in it).
+    depth: usize,
+    /// The events' lines, for the client's conversation when the response
+    /// has no body of its own (JSON Lines), while within
+    /// [`CONVERSATION_BODY`].
+    lines: Option<Vec<u8>>,
+}
+
+impl ExchangeBuilder {
+    fn new(
+        source: usize,
+        k: usize,
+        head: Exchange,
+        at_place: &mut HashMap<Place, Vec<usize>>,
+        findings: &mut [FindingView],
+    ) -> Self {
+        let anchor = format!("s{source}-x{k}");
+        let request_value = head.request_value();
+        let request_place = match (head.entry, head.request_line) {
+            (Some(entry), _) => Some(Place::Request(Some(entry))),
+            (None, Some(line)) => Some(Place::Event(None, line)),
+            (None, None) => None,
+        };
+        let mut own: Vec<usize> = request_place
+            .and_then(|place| at_place.remove(&place))
+            .unwrap_or_default();
+        if let Some(entry) = head.entry {
+            own.extend(
+                at_place
+                    .remove(&Place::Exchange(Some(entry)))
+                    .unwrap_or_default(),
             );
-            worst = worse(worst, run.worst);
-            run
-        })
-        .collect();
-    let (conversation, conversation_note) = conversation_of(exchange, request_value.as_ref());
-    ExchangeView {
-        conversation,
-        conversation_note,
-        title,
-        status: exchange.status,
-        request: request_value.as_ref().map(request_view),
-        findings: own,
-        runs,
-        worst,
-        anchor,
+        }
+        let title = match (head.entry, &head.request_line) {
+            (Some(entry), _) => format!("entry {entry}"),
+            (None, Some(line)) => format!("request at line {line}"),
+            (None, None) => "events".to_owned(),
+        };
+        let mut worst = "clean";
+        for &f in &own {
+            findings[f].at = Some(format!("{anchor}-request"));
+            findings[f].run = title.clone();
+            worst = worse(worst, findings[f].severity);
+        }
+        let lines = head.body.is_none().then(Vec::new);
+        ExchangeBuilder {
+            anchor,
+            title,
+            head,
+            request_value,
+            own,
+            worst,
+            runs: Vec::new(),
+            run: None,
+            depth: 0,
+            lines,
+        }
+    }
+
+    fn event(
+        &mut self,
+        event: &RecordedEvent,
+        at_place: &mut HashMap<Place, Vec<usize>>,
+        findings: &mut [FindingView],
+        shown: &mut Shown,
+    ) {
+        if let Some(lines) = self.lines.as_mut() {
+            if lines.len() + event.raw.len() < CONVERSATION_BODY {
+                lines.extend_from_slice(&event.raw);
+                lines.push(b'\n');
+            } else {
+                self.lines = None;
+            }
+        }
+        let kind = event.event_type().unwrap_or("");
+        // A run starts at a RUN_STARTED met while no run is open; one
+        // inside an open run is a subagent's, and stays in it.
+        if kind == "RUN_STARTED" {
+            if self.depth == 0 {
+                self.end_run(shown, findings);
+            }
+            self.depth += 1;
+        }
+        let ends = matches!(kind, "RUN_FINISHED" | "RUN_ERROR");
+        if self.run.is_none() {
+            let anchor = format!("{}-r{}", self.anchor, self.runs.len());
+            let state = self.request_value.as_ref().and_then(|v| v.get("state"));
+            self.run = Some(RunBuilder::new(anchor, state));
+        }
+        if let Some(run) = self.run.as_mut() {
+            run.event(event, self.head.entry, at_place, findings, shown);
+        }
+        if ends {
+            self.depth = self.depth.saturating_sub(1);
+        }
+    }
+
+    fn end_run(&mut self, shown: &mut Shown, findings: &mut [FindingView]) {
+        if let Some(run) = self.run.take() {
+            let run = run.finish(shown, findings);
+            self.worst = worse(self.worst, run.worst);
+            self.runs.push(run);
+        }
+    }
+
+    fn finish(
+        mut self,
+        whole_body: Option<&[u8]>,
+        shown: &mut Shown,
+        findings: &mut [FindingView],
+    ) -> ExchangeView {
+        self.end_run(shown, findings);
+        let body = self
+            .head
+            .body
+            .as_deref()
+            .or(whole_body)
+            .or(self.lines.as_deref());
+        let (conversation, conversation_note) =
+            conversation_of(&self.head, body, self.request_value.as_ref());
+        ExchangeView {
+            request: self.request_value.as_ref().map(request_view),
+            anchor: self.anchor,
+            title: self.title,
+            status: self.head.status,
+            findings: self.own,
+            runs: self.runs,
+            worst: self.worst,
+            conversation,
+            conversation_note,
+        }
+    }
+}
+
+/// A run's view, built as its events come.
+struct RunBuilder {
+    anchor: String,
+    title: Option<String>,
+    rows: Vec<EventRow>,
+    left_out: usize,
+    count: usize,
+    lanes: Lanes,
+    history: History,
+    /// Each event's `timestamp`, when it has one.
+    stamps: Vec<Option<f64>>,
+    event_worst: Vec<&'static str>,
+    declared: Option<String>,
+    last_type: String,
+    worst: &'static str,
+}
+
+impl RunBuilder {
+    fn new(anchor: String, state: Option<&Value>) -> Self {
+        RunBuilder {
+            anchor,
+            title: None,
+            rows: Vec::new(),
+            left_out: 0,
+            count: 0,
+            lanes: Lanes::default(),
+            history: History::new(state),
+            stamps: Vec::new(),
+            event_worst: Vec::new(),
+            declared: None,
+            last_type: String::new(),
+            worst: "clean",
+        }
+    }
+
+    fn event(
+        &mut self,
+        recorded: &RecordedEvent,
+        entry: Option<usize>,
+        at_place: &mut HashMap<Place, Vec<usize>>,
+        findings: &mut [FindingView],
+        shown: &mut Shown,
+    ) {
+        let n = self.count;
+        self.count += 1;
+        let value = recorded.value.as_ref();
+        let kind = recorded.event_type().unwrap_or("");
+        if n == 0 {
+            let run_id = value
+                .and_then(|e| e.get("runId"))
+                .and_then(Value::as_str)
+                .filter(|_| kind == "RUN_STARTED");
+            self.title = Some(run_id.map_or_else(|| "events".to_owned(), |id| format!("run {id}")));
+        }
+        let title = self.title.clone().unwrap_or_default();
+        if kind == "RUN_STARTED" && self.declared.is_none() {
+            self.declared = value
+                .and_then(|e| e.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+        kind.clone_into(&mut self.last_type);
+        let own = at_place
+            .remove(&Place::Event(entry, recorded.record))
+            .unwrap_or_default();
+        let event_anchor = format!("{}-e{n}", self.anchor);
+        let mut row_worst = "clean";
+        for &f in &own {
+            findings[f].at = Some(event_anchor.clone());
+            findings[f].run = title.clone();
+            row_worst = worse(row_worst, findings[f].severity);
+        }
+        self.worst = worse(self.worst, row_worst);
+        self.event_worst.push(row_worst);
+        self.stamps.push(
+            value
+                .and_then(|e| e.get("timestamp"))
+                .and_then(Value::as_f64),
+        );
+        if let Some(value) = value {
+            self.lanes.push(n, value);
+            self.history.push(n, value);
+        }
+        if own.is_empty() && (n >= LISTED_EVENTS || shown.rows >= LISTED_ON_A_PAGE) {
+            self.left_out += 1;
+            return;
+        }
+        shown.rows += 1;
+        self.rows.push(EventRow {
+            index: n,
+            anchor: event_anchor,
+            origin: recorded.origin.clone(),
+            event_type: recorded
+                .event_type()
+                .map_or_else(|| "(not an event)".to_owned(), str::to_owned),
+            summary: value.map_or_else(
+                || clip(&String::from_utf8_lossy(&recorded.raw), 200),
+                event_summary,
+            ),
+            findings: own,
+            worst: row_worst,
+        });
+    }
+
+    /// The run's view: drawn whole while the page draws runs, or when it
+    /// has findings; else one line of the outline (its rows given back).
+    fn finish(mut self, shown: &mut Shown, findings: &mut [FindingView]) -> RunView {
+        let drawn =
+            shown.runs < DRAWN_RUNS || (self.worst == "error" && shown.runs < DRAWN_WITH_ERRORS);
+        if drawn {
+            shown.runs += 1;
+        } else {
+            // Its findings point at its line of the outline.
+            for row in &self.rows {
+                for &f in &row.findings {
+                    findings[f].at = Some(self.anchor.clone());
+                }
+            }
+            shown.rows -= self.rows.len();
+            self.left_out += self.rows.len();
+            self.rows = Vec::new();
+        }
+        let ended = match self.last_type.as_str() {
+            "RUN_FINISHED" => "finished",
+            "RUN_ERROR" => "error",
+            _ => "open",
+        };
+        let (bars, bars_left_out) = if drawn {
+            self.lanes.finish(self.count)
+        } else {
+            (Vec::new(), 0)
+        };
+        let (places, by_time) = positions(&self.stamps);
+        let (mut states, states_left_out) = if drawn {
+            self.history.finish()
+        } else {
+            (Vec::new(), 0)
+        };
+        for step in &mut states {
+            let bytes = step.value.as_ref().map_or(0, String::len);
+            if shown.state_text + bytes > STATE_TEXT_ON_A_PAGE {
+                step.value = None;
+                step.value_left_out = true;
+            } else {
+                shown.state_text += bytes;
+            }
+        }
+        RunView {
+            title: self.title.unwrap_or_else(|| "events".to_owned()),
+            ended,
+            event_count: self.count,
+            timeline: timeline(
+                &self.anchor,
+                &bars,
+                bars_left_out,
+                &places,
+                by_time,
+                &self.event_worst,
+            ),
+            anchor: self.anchor,
+            declared: self.declared,
+            events: self.rows,
+            events_left_out: self.left_out,
+            states,
+            states_left_out,
+            worst: self.worst,
+            drawn,
+        }
     }
 }
 
@@ -391,23 +758,21 @@ fn exchange_view(
 /// as it builds its next request), and why it is not shown whole.
 fn conversation_of(
     exchange: &Exchange,
+    body: Option<&[u8]>,
     request: Option<&Value>,
 ) -> (Vec<(String, String)>, Option<String>) {
     if exchange.layout == BodyLayout::Proto || exchange.other_media_type.is_some() {
         return (Vec::new(), None);
     }
     let json_lines = exchange.layout == BodyLayout::JsonLines;
-    let rebuilt;
-    let body: &[u8] = match &exchange.body {
-        Some(body) => body,
-        None => {
-            rebuilt = exchange
-                .events
-                .iter()
-                .flat_map(|e| e.raw.iter().copied().chain([b'\n']))
-                .collect::<Vec<u8>>();
-            &rebuilt
-        }
+    let Some(body) = body.filter(|body| body.len() <= CONVERSATION_BODY) else {
+        return (
+            Vec::new(),
+            Some(format!(
+                "not rebuilt: the response is over {} MiB",
+                CONVERSATION_BODY >> 20
+            )),
+        );
     };
     let empty = Value::Object(serde_json::Map::new());
     let streamed = Streamed::read_within(request.unwrap_or(&empty), body, json_lines, STATE_LIMIT);
@@ -457,129 +822,6 @@ fn message_text(message: &Value) -> String {
     clip(&text, SHOWN_TEXT)
 }
 
-/// The exchange's events split into runs: a run starts at a
-/// `RUN_STARTED` met while no run is open (one inside an open run is a
-/// subagent's, and stays in it); events before the first start a run of
-/// their own.
-fn runs_of(exchange: &Exchange) -> Vec<Vec<usize>> {
-    let mut runs: Vec<Vec<usize>> = Vec::new();
-    let mut depth = 0usize;
-    for (i, event) in exchange.events.iter().enumerate() {
-        let kind = event.event_type().unwrap_or("");
-        if kind == "RUN_STARTED" {
-            if depth == 0 {
-                runs.push(Vec::new());
-            }
-            depth += 1;
-        }
-        match runs.last_mut() {
-            Some(run) => run.push(i),
-            None => runs.push(vec![i]),
-        }
-        if matches!(kind, "RUN_FINISHED" | "RUN_ERROR") {
-            depth = depth.saturating_sub(1);
-        }
-    }
-    runs
-}
-
-fn run_view(
-    anchor: &str,
-    exchange: &Exchange,
-    indexes: &[usize],
-    initial_state: Option<&Value>,
-    at_place: &mut HashMap<Place, Vec<usize>>,
-    findings: &mut [FindingView],
-) -> RunView {
-    let events: Vec<Option<&Value>> = indexes
-        .iter()
-        .map(|&i| exchange.events[i].value.as_ref())
-        .collect();
-    let first = events.first().copied().flatten();
-    let run_id = first
-        .and_then(|e| e.get("runId"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let title = if run_id.is_empty() {
-        "events".to_owned()
-    } else {
-        format!("run {run_id}")
-    };
-    let last_type = events
-        .last()
-        .copied()
-        .flatten()
-        .and_then(|e| e.get("type"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let ended = match last_type {
-        "RUN_FINISHED" => "finished",
-        "RUN_ERROR" => "error",
-        _ => "open",
-    };
-    let mut worst = "clean";
-    let mut rows = Vec::new();
-    let mut left_out = 0;
-    let mut event_worst = vec!["clean"; indexes.len()];
-    for (n, &i) in indexes.iter().enumerate() {
-        let recorded = &exchange.events[i];
-        let own = at_place
-            .remove(&Place::Event(exchange.entry, recorded.record))
-            .unwrap_or_default();
-        let event_anchor = format!("{anchor}-e{n}");
-        let mut row_worst = "clean";
-        for &f in &own {
-            findings[f].at = Some(event_anchor.clone());
-            findings[f].run = title.clone();
-            row_worst = worse(row_worst, findings[f].severity);
-        }
-        worst = worse(worst, row_worst);
-        event_worst[n] = row_worst;
-        if n >= LISTED_EVENTS && own.is_empty() {
-            left_out += 1;
-            continue;
-        }
-        let value = recorded.value.as_ref();
-        rows.push(EventRow {
-            index: n,
-            anchor: event_anchor,
-            origin: recorded.origin.clone(),
-            event_type: recorded
-                .event_type()
-                .map_or_else(|| "(not an event)".to_owned(), str::to_owned),
-            summary: value.map_or_else(
-                || clip(&String::from_utf8_lossy(&recorded.raw), 200),
-                event_summary,
-            ),
-            findings: own,
-            worst: row_worst,
-        });
-    }
-    let bars = lanes::bars(&events);
-    let (places, by_time) = positions(&events);
-    let declared = events
-        .iter()
-        .flatten()
-        .find(|e| e.get("type").and_then(Value::as_str) == Some("RUN_STARTED"))
-        .and_then(|e| e.get("protocolVersion"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let (states, states_left_out) = state::history(initial_state, &events);
-    RunView {
-        anchor: anchor.to_owned(),
-        title,
-        ended,
-        event_count: indexes.len(),
-        timeline: timeline(anchor, &bars, &places, by_time, &event_worst),
-        declared,
-        events: rows,
-        events_left_out: left_out,
-        states,
-        states_left_out,
-        worst,
-    }
-}
-
 /// Width of the drawing, and of the labels' column, in SVG units.
 const WIDTH: u32 = 960;
 const LABELS: u32 = 200;
@@ -590,12 +832,9 @@ const MAX_ROWS: usize = 300;
 /// Where each event sits on the time axis, from 0 to 1: by the events'
 /// own `timestamp`s when every event has one and they do not go back
 /// (the capture's clock), else by their order. And which it was.
-fn positions(events: &[Option<&Value>]) -> (Vec<f64>, bool) {
-    let stamps: Option<Vec<f64>> = events
-        .iter()
-        .map(|e| e.and_then(|e| e.get("timestamp")).and_then(Value::as_f64))
-        .collect();
-    if let Some(stamps) = stamps.filter(|s| s.len() > 1 && s.windows(2).all(|w| w[0] <= w[1])) {
+fn positions(stamps: &[Option<f64>]) -> (Vec<f64>, bool) {
+    let all: Option<Vec<f64>> = stamps.iter().copied().collect();
+    if let Some(stamps) = all.filter(|s| s.len() > 1 && s.windows(2).all(|w| w[0] <= w[1])) {
         let (first, last) = (stamps[0], stamps[stamps.len() - 1]);
         if last > first {
             return (
@@ -607,13 +846,14 @@ fn positions(events: &[Option<&Value>]) -> (Vec<f64>, bool) {
             );
         }
     }
-    let n = events.len().max(1) as f64;
-    ((0..events.len()).map(|i| i as f64 / n).collect(), false)
+    let n = stamps.len().max(1) as f64;
+    ((0..stamps.len()).map(|i| i as f64 / n).collect(), false)
 }
 
 fn timeline(
     anchor: &str,
     bars: &[Bar],
+    bars_left_out: usize,
     places: &[f64],
     by_time: bool,
     event_worst: &[&'static str],
@@ -655,7 +895,10 @@ fn timeline(
                 ),
                 open: bar.open,
                 pieces: bar.pieces,
-                text: bar.text.clone(),
+                // The tool call's arguments are shown whole beside the
+                // drawing; a bar's tooltip carries the start of its text.
+                text: clip(&bar.text, 160),
+                full_text: (bar.lane == Lane::ToolCall).then(|| bar.text.clone()),
                 anchor: format!("{anchor}-e{}", bar.start),
                 worst,
             }
@@ -676,6 +919,7 @@ fn timeline(
     Timeline {
         width: WIDTH,
         height: (rows.len() as u32 + 2) * ROW,
+        rows_left_out: bars.len().saturating_sub(MAX_ROWS) + bars_left_out,
         rows,
         marks,
         by_time,

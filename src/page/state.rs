@@ -31,61 +31,85 @@ pub(crate) struct StateStep {
     pub refused: Option<String>,
     /// The state after it, as indented JSON, when short enough to show.
     pub value: Option<String>,
+    /// Whether the value was left out for the page's sake (it shows so
+    /// much state text in all).
+    pub value_left_out: bool,
 }
 
-/// The state history of a run's `events`, from `initial` (the request's
-/// state) on, and how many changes were left out.
-pub(crate) fn history(
-    initial: Option<&Value>,
-    events: &[Option<&Value>],
-) -> (Vec<StateStep>, usize) {
-    let mut state = StateFollower::new(STATE_LIMIT);
-    if let Some(initial) = initial {
-        // A request's state over the limit is followed from nothing.
-        let _ = state.snapshot(initial.clone());
+/// A run's state history, built as its events come, from the request's
+/// state on.
+pub(crate) struct History {
+    state: StateFollower,
+    steps: Vec<StateStep>,
+    left_out: usize,
+}
+
+impl History {
+    /// A history starting from `initial`, the request's state.
+    pub(crate) fn new(initial: Option<&Value>) -> History {
+        let mut state = StateFollower::new(STATE_LIMIT);
+        if let Some(initial) = initial {
+            // A request's state over the limit is followed from nothing.
+            let _ = state.snapshot(initial.clone());
+        }
+        History {
+            state,
+            steps: Vec::new(),
+            left_out: 0,
+        }
     }
-    let mut steps = Vec::new();
-    let mut left_out = 0;
-    for (index, event) in events.iter().enumerate() {
-        let Some(event) = event else { continue };
+
+    /// Follows the run's `index`-th event.
+    pub(crate) fn push(&mut self, index: usize, event: &Value) {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
         let step = match kind {
             "STATE_SNAPSHOT" => StateStep {
                 index,
                 kind: "snapshot",
                 operations: Vec::new(),
-                refused: state
+                refused: self
+                    .state
                     .snapshot(event.get("snapshot").cloned().unwrap_or(Value::Null))
                     .err(),
                 value: None,
+                value_left_out: false,
             },
             "STATE_DELTA" => {
                 let delta = event.get("delta").unwrap_or(&Value::Null);
-                let operations = delta
-                    .as_array()
-                    .map(|ops| ops.iter().map(operation_text).collect())
-                    .unwrap_or_default();
+                let operations = if self.steps.len() < MAX_STEPS {
+                    delta
+                        .as_array()
+                        .map(|ops| ops.iter().map(operation_text).collect())
+                        .unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
                 StateStep {
                     index,
                     kind: "delta",
                     operations,
                     // Applied whole or not at all, as a receiver does.
-                    refused: state.delta(delta).err(),
+                    refused: self.state.delta(delta).err(),
                     value: None,
+                    value_left_out: false,
                 }
             }
-            _ => continue,
+            _ => return,
         };
-        if steps.len() == MAX_STEPS {
-            left_out += 1;
-            continue;
+        if self.steps.len() == MAX_STEPS {
+            self.left_out += 1;
+            return;
         }
-        steps.push(StateStep {
-            value: shown(state.state()),
+        self.steps.push(StateStep {
+            value: shown(self.state.state()),
             ..step
         });
     }
-    (steps, left_out)
+
+    /// The changes shown, and how many were left out.
+    pub(crate) fn finish(self) -> (Vec<StateStep>, usize) {
+        (self.steps, self.left_out)
+    }
 }
 
 /// `state` as indented JSON, when short enough to show (measured first:
@@ -136,8 +160,11 @@ mod tests {
             json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/n", "value": 2}]}),
             json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/missing"}]}),
         ];
-        let refs: Vec<Option<&Value>> = events.iter().map(Some).collect();
-        let (steps, left_out) = history(None, &refs);
+        let mut history = History::new(None);
+        for (index, event) in events.iter().enumerate() {
+            history.push(index, event);
+        }
+        let (steps, left_out) = history.finish();
         assert_eq!((steps.len(), left_out), (3, 0));
         assert_eq!(steps[1].operations, ["replace /n = 2"]);
         assert!(steps[2].refused.is_some());

@@ -132,59 +132,102 @@ impl RecordedEvent {
     }
 }
 
+/// What a capture read piece by piece hands on, in order: an exchange
+/// (its events not yet read), then its events one by one.
+#[derive(Debug)]
+pub enum Piece {
+    /// The next exchange, its `events` empty. A capture that is one
+    /// response's body (SSE, binary frames) hands it on without its body,
+    /// which is the capture itself.
+    Exchange(Exchange),
+    /// The next event of the latest exchange.
+    Event(RecordedEvent),
+}
+
 /// Reads the capture `bytes`, named `path` (whose extension tells its
 /// layout; unnamed bytes are sniffed).
 pub fn read_capture(bytes: &[u8], path: &Path) -> Result<Capture, String> {
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    let whole_body = read_capture_each(bytes, path, &mut |piece| match piece {
+        Piece::Exchange(exchange) => exchanges.push(exchange),
+        Piece::Event(event) => {
+            if let Some(exchange) = exchanges.last_mut() {
+                exchange.events.push(event);
+            }
+        }
+    })?;
+    if whole_body {
+        if let Some(exchange) = exchanges.first_mut() {
+            exchange.body = Some(bytes.to_vec());
+        }
+    }
+    Ok(Capture { exchanges })
+}
+
+/// Reads the capture `bytes`, named `path`, handing each exchange and
+/// event to `each` as it is read, so that a reader of a large capture holds
+/// one event at a time (an archive's entry at a time). Whether the capture
+/// is one response's body (then its exchange's body is `bytes`).
+pub fn read_capture_each(
+    bytes: &[u8],
+    path: &Path,
+    each: &mut dyn FnMut(Piece),
+) -> Result<bool, String> {
     let layout = Layout::from_path(path).unwrap_or_else(|| Layout::sniff(bytes));
     let limit = Limits::default().max_document_bytes;
     match layout {
-        Layout::Har => read_har(bytes, limit),
-        Layout::JsonLines => Ok(read_json_lines(bytes, limit)),
-        Layout::Sse => Ok(one_response(bytes, BodyLayout::Sse, limit)),
-        Layout::Proto => Ok(one_response(bytes, BodyLayout::Proto, limit)),
+        Layout::Har => read_har(bytes, limit, each).map(|()| false),
+        Layout::JsonLines => {
+            read_json_lines(bytes, limit, each);
+            Ok(false)
+        }
+        Layout::Sse => {
+            one_response(bytes, BodyLayout::Sse, limit, each);
+            Ok(true)
+        }
+        Layout::Proto => {
+            one_response(bytes, BodyLayout::Proto, limit, each);
+            Ok(true)
+        }
         Layout::Json => {
             let value: Value =
                 serde_json::from_slice(bytes).map_err(|e| format!("is not JSON: {e}"))?;
             if har::looks_like_har(&value) {
-                return read_har(bytes, limit);
+                return read_har(bytes, limit, each).map(|()| false);
             }
             // A JSON array of events, or one event: one response.
             let events = match value {
                 Value::Array(items) => items,
                 other => vec![other],
             };
-            let events = events
-                .into_iter()
-                .enumerate()
-                .map(|(i, value)| RecordedEvent {
+            each(Piece::Exchange(Exchange {
+                origin: String::new(),
+                entry: None,
+                request_line: None,
+                request: None,
+                status: 200,
+                layout: BodyLayout::JsonLines,
+                body: None,
+                events: Vec::new(),
+                other_media_type: None,
+            }));
+            for (i, value) in events.into_iter().enumerate() {
+                each(Piece::Event(RecordedEvent {
                     origin: format!("item {}", i + 1),
                     raw: serde_json::to_vec(&value).unwrap_or_default(),
                     value: Some(value),
                     offset: None,
                     record: i + 1,
-                })
-                .collect();
-            Ok(Capture {
-                exchanges: vec![Exchange {
-                    origin: String::new(),
-                    entry: None,
-                    request_line: None,
-                    request: None,
-                    status: 200,
-                    layout: BodyLayout::JsonLines,
-                    body: None,
-                    events,
-                    other_media_type: None,
-                }],
-            })
+                }));
+            }
+            Ok(false)
         }
     }
 }
 
 /// An HTTP Archive's exchanges that carry a run.
-fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
+fn read_har(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) -> Result<(), String> {
     let entries = har::read(bytes).map_err(|e| format!("is not an HTTP Archive: {e}"))?;
-    let mut exchanges = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| format!("{}: {e}", e.pointer))?;
         let request = entry
@@ -214,7 +257,7 @@ fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
         } else {
             events_of(&body, layout, limit, &format!("{origin}, "))
         };
-        exchanges.push(Exchange {
+        each(Piece::Exchange(Exchange {
             origin,
             entry: Some(entry.index),
             request_line: None,
@@ -222,71 +265,70 @@ fn read_har(bytes: &[u8], limit: usize) -> Result<Capture, String> {
             status: entry.status.unwrap_or(200),
             layout,
             body: Some(body),
-            events,
+            events: Vec::new(),
             other_media_type,
-        });
+        }));
+        for event in events {
+            each(Piece::Event(event));
+        }
     }
-    Ok(Capture { exchanges })
+    Ok(())
 }
 
 /// A JSON Lines capture: each RunAgentInput line starts an exchange, the
 /// event lines after it are its response.
-fn read_json_lines(bytes: &[u8], limit: usize) -> Capture {
-    let mut exchanges: Vec<Exchange> = Vec::new();
+fn read_json_lines(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) {
     let mut framer = LineFramer::new(limit);
-    let mut each = |line: crate::input::Line| {
+    let mut started = false;
+    let mut on_line = |line: crate::input::Line| {
         let value = serde_json::from_slice::<Value>(&line.bytes).ok();
         let is_request = value
             .as_ref()
             .is_some_and(|v| Kind::detect(v) == Ok(Kind::RunAgentInput));
-        if is_request || exchanges.is_empty() {
-            exchanges.push(Exchange {
+        if is_request || !started {
+            started = true;
+            each(Piece::Exchange(Exchange {
                 origin: format!("line {}", line.number),
                 entry: None,
                 request_line: is_request.then_some(line.number),
-                request: None,
+                request: is_request.then(|| line.bytes.clone()),
                 status: 200,
                 layout: BodyLayout::JsonLines,
                 body: None,
                 events: Vec::new(),
                 other_media_type: None,
-            });
+            }));
         }
-        let Some(current) = exchanges.last_mut() else {
-            return;
-        };
-        if is_request {
-            current.request = Some(line.bytes);
-        } else {
-            current.events.push(RecordedEvent {
+        if !is_request {
+            each(Piece::Event(RecordedEvent {
                 origin: format!("line {}", line.number),
                 raw: line.bytes,
                 value,
                 offset: None,
                 record: line.number,
-            });
+            }));
         }
     };
-    framer.push(bytes, &mut each);
-    framer.finish(&mut each);
-    Capture { exchanges }
+    framer.push(bytes, &mut on_line);
+    framer.finish(&mut on_line);
 }
 
 /// A capture that is one response's body.
-fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize) -> Capture {
-    Capture {
-        exchanges: vec![Exchange {
-            origin: String::new(),
-            entry: None,
-            request_line: None,
-            request: None,
-            status: 200,
-            layout,
-            body: Some(bytes.to_vec()),
-            events: events_of(bytes, layout, limit, ""),
-            other_media_type: None,
-        }],
-    }
+fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize, each: &mut dyn FnMut(Piece)) {
+    each(Piece::Exchange(Exchange {
+        origin: String::new(),
+        entry: None,
+        request_line: None,
+        request: None,
+        status: 200,
+        layout,
+        body: None,
+        events: Vec::new(),
+        other_media_type: None,
+    }));
+    events_each(bytes, layout, limit, "", &mut |event| {
+        each(Piece::Event(event))
+    });
 }
 
 /// Whether `bytes` are a RunAgentInput.
@@ -304,11 +346,23 @@ pub fn events_of(
     prefix: &str,
 ) -> Vec<RecordedEvent> {
     let mut events = Vec::new();
+    events_each(body, layout, limit, prefix, &mut |event| events.push(event));
+    events
+}
+
+/// [`events_of`], each record handed to `each` as it is read.
+pub fn events_each(
+    body: &[u8],
+    layout: BodyLayout,
+    limit: usize,
+    prefix: &str,
+    each: &mut dyn FnMut(RecordedEvent),
+) {
     match layout {
         BodyLayout::Sse => {
             let mut framer = SseFramer::new(limit);
             let mut each = |event: crate::input::sse::SseEvent| {
-                events.push(RecordedEvent {
+                each(RecordedEvent {
                     origin: format!("{prefix}event {} (line {})", event.index, event.first_line),
                     value: serde_json::from_slice(&event.data).ok(),
                     raw: event.data,
@@ -322,7 +376,7 @@ pub fn events_of(
         BodyLayout::JsonLines => {
             let mut framer = LineFramer::new(limit);
             let mut each = |line: crate::input::Line| {
-                events.push(RecordedEvent {
+                each(RecordedEvent {
                     origin: format!("{prefix}line {}", line.number),
                     value: serde_json::from_slice(&line.bytes).ok(),
                     raw: line.bytes,
@@ -338,7 +392,7 @@ pub fn events_of(
             let mut each = |frame: crate::input::proto::Frame| {
                 let origin = format!("{prefix}frame {} (byte {})", frame.index, frame.offset);
                 let FrameBody::Message(message) = frame.body else {
-                    events.push(RecordedEvent {
+                    each(RecordedEvent {
                         origin,
                         raw: Vec::new(),
                         value: None,
@@ -353,7 +407,7 @@ pub fn events_of(
                     }
                     _ => None,
                 };
-                events.push(RecordedEvent {
+                each(RecordedEvent {
                     origin,
                     raw: message,
                     value,
@@ -365,7 +419,6 @@ pub fn events_of(
             framer.finish(&mut each);
         }
     }
-    events
 }
 
 #[cfg(test)]
