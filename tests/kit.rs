@@ -1074,3 +1074,69 @@ fn a_user_scenario_file_drives_the_agent_and_reports_its_expectations() {
             .contains("ended as success, not interrupt")
     );
 }
+
+/// `agui-lint report` of a kit run: the kit's JSON report beside the
+/// sessions it saved shows each scenario's checks with their level,
+/// verdict and requirement, and links each scenario to its exchanges.
+#[test]
+fn a_kit_run_is_shown_on_the_report_page_with_its_sessions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("session");
+    let json = dir.path().join("kit.json");
+    let url = server(Fault::OwnRunId);
+    let output = kit(
+        &url,
+        &[
+            "--scenario",
+            "tool",
+            "--save",
+            save.to_str().expect("path"),
+            "--format",
+            "json",
+            "--output",
+            json.to_str().expect("path"),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let page = dir.path().join("kit.html");
+    let output = cargo_bin_cmd!("agui-lint")
+        .current_dir(dir.path())
+        .args(["report", "kit.json", "session", "-o"])
+        .arg(&page)
+        .output()
+        .expect("run agui-lint");
+    assert!(output.status.success(), "{output:?}");
+    let page = std::fs::read_to_string(page).expect("page");
+    assert!(
+        page.contains("Kit run kit.json: <span class=\"sev sev-error\">fails</span>"),
+        "{page}"
+    );
+    let scenario = page
+        .split("scenario <code>tool</code>")
+        .nth(1)
+        .expect("the scenario");
+    // Linked to its saved session, shown on the same page.
+    let session = scenario
+        .split("<a href=\"#")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a link to its exchanges");
+    assert!(
+        page.contains(&format!("<section id=\"{session}\"")),
+        "{session}"
+    );
+    assert!(
+        page.contains("session&#x2f;tool.har"),
+        "the session's capture"
+    );
+    // The failed check, with its level and the sentence it rests on.
+    assert!(
+        scenario.contains("<td class=\"sev sev-error\">failed</td>"),
+        "{scenario}"
+    );
+    assert!(
+        scenario.contains("<td>MUST</td>") || scenario.contains("<td>must</td>"),
+        "{scenario}"
+    );
+    assert!(scenario.contains("<blockquote"), "{scenario}");
+}

@@ -11,6 +11,7 @@
 //! text, `tojson` for the embedded data), and the page's Content Security
 //! Policy runs only its own script: a capture cannot run script in it.
 
+mod kit;
 mod lanes;
 mod picture;
 mod render;
@@ -46,18 +47,35 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
     };
     let validator = Validator::compiling_on_demand().with_settings(settings);
     let mut sources = Vec::new();
+    // Kit reports, shown after the captures are read (a scenario links to
+    // its saved session among them).
+    let mut kit_reports = Vec::new();
     // What the page shows so far, across its captures.
     let mut shown = Shown::default();
     for source in &collected.sources {
+        if let Some(report) = kit_report(source)? {
+            kit_reports.push((source.display_name(), report));
+            continue;
+        }
         if let Some(view) = source_view(&validator, sources.len(), source, &mut shown)? {
             sources.push(view);
         }
     }
+    let session = |scenario: &str| {
+        sources.iter().enumerate().find_map(|(k, view)| {
+            (Path::new(&view.path).file_stem()? == scenario).then(|| format!("s{k}"))
+        })
+    };
+    let kits = kit_reports
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, report))| kit::kit_view(k, &name, report, session))
+        .collect::<Result<Vec<_>, _>>()?;
     let title = match args.paths.as_slice() {
         [one] => one.display().to_string(),
         many => format!("{} paths", many.len()),
     };
-    let page = render::page(&title, &judged, &sources)?;
+    let page = render::page(&title, &judged, &sources, &kits)?;
     if args.output == Path::new("-") {
         std::io::stdout()
             .lock()
@@ -77,6 +95,21 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
         ));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The kit report `source` holds, when it is one (a `.json` file whose
+/// document is the kit's JSON report).
+fn kit_report(source: &Source) -> Result<Option<serde_json::Value>, String> {
+    let (Source::File(path) | Source::Walked(path)) = source else {
+        return Ok(None);
+    };
+    if path.extension().and_then(|e| e.to_str()) != Some("json") {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ok(serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .filter(kit::is_kit_report))
 }
 
 /// The settings of the configuration file, with the flags on top.

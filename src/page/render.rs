@@ -10,6 +10,7 @@ use minijinja::value::Serde;
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
+use super::kit::KitView;
 use super::picture::{self, Counts, SourceView};
 
 /// The page's template.
@@ -23,6 +24,7 @@ struct Page<'a> {
     version: &'static str,
     totals: Counts,
     sources: Vec<SourcePage<'a>>,
+    kits: &'a [KitView],
     data: Data<'a>,
     nonce: String,
 }
@@ -60,8 +62,13 @@ struct DataFinding<'a> {
     at: Option<&'a str>,
 }
 
-/// The page of `sources`, titled `title`, judged as `judged`.
-pub(super) fn page(title: &str, judged: &str, sources: &[SourceView]) -> Result<String, String> {
+/// The page of `sources` and `kits`, titled `title`, judged as `judged`.
+pub(super) fn page(
+    title: &str,
+    judged: &str,
+    sources: &[SourceView],
+    kits: &[KitView],
+) -> Result<String, String> {
     let mut env = Environment::new();
     env.add_template("report.html", TEMPLATE)
         .map_err(|e| format!("the report's template: {e}"))?;
@@ -113,6 +120,7 @@ pub(super) fn page(title: &str, judged: &str, sources: &[SourceView]) -> Result<
         version: env!("CARGO_PKG_VERSION"),
         totals,
         sources: pages,
+        kits,
         data,
         nonce: nonce(),
     };
