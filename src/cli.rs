@@ -641,6 +641,9 @@ pub struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
     pub format: DiffFormat,
+    /// Write the output to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Also check both captures and say which findings one has that the
     /// other lacks (counted by rule).
     #[arg(long)]
@@ -658,6 +661,9 @@ pub enum DiffFormat {
     Human,
     /// One JSON document.
     Json,
+    /// A self-contained HTML page: each differing run side by side,
+    /// aligned, changes marked.
+    Html,
 }
 
 /// Arguments of `replay`.

@@ -64,11 +64,29 @@ pub(crate) fn command(args: &DiffArgs) -> Result<ExitCode, String> {
             text
         }
         DiffFormat::Human => human(args, &diff, findings.as_ref()),
+        DiffFormat::Html => {
+            let (a, b) = (args.a.display().to_string(), args.b.display().to_string());
+            let findings = findings
+                .iter()
+                .flat_map(|(only_a, only_b)| {
+                    let a = only_a.iter().map(|c| (a.clone(), c));
+                    let b = only_b.iter().map(|c| (b.clone(), c));
+                    a.chain(b)
+                })
+                .map(|(name, c)| (name, c.rule.clone(), c.more, c.example.clone()))
+                .collect();
+            let view = crate::page::diff::diff_view(&a, &b, &runs_a, &runs_b, &diff, findings);
+            crate::page::render::diff_page(&view)?
+        }
     };
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, text.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write: {e}"))?,
+    }
     Ok(if diff.is_empty() && !findings_differ {
         ExitCode::SUCCESS
     } else {

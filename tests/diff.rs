@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -217,4 +217,59 @@ fn an_unreadable_capture_is_a_failure_of_the_tool() {
     let output = diff(&["no-such-capture.har", "no-such-capture.har"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read"));
+}
+
+/// `--format html`: each differing run side by side, its texts diffed word
+/// by word in `<del>` and `<ins>`, what only one side has on its side
+/// alone, and what a capture holds shown as text.
+#[test]
+fn the_html_page_shows_runs_side_by_side_with_changes_marked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |id: &str, text: &str, extra: Option<Value>| {
+        let mut events = vec![
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": id}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": format!("{id}-m"), "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": format!("{id}-m"), "delta": text}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": format!("{id}-m")}),
+        ];
+        events.extend(extra);
+        events.push(json!({"type": "RUN_FINISHED", "threadId": "t", "runId": id}));
+        events
+    };
+    let a = write_jsonl(
+        dir.path(),
+        "a.jsonl",
+        &run("r1", "sunny <b>today</b>", None),
+    );
+    let b = write_jsonl(
+        dir.path(),
+        "b.jsonl",
+        &run(
+            "r2",
+            "rainy <b>today</b>",
+            Some(json!({"type": "STEP_STARTED", "stepName": "</td><script>x()</script>"})),
+        ),
+    );
+    let page = dir.path().join("diff.html");
+    let output = diff(&[
+        a.to_str().expect("path"),
+        b.to_str().expect("path"),
+        "--format",
+        "html",
+        "-o",
+        page.to_str().expect("path"),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let page = std::fs::read_to_string(page).expect("page");
+    assert!(page.contains("<del>sunny</del><ins>rainy</ins>"), "{page}");
+    assert!(page.contains("<tr class=\"row-added\">"), "{page}");
+    assert!(
+        !page.contains("<script>") && !page.contains("<b>today"),
+        "{page}"
+    );
+    assert_eq!(
+        page.matches("<tr class=\"row-equal\">").count(),
+        4,
+        "{page}"
+    );
 }

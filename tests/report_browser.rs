@@ -186,3 +186,68 @@ fn a_capture_cannot_run_script_in_its_page() {
         "{dom}"
     );
 }
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn a_diff_opens_with_its_runs_side_by_side() {
+    let dir = tempfile::tempdir().expect("dir");
+    let run = |id: &str, weather: &str, last: &str| {
+        format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"{id}\"}}
+{{\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}}
+{{\"type\":\"STEP_FINISHED\",\"stepName\":\"plan\"}}
+{{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"{id}-m\",\"role\":\"assistant\"}}
+{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"{id}-m\",\"delta\":\"The weather in Paris is {weather} today.\"}}
+{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"{id}-m\"}}
+{last}
+{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"{id}\"}}
+"
+        )
+    };
+    std::fs::write(
+        dir.path().join("recorded.jsonl"),
+        run(
+            "r1",
+            "sunny",
+            "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1}}",
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("today.jsonl"),
+        run(
+            "r9",
+            "rainy",
+            "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"umbrella\"}\n{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c\"}",
+        ),
+    )
+    .expect("write");
+    let page = dir.path().join("diff.html");
+    let output = cargo_bin_cmd!("agui-lint")
+        .current_dir(dir.path())
+        .args([
+            "diff",
+            "recorded.jsonl",
+            "today.jsonl",
+            "--format",
+            "html",
+            "-o",
+        ])
+        .arg(&page)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let dom = opened(&page, "report-diff.png");
+    assert!(
+        dom.contains("<del>sunny</del><ins>rainy</ins>"),
+        "the word diff"
+    );
+    assert!(
+        dom.contains("toolCallName: umbrella"),
+        "what only today's run has"
+    );
+    assert!(
+        dom.contains("<tr class=\"row-removed\">"),
+        "what only the recording has"
+    );
+}

@@ -11,10 +11,11 @@
 //! text, `tojson` for the embedded data), and the page's Content Security
 //! Policy runs only its own script: a capture cannot run script in it.
 
+pub(crate) mod diff;
 mod kit;
 mod lanes;
 mod picture;
-mod render;
+pub(crate) mod render;
 mod state;
 
 use std::io::{Read, Write};

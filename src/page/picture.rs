@@ -927,7 +927,7 @@ fn timeline(
 }
 
 /// A line saying what an event carries: its ids and its text.
-fn event_summary(event: &Value) -> String {
+pub(crate) fn event_summary(event: &Value) -> String {
     let mut parts = Vec::new();
     for field in [
         "runId",

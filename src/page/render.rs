@@ -16,6 +16,39 @@ use super::picture::{self, Counts, SourceView};
 /// The page's template.
 const TEMPLATE: &str = include_str!("templates/report.html");
 
+/// The diff's page's template.
+const DIFF_TEMPLATE: &str = include_str!("templates/diff.html");
+
+/// The styles both pages share.
+const STYLE: &str = include_str!("templates/style.html");
+
+/// The templates, their names telling the engine to escape as HTML.
+fn environment() -> Result<Environment<'static>, String> {
+    let mut env = Environment::new();
+    for (name, source) in [
+        ("report.html", TEMPLATE),
+        ("diff.html", DIFF_TEMPLATE),
+        ("style.html", STYLE),
+    ] {
+        env.add_template(name, source)
+            .map_err(|e| format!("the report's template {name}: {e}"))?;
+    }
+    Ok(env)
+}
+
+/// The page of `diff`.
+pub(crate) fn diff_page(diff: &super::diff::DiffView) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct DiffPage<'a> {
+        diff: &'a super::diff::DiffView,
+    }
+    environment()?
+        .get_template("diff.html")
+        .map_err(|e| format!("the diff's template: {e}"))?
+        .render(Value::from(Serde(&DiffPage { diff })))
+        .map_err(|e| format!("cannot write the diff: {e}"))
+}
+
 /// Everything the template gets.
 #[derive(Serialize)]
 struct Page<'a> {
@@ -69,9 +102,7 @@ pub(super) fn page(
     sources: &[SourceView],
     kits: &[KitView],
 ) -> Result<String, String> {
-    let mut env = Environment::new();
-    env.add_template("report.html", TEMPLATE)
-        .map_err(|e| format!("the report's template: {e}"))?;
+    let env = environment()?;
     let mut totals = Counts::default();
     for source in sources {
         totals.errors += source.counts.errors;
