@@ -773,6 +773,11 @@ pub struct ProxyArgs {
     /// connection is aborted, never ended as if whole.
     #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
+    /// Serve a live view of the runs on the proxy's own address, at
+    /// /_agui-lint/live (loopback only): each run's events and findings as
+    /// they pass.
+    #[arg(long)]
+    pub ui: bool,
     /// Print only findings (no summaries, no requests).
     #[arg(long, short)]
     pub quiet: bool,

@@ -87,7 +87,7 @@ pub(crate) fn command(args: &ReplayArgs) -> Result<ExitCode, String> {
         ));
     }
     let exchanges = replay.limits.exchanges;
-    serve::serve("replay", args.listen, exchanges, move |request| {
+    serve::serve("replay", args.listen, exchanges, &[], move |request| {
         let replay = Arc::clone(&replay);
         async move { answer(&replay, request).await }
     })?;

@@ -373,11 +373,13 @@ pub(crate) async fn read_passing(
 /// Binds `address` and serves every connection with `handle` until the
 /// process ends, at most `exchanges` at once (past them a request is
 /// answered 503 at once, its exchange not started). `command` names the
-/// command in what is printed.
+/// command in what is printed, and `pages` the pages of its own it serves
+/// (a name and a path each), printed with the address bound.
 pub(crate) fn serve<H, F>(
     command: &str,
     address: SocketAddr,
     exchanges: usize,
+    pages: &[(&str, &str)],
     handle: H,
 ) -> Result<(), String>
 where
@@ -395,6 +397,11 @@ where
     crate::console::say(format_args!(
         "agui-lint {command}: listening on http://{bound}"
     ));
+    for (name, path) in pages {
+        crate::console::say(format_args!(
+            "agui-lint {command}: {name} at http://{bound}{path}"
+        ));
+    }
     if !bound.ip().is_loopback() {
         crate::console::say(format_args!(
             "agui-lint {command}: {} is not a loopback address: other machines can reach this {command}",

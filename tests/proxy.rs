@@ -626,3 +626,105 @@ fn the_proxy_names_an_exchange_as_the_saved_archive_does_and_counts_what_it_prin
         assert_eq!(counted, lines as u64, "run {run}");
     }
 }
+
+/// `--ui`: the live view's page, and its stream of messages: a run's
+/// findings as they are made and its end, sent to a page opened after the
+/// run as well as during it; not forwarded to the server, and refused on
+/// an address other machines reach.
+#[test]
+fn the_live_view_streams_each_runs_findings_and_end() {
+    use std::io::{BufRead, BufReader, Write};
+    let server = Listening::start(&[
+        "replay",
+        "--keep-ids",
+        "--listen",
+        "127.0.0.1:0",
+        &path("fixtures/1.1/streams/invalid/duplicate-start.jsonl"),
+    ]);
+    let mut proxy = Listening::start(&[
+        "proxy",
+        "--to",
+        &server.url,
+        "--listen",
+        "127.0.0.1:0",
+        "--ui",
+        "--quiet",
+    ]);
+    let printed = proxy.wait_for("live view at");
+    assert!(
+        printed.ends_with(&format!("{}/_agui-lint/live", proxy.url)),
+        "{printed}"
+    );
+    let page = post_get(&proxy.url, "/_agui-lint/live");
+    assert!(page.contains("script-src 'nonce-"), "{page}");
+    assert!(
+        page.contains("new EventSource('/_agui-lint/live/events')"),
+        "{page}"
+    );
+    let seen = post(&format!("{}/agent", proxy.url), &run_request("t"), &[]);
+    assert_eq!(seen.status, 200);
+    // A page opened after the run is sent what it missed.
+    let address = proxy.url.trim_start_matches("http://").to_owned();
+    let mut stream = std::net::TcpStream::connect(&address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET /_agui-lint/live/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .expect("send");
+    let mut messages: Vec<Value> = Vec::new();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    while !messages.iter().any(|m| m["kind"] == "end") {
+        line.clear();
+        assert!(
+            reader.read_line(&mut line).expect("read") > 0,
+            "stream ended: {messages:?}"
+        );
+        if let Some(data) = line.trim_end().strip_prefix("data: ") {
+            messages.push(serde_json::from_str(data).expect("a JSON message"));
+        }
+    }
+    let finding = messages
+        .iter()
+        .find(|m| m["kind"] == "finding" && m["rule"] == "duplicate-start")
+        .unwrap_or_else(|| panic!("{messages:#?}"));
+    assert_eq!(finding["run"], 1);
+    assert_eq!(finding["request"], "POST /agent");
+    let end = messages.iter().find(|m| m["kind"] == "end").expect("end");
+    assert!(end["errors"].as_u64() > Some(0), "{end}");
+    // An address other machines reach is refused.
+    let refused = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
+        .args([
+            "proxy",
+            "--to",
+            &server.url,
+            "--listen",
+            "0.0.0.0:0",
+            "--ui",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("loopback"));
+}
+
+/// The body of `GET path` on `base`.
+fn post_get(base: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).expect("read");
+    text
+}

@@ -13,6 +13,10 @@ use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
+#[path = "common/listening.rs"]
+#[allow(dead_code)]
+mod listening;
+
 /// The browser: `AGUI_LINT_CHROMIUM`, else `chromium` on the PATH.
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("AGUI_LINT_CHROMIUM") {
@@ -29,6 +33,13 @@ fn chromium() -> PathBuf {
 /// Runs Chromium headless on the page at `page` with `args`; its stdout,
 /// and the console messages it logged.
 fn browse(page: &Path, args: &[&str]) -> (String, Vec<String>) {
+    let mut all = vec!["--virtual-time-budget=5000"];
+    all.extend_from_slice(args);
+    browse_url(&format!("file://{}", page.display()), &all)
+}
+
+/// [`browse`] of the page at `url`.
+fn browse_url(url: &str, args: &[&str]) -> (String, Vec<String>) {
     let profile = tempfile::tempdir().expect("profile dir");
     let output = Command::new(chromium())
         .args([
@@ -38,11 +49,10 @@ fn browse(page: &Path, args: &[&str]) -> (String, Vec<String>) {
             "--hide-scrollbars",
             "--enable-logging=stderr",
             "--v=0",
-            "--virtual-time-budget=5000",
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(args)
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .output()
         .expect("run chromium");
     assert!(output.status.success(), "chromium failed: {output:?}");
@@ -250,4 +260,196 @@ fn a_diff_opens_with_its_runs_side_by_side() {
         dom.contains("<tr class=\"row-removed\">"),
         "what only the recording has"
     );
+}
+
+/// The DOM of the page at `url` once `ready` holds for it (or after 20 s),
+/// read through Chromium's DevTools protocol, and the console messages it
+/// logged: for a page whose stream stays open (the live view), which
+/// `--dump-dom` would wait on forever.
+fn dom_when(url: &str, ready: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let profile = tempfile::tempdir().expect("profile dir");
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--remote-debugging-port=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("about:blank")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run chromium");
+    // Read as it comes, so that a full pipe never stops the browser.
+    let mut stderr = child.stderr.take().expect("stderr");
+    let logged = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let active = profile.path().join("DevToolsActivePort");
+    let port = loop {
+        if let Some(port) = std::fs::read_to_string(&active)
+            .ok()
+            .and_then(|text| text.lines().next().map(str::to_owned))
+            .filter(|line| !line.is_empty())
+        {
+            break port;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "chromium opened no DevTools port"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let targets = {
+        let mut stream =
+            std::net::TcpStream::connect(format!("127.0.0.1:{port}")).expect("devtools");
+        write!(
+            stream,
+            "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+        )
+        .expect("ask");
+        // The DevTools server keeps the connection open: the body is read
+        // to its Content-Length.
+        let mut seen = Vec::new();
+        let mut piece = [0u8; 4096];
+        loop {
+            let n = stream.read(&mut piece).expect("targets");
+            assert!(
+                n > 0,
+                "the DevTools server closed: {}",
+                String::from_utf8_lossy(&seen)
+            );
+            seen.extend_from_slice(&piece[..n]);
+            let text = String::from_utf8_lossy(&seen).into_owned();
+            if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if body.len() >= length {
+                    break text;
+                }
+            }
+        }
+    };
+    let list: serde_json::Value = serde_json::from_str(
+        targets
+            .split_once("\r\n\r\n")
+            .map_or("[]", |(_, body)| body),
+    )
+    .expect("the targets as JSON");
+    let page = list
+        .as_array()
+        .and_then(|targets| targets.iter().find(|t| t["type"] == "page"))
+        .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+        .expect("a page target")
+        .to_owned();
+    let (mut socket, _) = tungstenite::connect(page).expect("connect to the page");
+    let mut call = |id: u64, method: &str, params: serde_json::Value| -> serde_json::Value {
+        let message = serde_json::json!({"id": id, "method": method, "params": params});
+        socket
+            .send(tungstenite::Message::Text(message.to_string().into()))
+            .expect("send");
+        loop {
+            let reply = socket.read().expect("read");
+            if let tungstenite::Message::Text(text) = reply {
+                let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                if value["id"] == id {
+                    return value;
+                }
+            }
+        }
+    };
+    call(1, "Page.navigate", serde_json::json!({"url": url}));
+    let mut dom = String::new();
+    for id in 2.. {
+        let reply = call(
+            id,
+            "Runtime.evaluate",
+            serde_json::json!({"expression": "document.documentElement.outerHTML", "returnByValue": true}),
+        );
+        dom = reply["result"]["result"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if ready(&dom) || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let console = logged
+        .join()
+        .expect("stderr")
+        .lines()
+        .filter(|line| line.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    (dom, console)
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn the_proxys_live_view_shows_runs_as_they_pass() {
+    let capture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/1.1/streams/invalid/duplicate-start.jsonl");
+    let server = listening::Listening::start(&[
+        "replay",
+        "--keep-ids",
+        "--listen",
+        "127.0.0.1:0",
+        capture.to_str().expect("path"),
+    ]);
+    let proxy = listening::Listening::start(&[
+        "proxy",
+        "--to",
+        &server.url,
+        "--listen",
+        "127.0.0.1:0",
+        "--ui",
+        "--quiet",
+    ]);
+    let agent = format!("{}/agent", proxy.url);
+    let run = move |agent: &str| {
+        let seen = listening::post(
+            agent,
+            "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[],\"tools\":[],\"context\":[],\"state\":{},\"forwardedProps\":{}}",
+            &[],
+        );
+        assert_eq!(seen.status, 200);
+    };
+    // One run before the page opens (sent when it connects), one while it
+    // is open (sent as it passes).
+    run(&agent);
+    let url = format!("{}/_agui-lint/live", proxy.url);
+    let poster = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        run(&agent);
+    });
+    let (dom, console) = dom_when(&url, |dom| dom.contains("id=\"run-2\""));
+    let _ = poster.join();
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    assert!(dom.contains(">live<"), "{dom}");
+    for run in ["run-1", "run-2"] {
+        let row = dom
+            .split(&format!("id=\"{run}\""))
+            .nth(1)
+            .and_then(|rest| rest.split("</tr>").next())
+            .unwrap_or_else(|| panic!("no {run}: {dom}"));
+        assert!(row.contains("<td>POST /agent</td>"), "{row}");
+        assert!(row.contains(">duplicate-start</a>"), "{row}");
+    }
 }

@@ -19,8 +19,11 @@ const TEMPLATE: &str = include_str!("templates/report.html");
 /// The diff's page's template.
 const DIFF_TEMPLATE: &str = include_str!("templates/diff.html");
 
-/// The styles both pages share.
+/// The styles the pages share.
 const STYLE: &str = include_str!("templates/style.html");
+
+/// The proxy's live view's template.
+const LIVE_TEMPLATE: &str = include_str!("templates/live.html");
 
 /// The templates, their names telling the engine to escape as HTML.
 fn environment() -> Result<Environment<'static>, String> {
@@ -28,12 +31,26 @@ fn environment() -> Result<Environment<'static>, String> {
     for (name, source) in [
         ("report.html", TEMPLATE),
         ("diff.html", DIFF_TEMPLATE),
+        ("live.html", LIVE_TEMPLATE),
         ("style.html", STYLE),
     ] {
         env.add_template(name, source)
             .map_err(|e| format!("the report's template {name}: {e}"))?;
     }
     Ok(env)
+}
+
+/// The proxy's live view (`proxy --ui`).
+pub(crate) fn live_page() -> Result<String, String> {
+    #[derive(Serialize)]
+    struct LivePage {
+        nonce: String,
+    }
+    environment()?
+        .get_template("live.html")
+        .map_err(|e| format!("the live view's template: {e}"))?
+        .render(Value::from(Serde(&LivePage { nonce: nonce() })))
+        .map_err(|e| format!("cannot write the live view: {e}"))
 }
 
 /// The page of `diff`.

@@ -8,6 +8,7 @@
 //! before the piece is checked ([`watch`]).
 
 mod exchange;
+mod live;
 mod session;
 mod upstream;
 mod watch;
@@ -37,10 +38,18 @@ pub(crate) struct Proxy {
     session: Option<Mutex<Session>>,
     /// Printing is one line at a time across runs.
     out: Mutex<()>,
+    /// The live view (`--ui`).
+    live: Option<Arc<live::Live>>,
 }
 
 /// Runs the command: proxies until the process ends.
 pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
+    if args.ui && !args.listen.ip().is_loopback() {
+        return Err(format!(
+            "--ui shows the traffic's findings: it is served on a loopback address only, not {}",
+            args.listen
+        ));
+    }
     let parsed = url::Url::parse(&args.to).map_err(|e| format!("--to {}: {e}", args.to))?;
     let upstream = Upstream::new(
         &parsed,
@@ -80,6 +89,7 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         runs: AtomicUsize::new(0),
         session,
         out: Mutex::new(()),
+        live: args.ui.then(|| Arc::new(live::Live::new())),
     });
     if !args.quiet {
         crate::console::say(format_args!(
@@ -88,7 +98,12 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         ));
     }
     let exchanges = proxy.limits.exchanges;
-    serve::serve("proxy", args.listen, exchanges, move |request| {
+    let pages: &[(&str, &str)] = if args.ui {
+        &[("live view", live::PAGE_PATH)]
+    } else {
+        &[]
+    };
+    serve::serve("proxy", args.listen, exchanges, pages, move |request| {
         let proxy = Arc::clone(&proxy);
         async move { exchange::handle(proxy, request).await }
     })?;

@@ -30,6 +30,8 @@ pub(crate) struct Watch {
     printed: HashMap<(String, String), usize>,
     /// Findings printed, by severity (info, warning, error).
     counts: [usize; 3],
+    /// Events the live view was last told of.
+    live_records: usize,
 }
 
 impl Watch {
@@ -47,6 +49,7 @@ impl Watch {
             checker: None,
             printed: HashMap::new(),
             counts: [0; 3],
+            live_records: 0,
         };
         if watch.request.is_some() {
             let report = watch.proxy.validator.validate(Kind::RunAgentInput, body);
@@ -89,7 +92,16 @@ impl Watch {
         };
         let mut found = Vec::new();
         checker.feed_each(piece, |checked| found.push(checked));
+        let records = checker.records();
         found.iter().for_each(|checked| self.print_checked(checked));
+        if let Some(live) = &self.proxy.live {
+            if records != self.live_records {
+                self.live_records = records;
+                live.send(&json!({
+                    "kind": "events", "run": self.run, "request": self.label, "events": records,
+                }));
+            }
+        }
     }
 
     /// The exchange ended: the rest of the stream's findings, the
@@ -152,6 +164,19 @@ impl Watch {
         }
         // The summary counts what was printed, live or at the end.
         let counts = self.counts;
+        if let Some(live) = &self.proxy.live {
+            live.send(&json!({
+                "kind": "end",
+                "run": self.run,
+                "request": self.label,
+                "events": events,
+                "errors": counts[2],
+                "warnings": counts[1],
+                "ms": received.total_ms,
+                "ended": received.delivery.detail.as_ref().map_or_else(|| "whole".to_owned(), |d| format!("cut: {d}")),
+                "entry": entry,
+            }));
+        }
         if self.proxy.quiet {
             return;
         }
@@ -198,6 +223,19 @@ impl Watch {
             .printed
             .entry((diagnostic.rule.clone(), diagnostic.message.clone()))
             .or_default() += 1;
+        if let Some(live) = &self.proxy.live {
+            live.send(&json!({
+                "kind": "finding",
+                "run": self.run,
+                "request": self.label,
+                "at": place,
+                "rule": diagnostic.rule,
+                "severity": diagnostic.severity,
+                "message": diagnostic.message,
+                "pointer": diagnostic.pointer,
+                "link": agui_lint::rules::docs_url(&diagnostic.rule),
+            }));
+        }
         let text = match self.proxy.format {
             ProxyFormat::Human => format!(
                 "agui-lint proxy: run {} ({}), {place}: {}[{}] {}{}",
@@ -228,6 +266,11 @@ impl Watch {
 
     /// A line about the run (not a finding), unless quiet.
     pub(crate) fn note(&self, what: &str) {
+        if let Some(live) = &self.proxy.live {
+            live.send(
+                &json!({"kind": "note", "run": self.run, "request": self.label, "note": what}),
+            );
+        }
         if self.proxy.quiet {
             return;
         }
