@@ -893,6 +893,41 @@ fn report_capture() {
         report_peak.map_or(0, |kb| kb / 1024),
         page_mb,
     );
+    // With a browser named, how long it takes to open the page and run its
+    // script, against a page of two events.
+    if let Some(chromium) = std::env::var_os("AGUI_LINT_CHROMIUM") {
+        let small = std::env::temp_dir().join("agui-lint-bench-capture/small.jsonl");
+        let small_page = std::env::temp_dir().join("agui-lint-bench-capture/small.html");
+        std::fs::write(
+            &small,
+            "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n",
+        )
+        .expect("write");
+        let status = Command::new(binary)
+            .args(["report", "-o"])
+            .arg(&small_page)
+            .arg(&small)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("report");
+        assert!(status.success());
+        let open = |page: &Path| {
+            timed(&mut || {
+                let output = Command::new(&chromium)
+                    .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+                    .arg(format!("file://{}", page.display()))
+                    .output()
+                    .expect("run chromium");
+                assert!(output.status.success() && !output.stdout.is_empty());
+            })
+        };
+        let (big, small) = (open(&page), open(&small_page));
+        println!(
+            "opened in Chromium (--dump-dom): {:.1} s, a two-event page {:.1} s",
+            big.as_secs_f64(),
+            small.as_secs_f64()
+        );
+    }
 }
 
 /// A capture of [`payloads::capture_with_findings`], measured in several

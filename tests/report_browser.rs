@@ -267,6 +267,18 @@ fn a_diff_opens_with_its_runs_side_by_side() {
 /// logged: for a page whose stream stays open (the live view), which
 /// `--dump-dom` would wait on forever.
 fn dom_when(url: &str, ready: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+    devtools(url, &[], "document.documentElement.outerHTML", ready)
+}
+
+/// What `probe` (a script expression whose value is a string) says of the
+/// page at `url` once `ready` holds for it (or after 20 s), the DevTools
+/// calls `setup` made first, and the console messages the page logged.
+fn devtools(
+    url: &str,
+    setup: &[(&str, serde_json::Value)],
+    probe: &str,
+    ready: impl Fn(&str) -> bool,
+) -> (String, Vec<String>) {
     use std::io::{Read, Write};
     use std::time::{Duration, Instant};
     let profile = tempfile::tempdir().expect("profile dir");
@@ -372,13 +384,18 @@ fn dom_when(url: &str, ready: impl Fn(&str) -> bool) -> (String, Vec<String>) {
             }
         }
     };
-    call(1, "Page.navigate", serde_json::json!({"url": url}));
+    let mut id = 0;
+    for (method, params) in setup {
+        id += 1;
+        call(id, method, params.clone());
+    }
+    call(id + 1, "Page.navigate", serde_json::json!({"url": url}));
     let mut dom = String::new();
-    for id in 2.. {
+    for id in id + 2.. {
         let reply = call(
             id,
             "Runtime.evaluate",
-            serde_json::json!({"expression": "document.documentElement.outerHTML", "returnByValue": true}),
+            serde_json::json!({"expression": probe, "returnByValue": true}),
         );
         dom = reply["result"]["result"]["value"]
             .as_str()
@@ -452,4 +469,49 @@ fn the_proxys_live_view_shows_runs_as_they_pass() {
         assert!(row.contains("<td>POST /agent</td>"), "{row}");
         assert!(row.contains(">duplicate-start</a>"), "{row}");
     }
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn a_report_reads_at_200_percent_zoom_and_every_control_takes_the_keyboard() {
+    let dir = tempfile::tempdir().expect("dir");
+    let page = dir.path().join("fixtures.html");
+    report(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        "fixtures/1.1/streams/invalid",
+        &page,
+    );
+    // A 1280-pixel window at 200%: a 640-pixel viewport at twice the
+    // pixels.
+    let zoom =
+        serde_json::json!({"width": 640, "height": 800, "deviceScaleFactor": 2, "mobile": false});
+    let probe = "document.readyState !== 'complete' ? '' : JSON.stringify({
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        links: [...document.querySelectorAll('svg a')].filter(a => { a.focus(); return document.activeElement !== a; }).length,
+        bars: document.querySelectorAll('svg a').length,
+        summaries: [...document.querySelectorAll('summary')].filter(s => s.checkVisibility()).filter(s => { s.focus(); return document.activeElement !== s; }).map(s => s.textContent.slice(0, 60)),
+        shown: [...document.querySelectorAll('summary')].filter(s => s.checkVisibility()).length,
+        selects: [...document.querySelectorAll('select')].filter(s => { s.focus(); return document.activeElement !== s; }).length,
+    })";
+    let (seen, console) = devtools(
+        &format!("file://{}", page.display()),
+        &[("Emulation.setDeviceMetricsOverride", zoom)],
+        probe,
+        |seen| !seen.is_empty(),
+    );
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    let seen: serde_json::Value = serde_json::from_str(&seen).expect("what the page said");
+    assert!(
+        seen["overflow"].as_i64() <= Some(0),
+        "the page scrolls sideways at 200%: {seen}"
+    );
+    assert!(seen["bars"].as_u64() > Some(10), "{seen}");
+    assert_eq!(seen["links"], 0, "bars that take no focus: {seen}");
+    assert!(seen["shown"].as_u64() > Some(10), "{seen}");
+    assert_eq!(
+        seen["summaries"],
+        serde_json::json!([]),
+        "sections that take no focus: {seen}"
+    );
+    assert_eq!(seen["selects"], 0, "filters that take no focus: {seen}");
 }

@@ -160,3 +160,65 @@ fn every_fixture_capture_gets_a_page() {
         );
     }
 }
+
+/// Every capture kind gets its runs drawn: an HTTP Archive's exchanges
+/// with their requests, binary frames decoded, Server-Sent Events.
+#[test]
+fn every_capture_kind_is_drawn() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("kinds.html");
+    let output = cargo_bin_cmd!("agui-lint")
+        .current_dir(root)
+        .args([
+            "report",
+            "fixtures/1.1/streams/valid/resume-missing-interrupt.har",
+            "tests/data/proto/captures/fixtures-1.1-valid/full-run.aguipb",
+            "tests/upstream/traffic-1.0/chat.response.sse",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .expect("run");
+    assert!(output.status.success(), "{output:?}");
+    let page = std::fs::read_to_string(&out).expect("page");
+    let sections: Vec<&str> = page.split("<h2 id=\"s").skip(1).collect();
+    assert_eq!(sections.len(), 3, "{page}");
+    // The archive: two exchanges, each with its request and its run.
+    assert_eq!(
+        sections[0].matches("Request: thread").count(),
+        2,
+        "{}",
+        sections[0]
+    );
+    // The frames, decoded into events and drawn.
+    assert!(sections[1].contains("frame 1 (byte 0)"), "{}", sections[1]);
+    assert!(
+        sections[1].contains("<svg class=\"timeline\""),
+        "{}",
+        sections[1]
+    );
+    // The stream of the official server, its message assembled.
+    assert!(
+        sections[2].contains("message: assistant"),
+        "{}",
+        sections[2]
+    );
+}
+
+/// An activity's content is followed as the state is: each snapshot and
+/// delta with the content after it.
+#[test]
+fn activities_evolve_beside_the_state() {
+    let capture = "\
+{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}
+{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a1\",\"activityType\":\"search\",\"content\":{\"found\":1}}
+{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a1\",\"activityType\":\"search\",\"patch\":[{\"op\":\"replace\",\"path\":\"/found\",\"value\":2}]}
+{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}
+";
+    let page = page_of("activity.jsonl", capture.as_bytes());
+    assert!(page.contains("activity a1 snapshot"), "{page}");
+    assert!(page.contains("activity a1 delta"), "{page}");
+    assert!(page.contains("replace &#x2f;found = 2"), "{page}");
+    assert!(page.contains("&quot;found&quot;: 2"), "{page}");
+}

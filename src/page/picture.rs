@@ -125,6 +125,8 @@ pub(crate) struct RunView {
     pub timeline: Timeline,
     /// The `protocolVersion` its `RUN_STARTED` declares.
     pub declared: Option<String>,
+    /// The version its events were judged as (known from its findings).
+    pub judged: Option<&'static str>,
     pub states: Vec<StateStep>,
     pub states_left_out: usize,
     pub worst: &'static str,
@@ -304,6 +306,8 @@ pub(crate) struct SourceBuilder {
     findings: Vec<FindingView>,
     /// The findings of each place, as indexes into `findings`.
     at_place: HashMap<Place, Vec<usize>>,
+    /// The version each place with findings was judged as.
+    judged: HashMap<Place, &'static str>,
     exchanges: Vec<ExchangeView>,
     current: Option<ExchangeBuilder>,
     /// What the page shows so far.
@@ -322,8 +326,10 @@ impl SourceBuilder {
         let mut findings: Vec<FindingView> = Vec::new();
         let mut at_place: HashMap<Place, Vec<usize>> = HashMap::new();
         let mut findings_left_out: BTreeMap<String, usize> = BTreeMap::new();
+        let mut judged = HashMap::new();
         for checked in documents {
             let place = place_of(checked);
+            judged.insert(place, checked.report.protocol().as_str());
             for diagnostic in checked.report.diagnostics() {
                 counts.add(diagnostic.severity);
                 if findings.len() == LISTED_FINDINGS {
@@ -342,6 +348,7 @@ impl SourceBuilder {
             counts,
             findings,
             at_place,
+            judged,
             exchanges: Vec::new(),
             current: None,
             shown,
@@ -371,12 +378,19 @@ impl SourceBuilder {
             }
             Piece::Event(event) => {
                 if let Some(current) = self.current.as_mut() {
+                    let judged = self
+                        .judged
+                        .get(&Place::Event(current.head.entry, event.record));
                     current.event(
                         &event,
                         &mut self.at_place,
                         &mut self.findings,
                         &mut self.shown,
                     );
+                    // The run the event is in, now.
+                    if let Some(run) = current.run.as_mut().filter(|run| run.judged.is_none()) {
+                        run.judged = judged.copied();
+                    }
                 }
             }
         }
@@ -585,6 +599,8 @@ impl ExchangeBuilder {
 /// A run's view, built as its events come.
 struct RunBuilder {
     anchor: String,
+    /// The version its records with findings were judged as, when known.
+    judged: Option<&'static str>,
     title: Option<String>,
     rows: Vec<EventRow>,
     left_out: usize,
@@ -603,6 +619,7 @@ impl RunBuilder {
     fn new(anchor: String, state: Option<&Value>) -> Self {
         RunBuilder {
             anchor,
+            judged: None,
             title: None,
             rows: Vec::new(),
             left_out: 0,
@@ -743,6 +760,7 @@ impl RunBuilder {
             ),
             anchor: self.anchor,
             declared: self.declared,
+            judged: self.judged,
             events: self.rows,
             events_left_out: self.left_out,
             states,

@@ -1,6 +1,7 @@
-//! A run's state as it evolves: the value after each snapshot and each
-//! delta (a delta shown by its operations), a patch that does not apply
-//! marked and the state kept as it was, as a receiver keeps it. Bounded:
+//! A run's state and activities as they evolve: the value after each
+//! snapshot and each delta (a delta shown by its operations), a patch that
+//! does not apply marked and the value kept as it was, as a receiver keeps
+//! it. An activity's content is followed as the state is, per message. Bounded:
 //! a value is shown while its text is small, and a run shows its first
 //! [`MAX_STEPS`] changes.
 
@@ -25,6 +26,8 @@ pub(crate) struct StateStep {
     pub index: usize,
     /// `snapshot` or `delta`.
     pub kind: &'static str,
+    /// What changed: `state`, or `activity ID`.
+    pub subject: String,
     /// A delta's operations, one line each (`replace /a/b = 3`).
     pub operations: Vec<String>,
     /// Why the delta did not apply, when it did not.
@@ -40,6 +43,8 @@ pub(crate) struct StateStep {
 /// state on.
 pub(crate) struct History {
     state: StateFollower,
+    /// Each activity's content, by message id.
+    activities: std::collections::HashMap<String, StateFollower>,
     steps: Vec<StateStep>,
     left_out: usize,
 }
@@ -54,6 +59,7 @@ impl History {
         }
         History {
             state,
+            activities: std::collections::HashMap::new(),
             steps: Vec::new(),
             left_out: 0,
         }
@@ -62,10 +68,15 @@ impl History {
     /// Follows the run's `index`-th event.
     pub(crate) fn push(&mut self, index: usize, event: &Value) {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        if matches!(kind, "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA") {
+            self.activity(index, kind, event);
+            return;
+        }
         let step = match kind {
             "STATE_SNAPSHOT" => StateStep {
                 index,
                 kind: "snapshot",
+                subject: "state".to_owned(),
                 operations: Vec::new(),
                 refused: self
                     .state
@@ -87,6 +98,7 @@ impl History {
                 StateStep {
                     index,
                     kind: "delta",
+                    subject: "state".to_owned(),
                     operations,
                     // Applied whole or not at all, as a receiver does.
                     refused: self.state.delta(delta).err(),
@@ -103,6 +115,48 @@ impl History {
         self.steps.push(StateStep {
             value: shown(self.state.state()),
             ..step
+        });
+    }
+
+    /// Follows an activity's snapshot or delta (`kind`).
+    fn activity(&mut self, index: usize, kind: &str, event: &Value) {
+        let id = event
+            .get("messageId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let listing = self.steps.len() < MAX_STEPS;
+        let follower = self
+            .activities
+            .entry(id.clone())
+            .or_insert_with(|| StateFollower::new(STATE_LIMIT));
+        let (kind, operations, refused) = if kind == "ACTIVITY_SNAPSHOT" {
+            let content = event.get("content").cloned().unwrap_or(Value::Null);
+            ("snapshot", Vec::new(), follower.snapshot(content).err())
+        } else {
+            let patch = event.get("patch").unwrap_or(&Value::Null);
+            let operations = if listing {
+                patch
+                    .as_array()
+                    .map(|ops| ops.iter().map(operation_text).collect())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            ("delta", operations, follower.delta(patch).err())
+        };
+        if !listing {
+            self.left_out += 1;
+            return;
+        }
+        self.steps.push(StateStep {
+            index,
+            kind,
+            subject: format!("activity {id}"),
+            operations,
+            refused,
+            value: shown(follower.state()),
+            value_left_out: false,
         });
     }
 
