@@ -222,3 +222,31 @@ fn activities_evolve_beside_the_state() {
     assert!(page.contains("replace &#x2f;found = 2"), "{page}");
     assert!(page.contains("&quot;found&quot;: 2"), "{page}");
 }
+
+/// A capture over 16 MiB of a layout read a piece at a time is drawn from
+/// its file as it is read: every run in the outline or drawn, every
+/// finding listed and linked.
+#[test]
+fn a_large_capture_is_drawn_as_it_is_read() {
+    let text = "x".repeat(6_000);
+    let capture: String = (0..3_000)
+        .map(|k| {
+            format!(
+                "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{k}\"}}
+{{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m{k}\",\"role\":\"assistant\"}}
+{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m{k}\",\"delta\":\"{text}\"}}
+{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m{k}\"}}
+{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r{k}\",\"extra\":1}}
+"
+            )
+        })
+        .collect();
+    assert!(capture.len() > 16 * 1024 * 1024, "{}", capture.len());
+    let page = page_of("large.jsonl", capture.as_bytes());
+    assert_eq!(page.matches("data-rule=\"unknown-field\"").count(), 3_000);
+    assert!(page.contains("run(s) in outline"), "no outline");
+    assert!(page.contains("run r2999"), "the last run");
+    // Each finding links to its event, or to its run's line of the outline.
+    let links = page.matches("<td><a href=\"#s0-x0-r").count();
+    assert_eq!(links, 3_000);
+}

@@ -24,8 +24,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use agui_lint::unstable::check::check_source;
-use agui_lint::unstable::input::{collect_sources, Filter, Source};
-use agui_lint::unstable::recording::capture::read_capture_each;
+use agui_lint::unstable::input::{collect_sources, Filter, Layout, Source};
+use agui_lint::unstable::recording::capture::{read_capture_each, read_stream_each};
 use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
@@ -76,15 +76,16 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
         [one] => one.display().to_string(),
         many => format!("{} paths", many.len()),
     };
-    let page = render::page(&title, &judged, &sources, &kits)?;
     if args.output == Path::new("-") {
-        std::io::stdout()
-            .lock()
-            .write_all(page.as_bytes())
-            .map_err(|e| format!("cannot write: {e}"))?;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        render::page(&title, &judged, &sources, &kits, &mut out)?;
+        out.flush().map_err(|e| format!("cannot write: {e}"))?;
     } else {
-        std::fs::write(&args.output, page.as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", args.output.display()))?;
+        let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", args.output.display());
+        let file = std::fs::File::create(&args.output).map_err(cannot)?;
+        let mut out = std::io::BufWriter::new(file);
+        render::page(&title, &judged, &sources, &kits, &mut out)?;
+        out.flush().map_err(cannot)?;
         let findings: usize = sources
             .iter()
             .map(|s| s.counts.errors + s.counts.warnings + s.counts.infos)
@@ -96,6 +97,38 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
         ));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A capture larger than this, of a layout read a piece at a time (JSON
+/// Lines, SSE, binary frames), is read from its file as it is drawn rather
+/// than held whole.
+const STREAMED_FROM: u64 = 16 * 1024 * 1024;
+
+/// How a capture's bytes are read a second time, to be drawn.
+enum Reading {
+    /// Held whole (small, or an archive or JSON document).
+    Whole(Arc<[u8]>),
+    /// From its file, a piece at a time.
+    Stream(std::fs::File, Layout),
+}
+
+/// How the capture at `path` (shown as `name`) is read to be drawn.
+fn read_file(path: &Path, name: &str) -> Result<Reading, String> {
+    use std::io::Seek;
+    let cannot = |e: std::io::Error| format!("{name}: cannot read: {e}");
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    if file.metadata().map_err(cannot)?.len() > STREAMED_FROM {
+        let mut head = [0u8; 4096];
+        let n = file.read(&mut head).map_err(cannot)?;
+        file.rewind().map_err(cannot)?;
+        let layout = Layout::from_path(path).unwrap_or_else(|| Layout::sniff(&head[..n]));
+        if matches!(layout, Layout::JsonLines | Layout::Sse | Layout::Proto) {
+            return Ok(Reading::Stream(file, layout));
+        }
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(cannot)?;
+    Ok(Reading::Whole(bytes.into()))
 }
 
 /// The kit report `source` holds, when it is one (a `.json` file whose
@@ -144,7 +177,7 @@ fn source_view(
     shown: &mut Shown,
 ) -> Result<Option<SourceView>, String> {
     let name = source.display_name();
-    let (source, bytes): (Source, Arc<[u8]>) = match source {
+    let (source, bytes): (Source, Reading) = match source {
         Source::Stdin(named) => {
             let mut bytes = Vec::new();
             std::io::stdin()
@@ -157,14 +190,11 @@ fn source_view(
                     name,
                     bytes: bytes.clone(),
                 },
-                bytes,
+                Reading::Whole(bytes),
             )
         }
-        Source::File(path) | Source::Walked(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-            (source.clone(), bytes.into())
-        }
-        Source::Memory { bytes, .. } => (source.clone(), bytes.clone()),
+        Source::File(path) | Source::Walked(path) => (source.clone(), read_file(path, &name)?),
+        Source::Memory { bytes, .. } => (source.clone(), Reading::Whole(bytes.clone())),
     };
     // Only documents with findings are kept: a clean capture of millions
     // of events costs its count.
@@ -188,15 +218,20 @@ fn source_view(
     };
     let mut builder = SourceBuilder::new(index, &name, &documents, std::mem::take(shown));
     drop(documents);
-    let read = read_capture_each(&bytes, &path, &mut |piece| builder.piece(piece));
-    let unreadable = match read {
-        Ok(true) => {
-            builder.whole_body(bytes);
-            None
+    let read = match bytes {
+        Reading::Whole(bytes) => {
+            read_capture_each(&bytes, &path, &mut |piece| builder.piece(piece)).map(|whole| {
+                if whole {
+                    builder.whole_body(bytes);
+                }
+            })
         }
-        Ok(false) => None,
-        Err(why) => Some(why),
+        Reading::Stream(file, layout) => {
+            let mut reader = std::io::BufReader::new(file);
+            read_stream_each(&mut reader, layout, &mut |piece| builder.piece(piece))
+        }
     };
+    let unreadable = read.err();
     let (view, now) = builder.finish(unreadable);
     *shown = now;
     Ok(Some(view))

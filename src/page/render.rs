@@ -112,13 +112,15 @@ struct DataFinding<'a> {
     at: Option<&'a str>,
 }
 
-/// The page of `sources` and `kits`, titled `title`, judged as `judged`.
+/// Writes the page of `sources` and `kits`, titled `title`, judged as
+/// `judged`, to `out` as it is made (a large page is never held whole).
 pub(super) fn page(
     title: &str,
     judged: &str,
     sources: &[SourceView],
     kits: &[KitView],
-) -> Result<String, String> {
+    out: &mut dyn std::io::Write,
+) -> Result<(), String> {
     let env = environment()?;
     let mut totals = Counts::default();
     for source in sources {
@@ -173,7 +175,8 @@ pub(super) fn page(
         nonce: nonce(),
     };
     template
-        .render(Value::from(Serde(&page)))
+        .render_captured_to(Value::from(Serde(&page)), out)
+        .map(drop)
         .map_err(|e| format!("cannot write the report: {e}"))
 }
 

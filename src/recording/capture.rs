@@ -225,6 +225,63 @@ pub fn read_capture_each(
     }
 }
 
+/// [`read_capture_each`] of a capture read from `reader` a piece at a
+/// time, never held whole: a JSON Lines, SSE or binary frames capture
+/// (`layout`; an archive or a JSON document is read whole, with
+/// [`read_capture_each`]).
+pub fn read_stream_each(
+    reader: &mut dyn std::io::Read,
+    layout: Layout,
+    each: &mut dyn FnMut(Piece),
+) -> Result<(), String> {
+    let limit = Limits::default().max_document_bytes;
+    let mut failed = None;
+    {
+        let mut feed = |push: &mut dyn FnMut(&[u8])| {
+            let mut buffer = vec![0u8; 1 << 20];
+            loop {
+                match reader.read(&mut buffer) {
+                    Ok(0) => break,
+                    Ok(n) => push(&buffer[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        failed = Some(format!("cannot read: {e}"));
+                        break;
+                    }
+                }
+            }
+        };
+        let body_layout = match layout {
+            Layout::JsonLines => {
+                read_json_lines_fed(&mut feed, limit, each);
+                None
+            }
+            Layout::Sse => Some(BodyLayout::Sse),
+            Layout::Proto => Some(BodyLayout::Proto),
+            Layout::Har | Layout::Json => {
+                return Err("an archive or a JSON document is read whole".to_owned())
+            }
+        };
+        if let Some(layout) = body_layout {
+            each(Piece::Exchange(Exchange {
+                origin: String::new(),
+                entry: None,
+                request_line: None,
+                request: None,
+                status: 200,
+                layout,
+                body: None,
+                events: Vec::new(),
+                other_media_type: None,
+            }));
+            events_fed(&mut feed, layout, limit, "", &mut |event| {
+                each(Piece::Event(event));
+            });
+        }
+    }
+    failed.map_or(Ok(()), Err)
+}
+
 /// An HTTP Archive's exchanges that carry a run.
 fn read_har(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) -> Result<(), String> {
     let entries = har::read(bytes).map_err(|e| format!("is not an HTTP Archive: {e}"))?;
@@ -278,6 +335,14 @@ fn read_har(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) -> Result<(
 /// A JSON Lines capture: each RunAgentInput line starts an exchange, the
 /// event lines after it are its response.
 fn read_json_lines(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) {
+    read_json_lines_fed(&mut |push| push(bytes), limit, each);
+}
+
+/// The bytes of a capture, handed piece by piece to the function given.
+type Feed<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) + 'a;
+
+/// [`read_json_lines`] of the bytes `feed` hands on.
+fn read_json_lines_fed(feed: &mut Feed<'_>, limit: usize, each: &mut dyn FnMut(Piece)) {
     let mut framer = LineFramer::new(limit);
     let mut started = false;
     let mut on_line = |line: crate::input::Line| {
@@ -309,7 +374,7 @@ fn read_json_lines(bytes: &[u8], limit: usize, each: &mut dyn FnMut(Piece)) {
             }));
         }
     };
-    framer.push(bytes, &mut on_line);
+    feed(&mut |chunk| framer.push(chunk, &mut on_line));
     framer.finish(&mut on_line);
 }
 
@@ -358,6 +423,17 @@ pub fn events_each(
     prefix: &str,
     each: &mut dyn FnMut(RecordedEvent),
 ) {
+    events_fed(&mut |push| push(body), layout, limit, prefix, each);
+}
+
+/// [`events_each`] of the bytes `feed` hands on.
+fn events_fed(
+    feed: &mut Feed<'_>,
+    layout: BodyLayout,
+    limit: usize,
+    prefix: &str,
+    each: &mut dyn FnMut(RecordedEvent),
+) {
     match layout {
         BodyLayout::Sse => {
             let mut framer = SseFramer::new(limit);
@@ -370,7 +446,7 @@ pub fn events_each(
                     record: event.index,
                 });
             };
-            framer.push(body, &mut each);
+            feed(&mut |chunk| framer.push(chunk, &mut each));
             framer.finish(&mut each);
         }
         BodyLayout::JsonLines => {
@@ -384,7 +460,7 @@ pub fn events_each(
                     record: line.number,
                 });
             };
-            framer.push(body, &mut each);
+            feed(&mut |chunk| framer.push(chunk, &mut each));
             framer.finish(&mut each);
         }
         BodyLayout::Proto => {
@@ -415,7 +491,7 @@ pub fn events_each(
                     record: frame.index,
                 });
             };
-            framer.push(body, &mut each);
+            feed(&mut |chunk| framer.push(chunk, &mut each));
             framer.finish(&mut each);
         }
     }
@@ -426,6 +502,66 @@ mod tests {
     use super::*;
 
     const RUN: &str = r#"{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{}}"#;
+
+    /// A reader that hands its bytes on `size` at a time.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        size: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.size.min(self.bytes.len()).min(buffer.len());
+            buffer[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Each exchange's origin and request line, and each event's origin,
+    /// record and raw bytes, as read.
+    fn pieces(read: impl FnOnce(&mut dyn FnMut(Piece))) -> Vec<String> {
+        let mut seen = Vec::new();
+        read(&mut |piece| {
+            seen.push(match piece {
+                Piece::Exchange(x) => format!("x {} {:?}", x.origin, x.request_line),
+                Piece::Event(e) => format!(
+                    "e {} {} {}",
+                    e.origin,
+                    e.record,
+                    String::from_utf8_lossy(&e.raw)
+                ),
+            });
+        });
+        seen
+    }
+
+    #[test]
+    fn a_capture_read_a_piece_at_a_time_is_read_as_whole() {
+        let lines = format!(
+            "{RUN}\n{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\nnot json\n{RUN}\n{{\"type\":\"RUN_ERROR\",\"message\":\"m\"}}\n"
+        );
+        let sse = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n: keep\n\ndata: {\"type\":\n data: \"RUN_FINISHED\"}\n\n";
+        for (text, name, layout) in [
+            (lines.as_str(), "c.jsonl", Layout::JsonLines),
+            (sse, "c.sse", Layout::Sse),
+        ] {
+            let whole = pieces(|each| {
+                read_capture_each(text.as_bytes(), Path::new(name), each).expect("read");
+            });
+            assert!(whole.len() > 2, "{whole:?}");
+            for size in [1, 7, 1 << 20] {
+                let mut reader = Trickle {
+                    bytes: text.as_bytes(),
+                    size,
+                };
+                let streamed = pieces(|each| {
+                    read_stream_each(&mut reader, layout, each).expect("read");
+                });
+                assert_eq!(streamed, whole, "{name} in pieces of {size}");
+            }
+        }
+    }
 
     #[test]
     fn json_lines_split_at_each_run_request() {
