@@ -10,6 +10,8 @@ use agui_lint::unstable::recording::diff::{CaptureDiff, Change, FieldChange, Run
 use agui_lint::unstable::recording::normalize::{NormalEvent, Run};
 use serde::Serialize;
 
+use super::text::{clip, event_summary};
+
 /// Equal events kept beside a change; a longer stretch is folded.
 const CONTEXT: usize = 2;
 
@@ -101,7 +103,7 @@ fn cell(event: &NormalEvent, n: usize) -> Cell {
         n,
         event_type: event.event_type().to_owned(),
         origin: event.origin.clone(),
-        summary: super::picture::event_summary(&event.value()),
+        summary: event_summary(&event.value()),
     }
 }
 
@@ -282,15 +284,4 @@ fn field_view(field: &FieldChange) -> FieldView {
             .map(|part| (part.op, clip(&part.text, 2_000)))
             .collect(),
     }
-}
-
-fn clip(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut cut = max;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}…", &text[..cut])
 }

@@ -17,6 +17,8 @@ mod lanes;
 mod picture;
 pub(crate) mod render;
 mod state;
+mod text;
+mod timeline;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -263,17 +263,7 @@ pub fn read_stream_each(
             }
         };
         if let Some(layout) = body_layout {
-            each(Piece::Exchange(Exchange {
-                origin: String::new(),
-                entry: None,
-                request_line: None,
-                request: None,
-                status: 200,
-                layout,
-                body: None,
-                events: Vec::new(),
-                other_media_type: None,
-            }));
+            each(Piece::Exchange(one_response_head(layout)));
             events_fed(&mut feed, layout, limit, "", &mut |event| {
                 each(Piece::Event(event));
             });
@@ -378,9 +368,10 @@ fn read_json_lines_fed(feed: &mut Feed<'_>, limit: usize, each: &mut dyn FnMut(P
     framer.finish(&mut on_line);
 }
 
-/// A capture that is one response's body.
-fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize, each: &mut dyn FnMut(Piece)) {
-    each(Piece::Exchange(Exchange {
+/// The exchange of a capture that is one response's body, its events
+/// not yet read and its body the capture's.
+fn one_response_head(layout: BodyLayout) -> Exchange {
+    Exchange {
         origin: String::new(),
         entry: None,
         request_line: None,
@@ -390,7 +381,12 @@ fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize, each: &mut dyn F
         body: None,
         events: Vec::new(),
         other_media_type: None,
-    }));
+    }
+}
+
+/// A capture that is one response's body.
+fn one_response(bytes: &[u8], layout: BodyLayout, limit: usize, each: &mut dyn FnMut(Piece)) {
+    each(Piece::Exchange(one_response_head(layout)));
     events_each(bytes, layout, limit, "", &mut |event| {
         each(Piece::Event(event))
     });

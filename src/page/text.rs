@@ -1,0 +1,43 @@
+//! Text as the pages show it: cut to a length, and an event said in a
+//! line.
+
+use serde_json::Value;
+
+/// `text` cut to at most `max` bytes, on a character boundary, `…` added
+/// when cut.
+pub(crate) fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut cut = max;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &text[..cut])
+}
+
+/// A line saying what an event carries: its ids and its text.
+pub(crate) fn event_summary(event: &Value) -> String {
+    let mut parts = Vec::new();
+    for field in [
+        "runId",
+        "messageId",
+        "toolCallId",
+        "toolCallName",
+        "stepName",
+        "role",
+        "delta",
+        "content",
+        "message",
+        "code",
+    ] {
+        if let Some(value) = event.get(field) {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            parts.push(format!("{field}: {}", clip(&text, 120)));
+        }
+    }
+    parts.join(" · ")
+}
