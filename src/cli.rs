@@ -775,7 +775,7 @@ pub struct ProxyArgs {
     pub idle_timeout: Duration,
     /// Serve a live view of the runs on the proxy's own address, at
     /// /_agui-lint/live (loopback only): each run's events and findings as
-    /// they pass.
+    /// they pass, and each ended run's report.
     #[arg(long)]
     pub ui: bool,
     /// Print only findings (no summaries, no requests).

@@ -695,6 +695,17 @@ fn the_live_view_streams_each_runs_findings_and_end() {
     assert_eq!(finding["request"], "POST /agent");
     let end = messages.iter().find(|m| m["kind"] == "end").expect("end");
     assert!(end["errors"].as_u64() > Some(0), "{end}");
+    // The ended run is drawn as `agui-lint report` draws it: its timeline
+    // and its finding in place.
+    assert_eq!(end["page"], "/_agui-lint/live/run/1", "{end}");
+    let drawn = post_get(&proxy.url, "/_agui-lint/live/run/1");
+    assert!(drawn.starts_with("HTTP/1.1 200"), "{drawn}");
+    assert!(drawn.contains("<svg class=\"timeline\""), "{drawn}");
+    assert!(drawn.contains("data-rule=\"duplicate-start\""), "{drawn}");
+    assert!(drawn.contains("script-src 'nonce-"), "{drawn}");
+    let missing = post_get(&proxy.url, "/_agui-lint/live/run/9");
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+    assert!(missing.contains("run 9 is not kept"), "{missing}");
     // An address other machines reach is refused.
     let refused = Command::new(env!("CARGO_BIN_EXE_agui-lint"))
         .args([

@@ -469,6 +469,19 @@ fn the_proxys_live_view_shows_runs_as_they_pass() {
         assert!(row.contains("<td>POST /agent</td>"), "{row}");
         assert!(row.contains(">duplicate-start</a>"), "{row}");
     }
+    // An ended run links to its report, which opens as `agui-lint report`
+    // draws it: the timeline and the finding in place.
+    assert!(
+        dom.contains("href=\"/_agui-lint/live/run/1\""),
+        "no link to run 1's report: {dom}"
+    );
+    let (drawn, console) = browse_url(
+        &format!("{}/_agui-lint/live/run/1", proxy.url),
+        &["--dump-dom"],
+    );
+    assert!(console.is_empty(), "run 1's page logged: {console:#?}");
+    assert!(drawn.contains("<svg class=\"timeline\""), "{drawn}");
+    assert!(drawn.contains("data-rule=\"duplicate-start\""), "{drawn}");
 }
 
 #[test]

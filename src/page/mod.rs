@@ -41,13 +41,7 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
     if let Some(failure) = collected.failures.first() {
         return Err(format!("{}: {}", failure.path, failure.message));
     }
-    let judged = match settings.protocol_choice() {
-        ProtocolChoice::Auto => format!(
-            "{} where a document declares no version (auto)",
-            Protocol::NEWEST.as_str()
-        ),
-        chosen => format!("{chosen} where a document declares no version"),
-    };
+    let judged = judged_as(&settings);
     let validator = Validator::compiling_on_demand().with_settings(settings);
     let mut sources = Vec::new();
     // Kit reports, shown after the captures are read (a scenario links to
@@ -99,6 +93,37 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
         ));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The page of one capture held in memory, `bytes` named `name` (a run
+/// the proxy's live view kept), judged with the default settings: the
+/// same page `agui-lint report` writes of the saved file.
+pub(crate) fn capture_page(name: &str, bytes: Arc<[u8]>) -> Result<Vec<u8>, String> {
+    let settings = Settings::default();
+    let judged = judged_as(&settings);
+    let validator = Validator::compiling_on_demand().with_settings(settings);
+    let source = Source::Memory {
+        name: PathBuf::from(name),
+        bytes,
+    };
+    let mut shown = Shown::default();
+    let sources: Vec<SourceView> = source_view(&validator, 0, &source, &mut shown)?
+        .into_iter()
+        .collect();
+    let mut page = Vec::new();
+    render::page(name, &judged, &sources, &[], &mut page)?;
+    Ok(page)
+}
+
+/// What the page says a document that declares no version is judged as.
+fn judged_as(settings: &Settings) -> String {
+    match settings.protocol_choice() {
+        ProtocolChoice::Auto => format!(
+            "{} where a document declares no version (auto)",
+            Protocol::NEWEST.as_str()
+        ),
+        chosen => format!("{chosen} where a document declares no version"),
+    }
 }
 
 /// A capture larger than this, of a layout read a piece at a time (JSON

@@ -31,8 +31,10 @@ use crate::serve::{self, Body, BodyRefused, Feed, Held};
 /// One request: forwarded as it arrives, its response streamed back as it
 /// comes.
 pub(crate) async fn handle(proxy: Arc<Proxy>, request: Request<Incoming>) -> Response<Body> {
-    if let Some(answer) = proxy.live.as_ref().and_then(|live| live.answer(&request)) {
-        return answer;
+    if let Some(live) = &proxy.live {
+        if let Some(answer) = live.answer(&request).await {
+            return answer;
+        }
     }
     let run = proxy
         .runs

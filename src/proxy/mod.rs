@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
+use agui_lint::unstable::input::har_write::Masking;
 use agui_lint::Validator;
 
 use crate::cli::{ProxyArgs, ProxyFormat};
@@ -89,7 +90,14 @@ pub(crate) fn command(args: ProxyArgs) -> Result<ExitCode, String> {
         runs: AtomicUsize::new(0),
         session,
         out: Mutex::new(()),
-        live: args.ui.then(|| Arc::new(live::Live::new())),
+        live: args.ui.then(|| {
+            let masking = if args.save_secrets {
+                Masking::Nothing
+            } else {
+                Masking::Secrets
+            };
+            Arc::new(live::Live::new(masking, &args.secret_headers))
+        }),
     });
     if !args.quiet {
         crate::console::say(format_args!(

@@ -165,8 +165,10 @@ impl Watch {
         // The summary counts what was printed, live or at the end.
         let counts = self.counts;
         if let Some(live) = &self.proxy.live {
+            let page = live.keep_run(self.run, sent, received);
             live.send(&json!({
                 "kind": "end",
+                "page": page,
                 "run": self.run,
                 "request": self.label,
                 "events": events,
