@@ -152,6 +152,11 @@ impl Kind {
                     Ok(Kind::Message) => Ok(Kind::Messages),
                     Ok(Kind::Tool) => Ok(Kind::Tools),
                     Ok(Kind::Event) => Ok(Kind::Events),
+                    // A list of objects that resemble no kind resembles
+                    // no list of one.
+                    Err(Undetected { closest }) if closest.is_empty() => {
+                        Err(Undetected { closest })
+                    }
                     _ => Err(Undetected {
                         closest: vec![Kind::Messages, Kind::Tools],
                     }),
@@ -255,32 +260,104 @@ fn detect_object(map: &Map<String, Value>) -> Result<Kind, Undetected> {
     {
         return Ok(Kind::Capabilities);
     }
-    if map.contains_key("value") && map.contains_key("description") {
+    // Keys shared with other JSON (`name`, `description`, `value`) tell a
+    // context or a tool only when they are most of the document: a test
+    // case, a package manifest or a configuration with a `name` and a
+    // `description` among many keys of its own is no tool.
+    if map.contains_key("value") && map.contains_key("description") && most(map, CONTEXT_KEYS) {
         return Ok(Kind::Context);
     }
-    if map.contains_key("name") && map.contains_key("description") {
+    if map.contains_key("name") && map.contains_key("description") && most(map, TOOL_KEYS) {
         return Ok(Kind::Tool);
     }
     let mut closest = Vec::new();
-    if has_any(map, &["messages", "tools", "context", "state"]) {
+    if has_any(map, &["messages", "tools", "context", "state"]) && mostly(map, INPUT_KEYS) {
         closest.push(Kind::RunAgentInput);
     }
-    if has_any(map, &["content", "id"]) {
+    if has_any(map, &["content", "id"]) && mostly(map, MESSAGE_KEYS) {
         closest.push(Kind::Message);
     }
-    if has_any(map, &["name", "description"]) {
+    if has_any(map, &["name", "description"]) && mostly(map, TOOL_KEYS) {
         closest.push(Kind::Tool);
     }
-    if has_any(map, &["value", "description"]) {
+    if has_any(map, &["value", "description"]) && mostly(map, CONTEXT_KEYS) {
         closest.push(Kind::Context);
     }
     if map
         .keys()
         .any(|k| CAPABILITY_CATEGORIES.contains(&k.as_str()))
+        && mostly(map, &CAPABILITY_CATEGORIES)
     {
         closest.push(Kind::Capabilities);
     }
     Err(Undetected { closest })
+}
+
+/// A RunAgentInput's keys, in both spellings.
+const INPUT_KEYS: &[&str] = &[
+    "threadId",
+    "thread_id",
+    "runId",
+    "run_id",
+    "parentRunId",
+    "parent_run_id",
+    "state",
+    "messages",
+    "tools",
+    "context",
+    "forwardedProps",
+    "forwarded_props",
+    "resume",
+];
+
+/// A message's keys, in both spellings.
+const MESSAGE_KEYS: &[&str] = &[
+    "id",
+    "role",
+    "content",
+    "name",
+    "toolCalls",
+    "tool_calls",
+    "toolCallId",
+    "tool_call_id",
+    "error",
+    "activityType",
+    "activity_type",
+    "encryptedValue",
+    "encrypted_value",
+];
+
+/// A tool's keys.
+const TOOL_KEYS: &[&str] = &["name", "description", "parameters", "metadata"];
+
+/// A context entry's keys.
+const CONTEXT_KEYS: &[&str] = &["description", "value"];
+
+/// Whether more than half of `map`'s keys are among `own`: enough to tell
+/// the kind by keys other JSON shares.
+fn most(map: &Map<String, Value>, own: &[&str]) -> bool {
+    owned(map, own) * 2 > map.len()
+}
+
+/// Whether at least half of `map`'s keys are among `own`: enough for the
+/// kind to be named as the closest.
+fn mostly(map: &Map<String, Value>, own: &[&str]) -> bool {
+    owned(map, own) * 2 >= map.len()
+}
+
+/// How many of `map`'s keys are among `own` (a key one or two letters from
+/// one of them counts: a misspelt key still belongs to the kind, and is
+/// reported as misspelt).
+fn owned(map: &Map<String, Value>, own: &[&str]) -> usize {
+    map.keys()
+        .filter(|key| own.iter().any(|o| o == key || near(key, o)))
+        .count()
+}
+
+/// Whether `key` is within two edits of `own`, both long enough for that
+/// to mean a slip rather than another word.
+fn near(key: &str, own: &str) -> bool {
+    key.len() > 4 && own.len() > 4 && strsim::levenshtein(key, own) <= 2
 }
 
 impl fmt::Display for Kind {
@@ -390,6 +467,53 @@ mod tests {
         assert_eq!(Kind::detect(&json!(3)), Err(Undetected { closest: vec![] }));
         assert_eq!(
             Kind::detect(&json!({"hello": "world"})),
+            Err(Undetected { closest: vec![] })
+        );
+    }
+
+    #[test]
+    fn shared_keys_among_many_of_a_documents_own_tell_no_kind() {
+        // A conformance test case and a package manifest: a name and a
+        // description among keys no tool has.
+        let test_case = json!({
+            "name": "n", "area": "a", "description": "d", "specPage": "/p",
+            "kill": "k", "stream": [{"type": "RUN_STARTED"}], "expect": {},
+        });
+        assert_eq!(
+            Kind::detect(&test_case),
+            Err(Undetected { closest: vec![] })
+        );
+        let manifest = json!({
+            "name": "app", "version": "1.0.0", "description": "d",
+            "main": "index.js", "scripts": {},
+        });
+        assert_eq!(Kind::detect(&manifest), Err(Undetected { closest: vec![] }));
+        // Half its keys a tool's: named the closest, not taken for one.
+        assert_eq!(
+            Kind::detect(&json!({"name": "app", "description": "d", "version": "1", "main": "m"})),
+            Err(Undetected {
+                closest: vec![Kind::Tool]
+            })
+        );
+        assert_eq!(
+            Kind::detect(&json!([test_case])),
+            Err(Undetected { closest: vec![] })
+        );
+        // A tool with a key of its own, or a misspelt one, is still a tool.
+        for tool in [
+            json!({"name": "n", "description": "d", "strict": true}),
+            json!({"name": "n", "description": "d", "paramters": {}, "x": 1}),
+            json!({"name": "n", "description": "d", "metadata": {}, "x": 1}),
+            json!({"name": "n", "description": "d"}),
+        ] {
+            assert_eq!(Kind::detect(&tool), Ok(Kind::Tool), "{tool}");
+        }
+        assert_eq!(
+            Kind::detect(&json!({"description": "d", "value": "v", "unit": "s"})),
+            Ok(Kind::Context)
+        );
+        assert_eq!(
+            Kind::detect(&json!({"description": "d", "value": 1, "a": 1, "b": 2, "c": 3})),
             Err(Undetected { closest: vec![] })
         );
     }

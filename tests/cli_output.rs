@@ -1019,14 +1019,26 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
         "payloads/valid.json",
         r#"{"id":"m1","role":"user","content":"hi"}"#,
     );
-    // Clean AG-UI files and two JSON files of other tools: clean, exit 0,
-    // the skipped files counted.
+    // A manifest with a name and a description, and a conformance test
+    // case holding a stream of events: no tool, no AG-UI document.
+    ws.write(
+        "web/package.json",
+        r#"{"name": "web", "description": "the app", "version": "1.0.0", "main": "index.js"}"#,
+    );
+    ws.write(
+        "cases/open-message.json",
+        r#"{"name": "open-message", "area": "sequence", "description": "a message never ended",
+            "stream": [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}],
+            "expect": {"rule": "stream-truncated"}}"#,
+    );
+    // Clean AG-UI files and JSON files of other tools: clean, exit 0, the
+    // skipped files counted.
     let run = ws.run(&["check", "."]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(
         run.stdout.ends_with(
             "1 document checked: 1 valid, 0 errors, 0 warnings, 0 infos, \
-             2 files skipped as not AG-UI (--verbose lists them)\n"
+             4 files skipped as not AG-UI (--verbose lists them)\n"
         ),
         "{}",
         run.stdout
@@ -1043,8 +1055,20 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
     );
     let json = ws.run(&["check", ".", "--format", "json"]);
     let document: Value = serde_json::from_str(&json.stdout).expect("JSON");
-    assert_eq!(document["summary"]["skipped"], 2);
+    assert_eq!(document["summary"]["skipped"], 4);
     assert_eq!(document["summary"]["documents"], 1);
+    assert!(
+        verbose.stdout.contains("open-message.json: skipped:"),
+        "{verbose:?}"
+    );
+    // Named, the test case is judged: of no kind, with nothing nearer.
+    let named = ws.run(&["check", "cases/open-message.json"]);
+    assert_eq!(named.code, Some(1), "{named:?}");
+    assert!(
+        named.stdout.contains("error[unknown-kind]") && !named.stdout.contains("closest"),
+        "{}",
+        named.stdout
+    );
 
     // Named on the command line, or matched by an --include glob, such a
     // file is still judged: `unknown-kind`.
@@ -1085,9 +1109,10 @@ fn a_walk_skips_json_that_is_not_ag_ui_and_counts_it() {
     );
     let json = ws.run(&["check", ".", "--format", "json"]);
     let document: Value = serde_json::from_str(&json.stdout).expect("JSON");
-    // package.json, tsconfig.json and notes/broken.json (a walk does not
-    // enter hidden folders such as .vscode/).
-    assert_eq!(document["summary"]["skipped"], 3, "{document:#}");
+    // package.json, web/package.json, the test case, tsconfig.json and
+    // notes/broken.json (a walk does not enter hidden folders such as
+    // .vscode/).
+    assert_eq!(document["summary"]["skipped"], 5, "{document:#}");
 }
 
 #[cfg(unix)]

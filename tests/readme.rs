@@ -164,6 +164,7 @@ fn the_quick_start_prints_a_summary_a_person_can_read() {
     let start = text.find("## Quick start").expect("a quick start");
     let command = text[start..]
         .lines()
+        .filter(|l| l.contains("--summary"))
         .find_map(|l| l.strip_prefix("cargo run --release -- "))
         .expect("the quick start's command");
     let args: Vec<&str> = command.split_whitespace().collect();
@@ -199,4 +200,49 @@ fn the_quick_start_prints_a_summary_a_person_can_read() {
         "the full report is longer"
     );
     assert!(full.contains("error["));
+}
+
+/// The quick start's first run is shown with its output, which is the
+/// binary's output to the byte: the findings a newcomer reads first are the
+/// ones they will see.
+#[test]
+fn the_quick_starts_first_run_shows_what_the_binary_prints() {
+    let text = readme();
+    let start = text.find("## Quick start").expect("a quick start");
+    let quick = &text[start..];
+    let command = quick
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --release -- "))
+        .expect("the first run's command");
+    let shown = quick
+        .split("<!-- first-run output -->\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the first run's output block");
+    let run = assert_cmd::cargo::cargo_bin_cmd!("agui-lint")
+        .args(command.split_whitespace())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run agui-lint");
+    assert_eq!(run.status.code(), Some(1), "it has errors");
+    let printed = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(shown, printed, "the README's output is stale");
+    // A handful of findings, each explained below the output.
+    let rules: std::collections::BTreeSet<&str> = printed
+        .lines()
+        .filter_map(|l| {
+            ["error[", "warning[", "info["]
+                .iter()
+                .find_map(|sev| l.split_once(&format!(": {sev}")))
+                .and_then(|(_, rest)| rest.split_once(']'))
+                .map(|(rule, _)| rule)
+        })
+        .collect();
+    assert!((3..=6).contains(&rules.len()), "{rules:?}");
+    for rule in rules {
+        assert!(
+            quick.contains(&format!("**`{rule}`**")),
+            "{rule} is not explained"
+        );
+    }
 }

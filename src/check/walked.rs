@@ -5,6 +5,10 @@
 //!
 //! - JSON whose kind cannot be told, holding none of the keys and event
 //!   types only AG-UI documents carry ([`AG_UI_MARKERS`]);
+//! - JSON whose top level resembles no kind, whatever it holds deeper (a
+//!   conformance test case with a `stream` of events, a manifest with a
+//!   `name` and a `description`): it is no AG-UI document, though it may
+//!   hold some;
 //! - text that is not JSON, holding no key of any AG-UI kind, however it
 //!   is quoted ([`AG_UI_KEYS`]: a message written with single quotes or a
 //!   context with unquoted keys is still AG-UI);
@@ -101,7 +105,7 @@ pub(super) fn is_skipped(path: &str, bytes: &[u8], report: &Report) -> bool {
     }
     let only = |rule: &str| report.diagnostics().iter().all(|d| d.rule == rule);
     if only(UNKNOWN_KIND.name) {
-        return !looks_like_ag_ui(bytes);
+        return !looks_like_ag_ui(bytes) || resembles_no_kind(bytes);
     }
     if only(INVALID_JSON.name) {
         return is_jsonc_config(path) || !has_ag_ui_key(bytes);
@@ -125,6 +129,13 @@ fn has_ag_ui_key(bytes: &[u8]) -> bool {
             starts && colon
         })
     })
+}
+
+/// Whether the JSON document `bytes` resembles no kind at its top level
+/// (its kind cannot be told, and no kind is close).
+fn resembles_no_kind(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .is_ok_and(|value| crate::Kind::detect(&value).is_err_and(|u| u.closest.is_empty()))
 }
 
 /// Whether `bytes` hold a key or an event type of AG-UI's.
@@ -172,5 +183,9 @@ mod tests {
             b"{\"compilerOptions\": {\"role2\": 1, \"xrole\": 2}} // role"
         ));
         assert!(!has_ag_ui_key(b"these are notes, not JSON"));
+        assert!(resembles_no_kind(
+            br#"{"name": "n", "description": "d", "stream": [{"type": "RUN_STARTED"}], "expect": {}, "area": "a"}"#
+        ));
+        assert!(!resembles_no_kind(br#"{"messages": [], "extra": 1}"#));
     }
 }
