@@ -30,8 +30,8 @@ export type KindName =
 export interface ValidatorOptions {
   /** The version that judges documents declaring none; a document's own declaration wins. */
   protocol?: ProtocolChoice
-  /** See streams and requests through the official client: `@ag-ui/client` 1.0.0 with a current peer (`'1.0.0'`) or one pinned to an older era (`'0.0.57'`, `'0.0.45'`, `'0.0.39'`). */
-  client?: '1.0.0' | '0.0.57' | '0.0.45' | '0.0.39'
+  /** See streams and requests through the official client: `@ag-ui/client` 1.0.0 with a current peer (`'1.0.0'`) or one pinned to an older version (any version, judged as its era's profile: `'0.0.47'` as `'0.0.57'`, as the client compares versions). */
+  client?: string
   /** Report only these rules. */
   select?: string[]
   /** Never report these rules. */

@@ -238,13 +238,15 @@ pub struct ReportArgs {
     pub protocol: Option<ProtocolArg>,
     /// See streams and requests through the official client: what
     /// `@ag-ui/client` 1.0.0 does with them, speaking to a current peer
-    /// (`1.0.0`) or to one pinned to an older era (`0.0.57`, `0.0.45`,
-    /// `0.0.39`): events it drops, content it flattens, SSE framing it
-    /// cannot split, a version newer than its own. Without it, and without
-    /// `client` in agui-lint.toml, the view is `1.0.0`'s: the client every
-    /// user has. Overrides `client` in agui-lint.toml.
+    /// (`1.0.0`) or to one pinned to an older version (any version, such as
+    /// the one a lock file holds: `0.0.47` is judged as the `0.0.57` era,
+    /// as the client compares versions, and the run says so): events it
+    /// drops, content it flattens, SSE framing it cannot split, a version
+    /// newer than its own. Without it, and without `client` in
+    /// agui-lint.toml, the view is `1.0.0`'s: the client every user has.
+    /// Overrides `client` in agui-lint.toml.
     #[arg(long, value_name = "VERSION", value_parser = parse_client)]
-    pub client: Option<agui_lint::Client>,
+    pub client: Option<ClientArg>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -360,7 +362,7 @@ pub struct PageArgs {
     /// See streams and requests through the official client of this
     /// version, as `check --client` does.
     #[arg(long, value_name = "VERSION", value_parser = parse_client)]
-    pub client: Option<agui_lint::Client>,
+    pub client: Option<ClientArg>,
     /// Read settings from this file instead of the `agui-lint.toml` found
     /// in the working directory or above it.
     #[arg(long, value_name = "PATH")]
@@ -391,7 +393,8 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub suite: bool,
     /// Also run this scenario file of the kit (a JSON conversation
-    /// template; repeatable; implies `--suite`).
+    /// template; repeatable; implies `--suite`), after the built-in
+    /// scenarios (all of them, or those `--scenario` names).
     #[arg(long, value_name = "FILE")]
     pub scenario_file: Vec<PathBuf>,
     /// A TOML file of the checks the server is known to fail, each with a
@@ -819,9 +822,34 @@ pub struct SchemaArgs {
     pub out: Option<PathBuf>,
 }
 
-fn parse_client(name: &str) -> Result<agui_lint::Client, String> {
-    name.parse()
-        .map_err(|e: agui_lint::UnknownClientName| e.to_string())
+/// `--client VERSION`: the version as typed, and the profile it is judged
+/// as.
+#[derive(Debug, Clone)]
+pub struct ClientArg {
+    /// The version as typed.
+    pub typed: String,
+    /// The profile of its era.
+    pub profile: agui_lint::Client,
+}
+
+impl ClientArg {
+    /// Says on standard error which profile the version is judged as, when
+    /// it is not a profile's own name.
+    pub fn say_era(&self) {
+        if let Some(note) = agui_lint::Client::judged_as_note(&self.typed) {
+            crate::console::say(format_args!("agui-lint: {note}"));
+        }
+    }
+}
+
+fn parse_client(name: &str) -> Result<ClientArg, String> {
+    let profile = name
+        .parse()
+        .map_err(|e: agui_lint::UnknownClientName| e.to_string())?;
+    Ok(ClientArg {
+        typed: name.to_owned(),
+        profile,
+    })
 }
 
 /// A protocol version on the command line.

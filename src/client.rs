@@ -32,9 +32,9 @@ pub enum Client {
     V1_0_0,
 }
 
-/// A client profile name agui-lint does not know.
+/// A client version that is not a version (`MAJOR.MINOR.PATCH`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown client '{0}' (expected one of: 1.0.0, 0.0.57, 0.0.45, 0.0.39)")]
+#[error("'{0}' is not a version of @ag-ui/client (MAJOR.MINOR.PATCH, such as 1.0.0 or 0.0.47)")]
 pub struct UnknownClientName(pub String);
 
 impl Client {
@@ -84,14 +84,66 @@ impl fmt::Display for Client {
     }
 }
 
+impl Client {
+    /// What a client of `version` is judged as, when that is another
+    /// profile's name: `None` for a profile's own name.
+    ///
+    /// `@ag-ui/client` 1.0.0 picks its shims by comparing the peer's
+    /// version with 0.0.39, 0.0.45 and 0.0.57 (at or below each, that
+    /// era's shims run), so every version falls in one era.
+    pub fn judged_as_note(version: &str) -> Option<String> {
+        let client: Client = version.parse().ok()?;
+        (client.as_str() != version.trim()).then(|| {
+            let what = match client {
+                Client::V1_0_0 => "newer than 0.0.57: no shim",
+                Client::V0_0_57 => "0.0.46 to 0.0.57: subagent events dropped",
+                Client::V0_0_45 => "0.0.40 to 0.0.45: subagent events dropped",
+                Client::V0_0_39 => {
+                    "0.0.39 and older: subagent events dropped, content flattened to text"
+                }
+            };
+            format!(
+                "client {} is judged as the {client} profile ({what})",
+                version.trim()
+            )
+        })
+    }
+}
+
 impl FromStr for Client {
     type Err = UnknownClientName;
 
+    /// Any version (`1.0.0`, `0.0.47`, `v0.0.47`, `^0.0.47`, a pre-release
+    /// such as `0.0.58-rc.1`): the profile of its era, as the client
+    /// compares versions (see [`Client::judged_as_note`]).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Client::ALL
-            .into_iter()
-            .find(|client| client.as_str() == name)
-            .ok_or_else(|| UnknownClientName(name.to_string()))
+        let unknown = || UnknownClientName(name.to_string());
+        let version = name
+            .trim()
+            .trim_start_matches(['v', '^', '~', '='])
+            .split(['-', '+'])
+            .next()
+            .unwrap_or_default();
+        let mut parts = version.split('.').map(|part| {
+            (!part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| part.parse::<u64>().ok())
+                .flatten()
+        });
+        let (Some(Some(major)), Some(Some(minor)), Some(Some(patch)), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(unknown());
+        };
+        let at_or_below = |p: u64| (major, minor, patch) <= (0, 0, p);
+        Ok(if at_or_below(39) {
+            Client::V0_0_39
+        } else if at_or_below(45) {
+            Client::V0_0_45
+        } else if at_or_below(57) {
+            Client::V0_0_57
+        } else {
+            Client::V1_0_0
+        })
     }
 }
 
@@ -104,7 +156,29 @@ mod tests {
         for client in Client::ALL {
             assert_eq!(client.as_str().parse::<Client>(), Ok(client));
         }
-        assert!("0.0.40".parse::<Client>().is_err());
+        // Any version falls in one era, as the client compares them.
+        for (version, era) in [
+            ("0.0.47", Client::V0_0_57),
+            ("0.0.58", Client::V1_0_0),
+            ("0.0.40", Client::V0_0_45),
+            ("0.0.46", Client::V0_0_57),
+            ("0.0.12", Client::V0_0_39),
+            ("v0.0.45", Client::V0_0_45),
+            ("^0.0.57", Client::V0_0_57),
+            ("1.2.3", Client::V1_0_0),
+            ("0.0.58-rc.1", Client::V1_0_0),
+            ("0.1.0", Client::V1_0_0),
+        ] {
+            assert_eq!(version.parse::<Client>(), Ok(era), "{version}");
+        }
+        for not in ["", "latest", "1.0", "1.0.0.0", "0.0.x", "-1.0.0"] {
+            assert!(not.parse::<Client>().is_err(), "{not}");
+        }
+        assert_eq!(Client::judged_as_note("1.0.0"), None);
+        assert_eq!(
+            Client::judged_as_note("0.0.47").as_deref(),
+            Some("client 0.0.47 is judged as the 0.0.57 profile (0.0.46 to 0.0.57: subagent events dropped)")
+        );
         assert!(Client::V0_0_39.drops_subagent_events());
         assert!(Client::V0_0_57.drops_subagent_events());
         assert!(!Client::V1_0_0.drops_subagent_events());

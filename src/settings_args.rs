@@ -60,8 +60,9 @@ pub(crate) fn settings(args: &ReportArgs) -> Result<Settings, SettingsError> {
     if let Some(protocol) = args.protocol {
         settings = settings.protocol(protocol.into());
     }
-    if let Some(client) = args.client {
-        settings = settings.client(client);
+    if let Some(client) = &args.client {
+        client.say_era();
+        settings = settings.client(client.profile);
     }
     Ok(settings.with_limits(limits))
 }
@@ -112,7 +113,12 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
     match settings.client_chosen() {
         Some(client) => line(
             format!("client = \"{client}\""),
-            from("client", report.client.map(|_| "--client")),
+            match &report.client {
+                Some(arg) if arg.typed != client.as_str() => {
+                    format!("--client {} (judged as this profile)", arg.typed)
+                }
+                arg => from("client", arg.as_ref().map(|_| "--client")),
+            },
         ),
         None => line(
             format!("client = \"{}\"", settings.client_profile()),

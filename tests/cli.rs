@@ -602,9 +602,29 @@ fn client_profiles_say_what_the_official_client_does() {
             .map(|d| d["rule"].as_str().expect("rule").to_string())
             .collect()
     };
-    for (client, dropped) in [("1.0.0", 0), ("0.0.57", 2), ("0.0.45", 2), ("0.0.39", 2)] {
+    // Any version is judged as its era's profile, as the client compares
+    // versions (a lock file's 0.0.47 drops subagent events as 0.0.57 does,
+    // 0.0.58 is past every shim), and the run says which profile it took.
+    for (client, dropped) in [
+        ("1.0.0", 0),
+        ("0.0.57", 2),
+        ("0.0.45", 2),
+        ("0.0.39", 2),
+        ("0.0.47", 2),
+        ("0.0.58", 0),
+        ("^0.0.40", 2),
+    ] {
         let output = agui_lint(&["check", "--format", "json", "--client", client, subagents]);
         assert_eq!(output.status.code(), Some(0), "{client}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        if ["1.0.0", "0.0.57", "0.0.45", "0.0.39"].contains(&client) {
+            assert!(said.is_empty(), "{client}: {said}");
+        } else {
+            assert!(
+                said.contains(&format!("client {client} is judged as the ")),
+                "{client}: {said}"
+            );
+        }
         let found = rules(&output);
         assert_eq!(
             found.iter().filter(|r| *r == "client-drops-event").count(),
@@ -649,9 +669,10 @@ fn client_profiles_say_what_the_official_client_does() {
         .output()
         .expect("run agui-lint");
     assert_eq!(configured.status.code(), Some(1), "{}", stdout(&configured));
-    let unknown = agui_lint(&["check", "--client", "0.0.40", har]);
+    let unknown = agui_lint(&["check", "--client", "latest", har]);
     assert_eq!(unknown.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown client '0.0.40'"));
+    assert!(String::from_utf8_lossy(&unknown.stderr)
+        .contains("'latest' is not a version of @ag-ui/client"));
 }
 
 /// One byte that is not UTF-8 never hides the rest of a stream, in a HAR's

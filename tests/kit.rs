@@ -5,7 +5,7 @@
 //! requests: each fails exactly the check for it, and nothing the agent
 //! did not do is counted as passed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
@@ -654,7 +654,12 @@ fn a_chunked_text_message_streams_the_triad_a_scenario_expects() {
          "needs": ["TEXT_MESSAGE_CONTENT"],
          "expect": {"events": ["TEXT_MESSAGE_START", "TEXT_MESSAGE_END"]}}]});
     std::fs::write(&file, scenario.to_string()).expect("write");
-    let args = ["--scenario-file", file.to_str().expect("path")];
+    let args = [
+        "--scenario",
+        "text",
+        "--scenario-file",
+        file.to_str().expect("path"),
+    ];
     let (code, verdicts) = run_kit(Fault::Chunks, &args);
     for check in ["expectation-met", "stream-conforms"] {
         assert_eq!(
@@ -961,7 +966,28 @@ fn expected_failures_hold_on_a_listed_failure_and_fail_on_a_new_or_fixed_one() {
     std::fs::write(&file, listed("version-declard")).expect("write");
     let output = kit(&server(Fault::None), &scenario);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("'version-declard' is not a check"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "'version-declard' is not a check of the kit (did you mean 'version-declared'?)"
+        ),
+        "{output:?}"
+    );
+    // So is one naming no scenario of the kit or of a scenario file: its
+    // entry would never match.
+    std::fs::write(
+        &file,
+        listed("version-declared").replace("\"version\"", "\"versoin\""),
+    )
+    .expect("write");
+    let output = kit(&server(Fault::None), &scenario);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(
+            "'versoin' is not a scenario of the kit or of a scenario file; did you mean 'version'?"
+        ),
+        "{said}"
+    );
 }
 
 #[test]
@@ -1053,10 +1079,25 @@ fn a_user_scenario_file_drives_the_agent_and_reports_its_expectations() {
          "expect": {"events": ["TEXT_MESSAGE_START"]}}
     ]});
     std::fs::write(&file, scenario.to_string()).expect("write");
-    let file_arg = ["--scenario-file", file.to_str().expect("path")];
+    // The file's scenario runs after the built-in ones, all of them...
+    let alone = ["--scenario-file", file.to_str().expect("path")];
+    let (_, verdicts) = run_kit(Fault::None, &alone);
+    let ran: BTreeSet<&str> = verdicts.keys().map(|(s, _)| s.as_str()).collect();
+    for scenario in ["text", "tool", "state", "lookup round trip"] {
+        assert!(ran.contains(scenario), "{scenario}: {ran:?}");
+    }
+    // ... or those --scenario names.
+    let file_arg = [
+        "--scenario",
+        "text",
+        "--scenario-file",
+        file.to_str().expect("path"),
+    ];
     let (code, verdicts) = run_kit(Fault::None, &file_arg);
     assert_eq!(not_passed(&verdicts), BTreeMap::new());
     assert_eq!(code, Some(0));
+    let ran: BTreeSet<&str> = verdicts.keys().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(ran, BTreeSet::from(["text", "lookup round trip"]));
     assert!(verdicts.contains_key(&("lookup round trip".into(), "expectation-met".into())));
     // An agent that does not call the tool: the scenario is not exercised.
     let (_, verdicts) = run_kit(Fault::Passive, &file_arg);

@@ -18,9 +18,10 @@ use crate::invalid;
 pub struct KitOptions {
     /// The URL requests are recorded as sent to.
     pub url: Option<String>,
-    /// Built-in scenario names (default: all).
+    /// Built-in scenario names (default: all; an empty list: none, the
+    /// scenario files alone).
     pub scenarios: Option<Vec<String>>,
-    /// Users' scenario files.
+    /// Users' scenario files, run after the built-in scenarios.
     pub scenario_files: Option<Vec<String>>,
     /// What first requests declare; `"none"` for nothing (default `"1.0"`).
     pub version: Option<String>,
@@ -78,19 +79,24 @@ impl NativeKit {
             expected_failures: None,
             strict: None,
         });
+        // Unset: every built-in scenario, scenario files besides them; a
+        // list (empty included): those alone.
         let scenarios = options
             .scenarios
-            .unwrap_or_default()
-            .iter()
-            .map(|name| {
-                BuiltIn::by_name(name).ok_or_else(|| {
-                    invalid(format!(
-                        "'{name}' is not a scenario of the kit (one of: {})",
-                        scenario_names().join(", ")
-                    ))
-                })
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|name| {
+                        BuiltIn::by_name(name).ok_or_else(|| {
+                            invalid(format!(
+                                "'{name}' is not a scenario of the kit (one of: {})",
+                                scenario_names().join(", ")
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()
             })
-            .collect::<Result<Vec<_>>>()?;
+            .transpose()?;
         let user = options
             .scenario_files
             .unwrap_or_default()
@@ -108,7 +114,13 @@ impl NativeKit {
             }
         };
         let expected = match options.expected_failures {
-            Some(path) => Expected::read(&PathBuf::from(path)).map_err(invalid)?,
+            Some(path) => {
+                let expected = Expected::read(&PathBuf::from(&path)).map_err(invalid)?;
+                expected
+                    .refuse_unknown_scenarios(&user)
+                    .map_err(|e| invalid(format!("{path}: {e}")))?;
+                expected
+            }
             None => Expected::default(),
         };
         let version = match options.version.as_deref() {

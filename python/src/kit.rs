@@ -48,18 +48,23 @@ impl PyKit {
         expected_failures: Option<PathBuf>,
         strict: bool,
     ) -> PyResult<Self> {
+        // None: every built-in scenario, scenario files besides them; a
+        // list (empty included): those alone.
         let scenarios = scenarios
-            .unwrap_or_default()
-            .iter()
-            .map(|name| {
-                BuiltIn::by_name(name).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "'{name}' is not a scenario of the kit (one of: {})",
-                        scenario_names().join(", ")
-                    ))
-                })
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|name| {
+                        BuiltIn::by_name(name).ok_or_else(|| {
+                            PyValueError::new_err(format!(
+                                "'{name}' is not a scenario of the kit (one of: {})",
+                                scenario_names().join(", ")
+                            ))
+                        })
+                    })
+                    .collect::<PyResult<Vec<_>>>()
             })
-            .collect::<PyResult<Vec<_>>>()?;
+            .transpose()?;
         let user = scenario_files
             .unwrap_or_default()
             .iter()
@@ -76,7 +81,13 @@ impl PyKit {
             }
         };
         let expected = match expected_failures {
-            Some(path) => Expected::read(&path).map_err(value_error)?,
+            Some(path) => {
+                let expected = Expected::read(&path).map_err(value_error)?;
+                expected
+                    .refuse_unknown_scenarios(&user)
+                    .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+                expected
+            }
             None => Expected::default(),
         };
         let validator = Validator::new().map_err(value_error)?;

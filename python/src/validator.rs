@@ -74,7 +74,8 @@ fn with_limits(
 ///   take together).
 /// - `client`: see streams and requests through the official client,
 ///   `@ag-ui/client` 1.0.0 with a current peer (`"1.0.0"`) or one pinned to
-///   an older era (`"0.0.57"`, `"0.0.45"`, `"0.0.39"`).
+///   an older version (any version, judged as its era's profile:
+///   `"0.0.47"` as `"0.0.57"`, as the client compares versions).
 #[pyclass(frozen, name = "Validator", module = "agui_lint")]
 pub(crate) struct PyValidator {
     pub(crate) inner: Arc<Validator>,

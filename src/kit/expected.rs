@@ -13,7 +13,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::checks::{by_id, ScenarioResult, Verdict};
+use super::checks::{by_id, ScenarioResult, Verdict, ALL};
+use super::scenarios::BuiltIn;
 
 /// The expected failures of a server.
 #[derive(Debug, Clone, Default)]
@@ -94,7 +95,12 @@ impl Expected {
         let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
         for entry in &file.expected {
             if by_id(&entry.check).is_none() {
-                return Err(format!("'{}' is not a check of the kit", entry.check));
+                let near = crate::suggest::closest(&entry.check, ALL.iter().map(|c| c.id));
+                return Err(format!(
+                    "'{}' is not a check of the kit{}",
+                    entry.check,
+                    near.map_or_else(String::new, |n| format!(" (did you mean '{n}'?)"))
+                ));
             }
             if entry.reason.trim().is_empty() {
                 return Err(format!(
@@ -106,6 +112,31 @@ impl Expected {
         Ok(Expected {
             entries: file.expected,
         })
+    }
+
+    /// Refuses an entry naming a scenario that is neither built in nor one
+    /// of `user` (the scenario files given): a misspelt scenario would
+    /// otherwise never match, and its failure would fail the run.
+    pub fn refuse_unknown_scenarios(&self, user: &[super::UserScenario]) -> Result<(), String> {
+        let known: Vec<&str> = BuiltIn::ALL
+            .iter()
+            .map(|s| s.name())
+            .chain(user.iter().map(|s| s.name.as_str()))
+            .collect();
+        match self
+            .entries
+            .iter()
+            .find(|e| !known.contains(&e.scenario.as_str()))
+        {
+            None => Ok(()),
+            Some(entry) => Err(format!(
+                "'{}' is not a scenario of the kit or of a scenario file{} (the scenarios: {})",
+                entry.scenario,
+                crate::suggest::closest(&entry.scenario, known.iter().copied())
+                    .map_or_else(String::new, |n| format!("; did you mean '{n}'?")),
+                known.join(", ")
+            )),
+        }
     }
 
     /// The status of `verdict`, the verdict of `check` in `scenario`.
@@ -182,9 +213,22 @@ reason = "not yet"
     #[test]
     fn unknown_checks_and_missing_reasons_are_refused() {
         let unknown = FILE.replace("resume-accepted", "resume-acepted");
-        assert!(Expected::parse(&unknown)
-            .unwrap_err()
-            .contains("'resume-acepted' is not a check"));
+        assert!(Expected::parse(&unknown).unwrap_err().contains(
+            "'resume-acepted' is not a check of the kit (did you mean 'resume-accepted'?)"
+        ));
+        let scenario = FILE.replace("\"interrupt\"", "\"interupt\"");
+        let refused = Expected::parse(&scenario)
+            .expect("parses")
+            .refuse_unknown_scenarios(&[])
+            .unwrap_err();
+        assert!(
+            refused.starts_with("'interupt' is not a scenario of the kit or of a scenario file; did you mean 'interrupt'?"),
+            "{refused}"
+        );
+        assert!(Expected::parse(FILE)
+            .expect("parses")
+            .refuse_unknown_scenarios(&[])
+            .is_ok());
         let no_reason = FILE.replace("not yet", " ");
         assert!(Expected::parse(&no_reason)
             .unwrap_err()

@@ -41,9 +41,10 @@ use crate::Validator;
 /// What to run.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The built-in scenarios to run, by name; every one when this and
-    /// `user` are empty.
-    pub scenarios: Vec<BuiltIn>,
+    /// The built-in scenarios to run, by name; `None`, every one (users'
+    /// scenarios are run besides them, not instead); `Some` of an empty
+    /// list, none (users' scenarios alone).
+    pub scenarios: Option<Vec<BuiltIn>>,
     /// Users' scenarios, run after the built-in ones.
     pub user: Vec<UserScenario>,
     /// What first requests declare as `protocolVersion` (`None`: nothing,
@@ -114,11 +115,12 @@ impl Suite {
     /// A suite of `options`' scenarios, judged by `validator`.
     pub fn new(validator: &Validator, options: Options) -> Suite {
         let level = options.level.unwrap_or(Level::Should);
-        let mut scripts: Vec<Script> = if options.scenarios.is_empty() && options.user.is_empty() {
-            BuiltIn::ALL.into_iter().map(Script::BuiltIn).collect()
-        } else {
-            options.scenarios.into_iter().map(Script::BuiltIn).collect()
-        };
+        let mut scripts: Vec<Script> = options
+            .scenarios
+            .unwrap_or_else(|| BuiltIn::ALL.to_vec())
+            .into_iter()
+            .map(Script::BuiltIn)
+            .collect();
         scripts.extend(options.user.into_iter().map(Script::User));
         // A scenario none of whose checks is at the level asked is not run.
         scripts.retain(|script| match script {
@@ -278,7 +280,7 @@ mod tests {
     fn a_scenario_stops_at_its_first_timeout_and_the_suite_goes_on() {
         let validator = Validator::new().expect("validator");
         let options = Options {
-            scenarios: vec![BuiltIn::MultiTurn, BuiltIn::Text],
+            scenarios: Some(vec![BuiltIn::MultiTurn, BuiltIn::Text]),
             ..Options::default()
         };
         let mut suite = Suite::new(&validator, options);

@@ -188,8 +188,9 @@ fn settings(args: &PageArgs) -> Result<Settings, String> {
     if let Some(protocol) = args.protocol {
         settings = settings.protocol(protocol.into());
     }
-    if let Some(client) = args.client {
-        settings = settings.client(client);
+    if let Some(client) = &args.client {
+        client.say_era();
+        settings = settings.client(client.profile);
     }
     Ok(settings)
 }

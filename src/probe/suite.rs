@@ -41,8 +41,14 @@ pub fn command(plan: &Plan, args: &ProbeArgs) -> Result<ExitCode, String> {
         .iter()
         .map(|path| UserScenario::read(path).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.expected_failures {
+        expected
+            .refuse_unknown_scenarios(&user)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let options = kit::Options {
-        scenarios: args.scenario.iter().map(|s| s.0).collect(),
+        // The built-ins run besides a scenario file; --scenario narrows them.
+        scenarios: (!args.scenario.is_empty()).then(|| args.scenario.iter().map(|s| s.0).collect()),
         user,
         version: plan.version.map(str::to_owned),
         level: args.level.map(|level| match level {
