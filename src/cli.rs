@@ -25,8 +25,9 @@ pub enum Command {
     /// Check files, directories and standard input (-) for AG-UI conformance.
     ///
     /// Directories are walked for *.json (one document), *.jsonl and
-    /// *.ndjson (one document per line), *.sse (one document per event) and
-    /// *.har (each request body and response event); hidden entries and
+    /// *.ndjson (one document per line), *.sse (one document per event),
+    /// *.har (each request body and response event) and *.aguipb (binary
+    /// frames, one event per frame); hidden entries and
     /// build folders (target, node_modules, ...) are skipped. A path that
     /// cannot be read is reported and every other path is still checked.
     /// Exit code 0 when no error, 1 when any error (or warning with
@@ -309,13 +310,13 @@ pub struct ReportArgs {
     #[arg(long, value_name = "N")]
     pub max_tool_schema_nodes: Option<usize>,
     /// Most memory a stream's state and activity contents may take, with
-    /// an optional K, M or G suffix (default: four times the document
-    /// size limit, 256M).
+    /// an optional K, M or G suffix (default 256M: four times
+    /// --max-document-size).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_state_size: Option<usize>,
     /// Most memory the states of all streams checked at once may take
-    /// together, with an optional K, M or G suffix (default: four times
-    /// the state limit, 1G).
+    /// together, with an optional K, M or G suffix (default 1G: four times
+    /// --max-state-size).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_total_state_size: Option<usize>,
     /// Most findings reported for one document (default 1000); the rest

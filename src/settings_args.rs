@@ -178,7 +178,7 @@ pub(crate) fn show(settings: &Settings, args: &CheckArgs) -> Result<ExitCode, St
     let total = limits.max_total_state_bytes.map_or_else(
         || {
             format!(
-                "# max-total-state-bytes = {}: four times the state limit",
+                "# max-total-state-bytes = {}: four times max-state-bytes",
                 limits.total_state_limit()
             )
         },

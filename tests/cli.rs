@@ -765,3 +765,62 @@ fn a_bad_byte_hides_nothing_and_an_undecoded_body_fails() {
         "{found:?}"
     );
 }
+
+/// Every limit's default the help states is the one the code runs with,
+/// as `--show-settings` prints it: the help is the generated reference's
+/// source, so the book says so too.
+#[test]
+fn the_help_states_each_limits_default_as_the_code_has_it() {
+    let help = stdout(&agui_lint(&["check", "--help"]));
+    let settings = stdout(&agui_lint(&["check", "--show-settings", "x.json"]));
+    let size = |text: &str| -> u64 {
+        let (digits, unit) = text.split_at(
+            text.find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(text.len()),
+        );
+        let n: u64 = digits.parse().unwrap_or_else(|_| panic!("{text}"));
+        n << match unit {
+            "K" => 10,
+            "M" => 20,
+            "G" => 30,
+            "" => 0,
+            other => panic!("unit {other}"),
+        }
+    };
+    let mut checked = 0;
+    for (flag, key) in [
+        ("--max-document-size", "max-document-bytes"),
+        ("--max-archive-size", "max-archive-bytes"),
+        ("--max-depth", "max-depth"),
+        ("--max-tool-schema-nodes", "max-tool-schema-nodes"),
+        ("--max-state-size", "max-state-bytes"),
+        ("--max-total-state-size", "max-total-state-bytes"),
+        ("--max-findings", "max-findings"),
+    ] {
+        let text = help
+            .split(&format!("      {flag} <"))
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_else(|| panic!("{flag} in the help"));
+        let stated = text
+            .split("(default ")
+            .nth(1)
+            .and_then(|rest| rest.split([',', ':', ')', ';']).next())
+            .unwrap_or_else(|| panic!("{flag}'s default: {text}"));
+        let runs = settings
+            .lines()
+            .find_map(|line| {
+                line.trim_start_matches("# ")
+                    .strip_prefix(&format!("{key} = "))
+                    .map(|rest| rest.split([' ', ':']).next().unwrap_or_default().to_owned())
+            })
+            .unwrap_or_else(|| panic!("{key} in --show-settings: {settings}"));
+        assert_eq!(
+            size(stated),
+            runs.parse::<u64>().expect("a number"),
+            "{flag}: {text}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
