@@ -824,3 +824,52 @@ fn the_help_states_each_limits_default_as_the_code_has_it() {
     }
     assert_eq!(checked, 7);
 }
+
+/// A rule reports one severity per protocol version, the one its header
+/// states (`rule`, the book, SARIF): `error`, or `error (warning in 1.0,
+/// 1.1)`. Only the rules whose severity follows the receiver's treatment of
+/// each value (what it rejects, strips or tolerates), which their pages
+/// explain finding by finding, report more than one.
+#[test]
+fn each_rule_reports_the_severity_its_header_states_for_the_version() {
+    const BY_TREATMENT: &[&str] = &[
+        "content-url-invalid",
+        "invalid-value",
+        "null-for-optional",
+        "missing-field",
+        "wrong-type",
+        "unknown-field",
+        "schema-violation",
+    ];
+    let mut judged = 0;
+    for version in ["1.1", "1.0", "0"] {
+        let output = agui_lint(&["check", "--format", "jsonl", &format!("fixtures/{version}")]);
+        for line in stdout(&output).lines() {
+            let document: Value = serde_json::from_str(line).expect("a JSON line");
+            let Some(protocol) = document["protocol"]
+                .as_str()
+                .and_then(|p| p.parse::<agui_lint::Protocol>().ok())
+            else {
+                continue;
+            };
+            for finding in document["diagnostics"].as_array().into_iter().flatten() {
+                let name = finding["rule"].as_str().expect("rule");
+                if BY_TREATMENT.contains(&name) {
+                    continue;
+                }
+                let rule = agui_lint::rules::all()
+                    .iter()
+                    .find(|r| r.name == name)
+                    .expect("a registered rule");
+                assert_eq!(
+                    finding["severity"].as_str(),
+                    Some(rule.severity_in(protocol).as_str()),
+                    "{name} in {protocol}: its header says {}; {line}",
+                    rule.severity_text()
+                );
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged > 300, "only {judged} findings judged");
+}

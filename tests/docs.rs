@@ -13,6 +13,9 @@ use agui_lint::rules;
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
+/// The repository's address, whose files the book links.
+const REPOSITORY: &str = "https://github.com/agui-lint/agui-lint";
+
 /// The command that rewrites the generated pages.
 const REGENERATE: &str = "AGUI_LINT_WRITE_DOCS=1 cargo test --test docs";
 
@@ -260,6 +263,31 @@ fn kit_page() -> String {
     page
 }
 
+/// The book's table of contents with each rule's page listed under the
+/// rules' index (the rest of it is written by hand).
+fn summary_page() -> String {
+    let text = std::fs::read_to_string(book().join("SUMMARY.md")).expect("docs/src/SUMMARY.md");
+    let index = "- [Rules](reference/rules.md)";
+    let mut page = String::new();
+    for line in text.lines() {
+        if line.starts_with("  - [") && line.contains("(reference/rules/") {
+            continue;
+        }
+        page.push_str(line);
+        page.push('\n');
+        if line == index {
+            for rule in rules::all() {
+                page.push_str(&format!(
+                    "  - [{}](reference/rules/{}.md)\n",
+                    rule.name, rule.name
+                ));
+            }
+        }
+    }
+    assert!(page.contains(index), "SUMMARY.md lists the rules' index");
+    page
+}
+
 /// Every generated file, by its path under `docs/src/reference/`.
 fn generated() -> BTreeMap<String, String> {
     let schema = serde_json::to_value(agui_lint::unstable::render::report_schema())
@@ -272,6 +300,7 @@ fn generated() -> BTreeMap<String, String> {
         pages.insert(format!("rules/{}.md", rule.name), rule_page(rule));
     }
     pages.insert("json-report.md".to_string(), report_page(&schema));
+    pages.insert("../SUMMARY.md".to_string(), summary_page());
     pages.insert(
         "report.schema.json".to_string(),
         serde_json::to_string_pretty(&schema).expect("schema text") + "\n",
@@ -406,8 +435,6 @@ fn every_page_is_in_the_table_of_contents_and_every_link_leads_to_a_file() {
     let pages: Vec<String> = files_under(&src)
         .into_iter()
         .filter(|p| p.ends_with(".md") && p != "SUMMARY.md")
-        // Each rule's page is reached from the rules' index.
-        .filter(|p| !p.starts_with("reference/rules/"))
         .collect();
     for page in &pages {
         assert!(
@@ -427,6 +454,35 @@ fn every_page_is_in_the_table_of_contents_and_every_link_leads_to_a_file() {
             assert!(
                 resolved.exists(),
                 "docs/src/{page} links {target}, which is missing"
+            );
+            // A link out of docs/src/ is broken once the book is rendered:
+            // a file of the repository is linked by its address.
+            let inside = resolved
+                .canonicalize()
+                .is_ok_and(|at| at.starts_with(src.canonicalize().expect("docs/src")));
+            assert!(
+                inside,
+                "docs/src/{page} links {target}, outside the book; link it at {REPOSITORY}/blob/main/…"
+            );
+            checked += 1;
+        }
+        // A link to a file of this repository by its address names one
+        // that exists (checked offline).
+        for at in text.match_indices(REPOSITORY) {
+            let rest = &text[at.0 + REPOSITORY.len()..];
+            let Some(path) = rest
+                .strip_prefix("/blob/main/")
+                .or_else(|| rest.strip_prefix("/tree/main/"))
+            else {
+                continue;
+            };
+            let path = path
+                .split([')', ' ', '#', '"', '>', '`'])
+                .next()
+                .unwrap_or_default();
+            assert!(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(path).exists(),
+                "docs/src/{page} links {REPOSITORY}/…/{path}, which is not in the repository"
             );
             checked += 1;
         }

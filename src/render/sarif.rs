@@ -194,7 +194,7 @@ fn descriptor(rule: &rules::Rule) -> ReportingDescriptor {
         )
         .full_description(
             MultiformatMessageString::builder()
-                .text(first_section(rule.docs).unwrap_or_else(|| rule.summary.to_string()))
+                .text(full_description(rule))
                 .build(),
         )
         .help_uri(rules::docs_url(rule.name))
@@ -204,6 +204,17 @@ fn descriptor(rule: &rules::Rule) -> ReportingDescriptor {
                 .build(),
         )
         .build()
+}
+
+/// What the rule checks, and, for a rule whose severity depends on the
+/// version a document speaks, its severity in each (the default
+/// configuration's level is its pre-1.0 one; each result has its own).
+fn full_description(rule: &rules::Rule) -> String {
+    let what = first_section(rule.docs).unwrap_or_else(|| rule.summary.to_string());
+    match rule.severity_1x {
+        Some(_) => format!("{what} Severity: {}.", rule.severity_text()),
+        None => what,
+    }
 }
 
 /// The first paragraph under the docs' first heading ("What it checks"),

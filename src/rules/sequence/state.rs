@@ -56,7 +56,7 @@ pub(super) const STATE_DELTA_NOT_APPLICABLE: Rule = Rule {
     name: "state-delta-not-applicable",
     severity: Severity::Error,
     protocols: EVERY_VERSION,
-    severity_1x: None,
+    severity_1x: Some(Severity::Warning),
     summary: "A STATE_DELTA does not apply to the state built so far",
     docs: r#"## What it checks
 That each `STATE_DELTA` applies to the state built from the last
@@ -416,7 +416,7 @@ impl State {
         // checked against it, as the consumer applies them. Before 1.0 the
         // client's state is no longer known.
         if at.is_1x() {
-            finding.severity = Severity::Warning;
+            finding.severity = STATE_DELTA_NOT_APPLICABLE.severity_in(at.protocol);
             finding
                 .message
                 .push_str(": a receiver keeps its prior state and warns");
