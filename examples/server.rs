@@ -85,9 +85,14 @@ pub fn reply(input: &RunAgentInput) -> Vec<Value> {
         input.tools.as_ref().map_or(0, Vec::len)
     );
     let mut started = json!({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id});
-    // A 1.x agent declares the version it answers in: the request's.
+    // A 1.x agent declares the version it speaks, its own, never an echo
+    // of the request's (spec/1.1/basic/versioning.mdx, "Version
+    // negotiation"): 1.1, or 1.0 to a consumer that declared 1.0 (a
+    // downgrade it may select: this reply is 1.0 as well). A consumer that
+    // declared nothing predates versions and is sent no declaration.
     if let Some(version) = &input.protocol_version {
-        started["protocolVersion"] = json!(version);
+        let own = if version == "1.0" { "1.0" } else { "1.1" };
+        started["protocolVersion"] = json!(own);
     }
     vec![
         started,

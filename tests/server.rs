@@ -921,3 +921,45 @@ fn the_probe_finds_the_example_endpoint_clean() {
         assert_eq!(output.status.code(), Some(0), "{protocol}");
     }
 }
+
+/// The example server passes its own kit, and its response guard stays
+/// silent on every answer the kit judges conformant: one story for one
+/// behaviour (a request declaring a newer minor answered with the server's
+/// own version passes `newer-minor-served` and is no mismatch either).
+#[test]
+fn the_example_server_passes_its_own_kit_with_its_guard_silent() {
+    let guard = example::guard().expect("validator");
+    let address = serve(example::router(guard.clone()));
+    let url = format!("http://{address}/agent");
+    let output = assert_cmd::cargo::cargo_bin_cmd!("agui-lint")
+        .args(["probe", &url, "--suite", "--format", "json", "--quiet"])
+        .output()
+        .expect("run agui-lint probe --suite");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let verdicts: Vec<String> = report["scenarios"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| {
+            s["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |c| format!("{}/{}: {}", s["name"], c["check"], c["verdict"]))
+        })
+        .collect();
+    assert!(
+        verdicts
+            .iter()
+            .any(|v| v.contains("newer-minor-served") && v.ends_with("\"passed\"")),
+        "{verdicts:#?}"
+    );
+    assert!(
+        !verdicts.iter().any(|v| v.ends_with("\"failed\"")),
+        "{verdicts:#?}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let stats = guard.response_stats();
+    assert!(stats.streams > 5, "{stats:?}");
+    assert_eq!((stats.errors, stats.warnings), (0, 0), "{stats:?}");
+}

@@ -224,18 +224,27 @@ fn a_correct_stream_passes_with_only_its_summary() {
 
 #[test]
 fn the_request_is_paired_with_its_response() {
-    // The request declared 1.1; its run declares 1.0.
+    // The request declared 1.0; its run declares 1.1, newer: the consumer
+    // strips what it does not know, and warns.
     let events = vec![
-        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.0"}),
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}),
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
     ];
     let (sent, chunks) = sse_chunks(&events, 3);
     let guard = guard(ResponseMode::Report);
-    let mut router = router(&guard, "text/event-stream", chunks);
-    let (_, received, logged) = exchange(&mut router, &guard, request("1.1"));
+    let mut router = router(&guard, "text/event-stream", chunks.clone());
+    let (_, received, logged) = exchange(&mut router, &guard, request("1.0"));
     assert_eq!(received, sent);
     assert_eq!(rules(&logged), ["protocol-version-mismatch"], "{logged:#?}");
     assert_eq!(guard.response_stats().warnings, 1);
+    // A request declaring a newer minor answered with the server's own
+    // version, as the spec has it (the kit's newer-minor-served): silent.
+    let quiet =
+        Guard::new(Validator::new().expect("validator")).with_responses(ResponseMode::Report);
+    let mut served = self::router(&quiet, "text/event-stream", chunks);
+    let (_, _, logged) = exchange(&mut served, &quiet, request("1.2"));
+    assert!(rules(&logged).is_empty(), "{logged:#?}");
+    assert_eq!(quiet.response_stats().warnings, 0);
 }
 
 #[test]

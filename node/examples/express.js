@@ -14,7 +14,10 @@ app.post('/agent', guard.express(), (req, res) => {
   const { PassThrough } = require('node:stream')
   const events = new PassThrough()
   checkResponse(events, { request: req.body }).pipe(res) // findings on standard error
-  events.write(`data: ${JSON.stringify({ type: 'RUN_STARTED', threadId, runId, protocolVersion })}\n\n`)
+  // Declare the version this server speaks, never an echo of the request's
+  // (1.0 to a consumer that declared 1.0; none to one that declared none).
+  const own = protocolVersion === undefined ? undefined : protocolVersion === '1.0' ? '1.0' : '1.1'
+  events.write(`data: ${JSON.stringify({ type: 'RUN_STARTED', threadId, runId, protocolVersion: own })}\n\n`)
   events.end(`data: ${JSON.stringify({ type: 'RUN_FINISHED', threadId, runId })}\n\n`)
 })
 

@@ -166,12 +166,22 @@ def test_json_lines_answers_are_checked_as_json_lines(caplog: Any) -> None:
 def test_the_request_is_paired_with_its_answer(caplog: Any) -> None:
     caplog.set_level(logging.INFO, logger="agui_lint")
     request = json.loads(REQUEST)
-    request["protocolVersion"] = "1.1"  # the answer's RUN_STARTED says 1.0
+    request["protocolVersion"] = "1.0"
+    # The answer's RUN_STARTED declares 1.1, newer than the request: a warning.
+    newer = ANSWER.replace(b'"protocolVersion":"1.0"', b'"protocolVersion":"1.1"', 1)
     guard = Guard(responses="report")
-    received = post(app_answering(guard, chunks_of(ANSWER, 64)), json.dumps(request).encode())
-    assert received == ANSWER
+    received = post(app_answering(guard, chunks_of(newer, 64)), json.dumps(request).encode())
+    assert received == newer
     assert rules_of(caplog) == ["protocol-version-mismatch"]
     assert guard.response_stats.warnings == 1
+    # A request declaring a newer minor answered with the server's own
+    # version, as the spec has it: silent.
+    caplog.clear()
+    request["protocolVersion"] = "1.2"
+    quiet = Guard(responses="report")
+    post(app_answering(quiet, chunks_of(ANSWER, 64)), json.dumps(request).encode())
+    assert rules_of(caplog) == []
+    assert quiet.response_stats.warnings == 0
 
 
 def test_off_other_media_and_unsampled_streams_pass_unchecked(caplog: Any) -> None:

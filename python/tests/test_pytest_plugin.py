@@ -93,12 +93,12 @@ def test_event_dicts_as_the_official_models_dump_them() -> None:
 
 
 def test_warnings_fail_only_when_strict() -> None:
-    # The request declares 1.1, the run 1.0: a warning.
-    request = dict(REQUEST, protocolVersion="1.1")
+    # The request declares 1.0, the run 1.1, newer: a warning.
+    request = dict(REQUEST, protocolVersion="1.0")
     events = correct_events()
     events[0] = RunStartedEvent(thread_id="t", run_id="r")
     response = exchange(events)
-    stream = response.content.replace(b'"runId":"r"}', b'"runId":"r","protocolVersion":"1.0"}', 1)
+    stream = response.content.replace(b'"runId":"r"}', b'"runId":"r","protocolVersion":"1.1"}', 1)
     result = assert_exchange(request, stream)
     assert result.warnings == 1
     with pytest.raises(AssertionError, match=r"warning\[protocol-version-mismatch\]"):

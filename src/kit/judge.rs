@@ -581,7 +581,7 @@ pub fn version_declared(exchange: Option<&Exchange>) -> Verdict {
             exchange.name(0)
         )),
         None => Verdict::Failed(format!(
-            "{}: RUN_STARTED declares no protocolVersion",
+            "{}: RUN_STARTED declares no protocolVersion (a MUST of the producer; `check` reports the same stream as the warning protocol-version-missing, since a receiver proceeds)",
             exchange.name(0)
         )),
     }

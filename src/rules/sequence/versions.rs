@@ -17,17 +17,27 @@ pub(super) const PROTOCOL_VERSION_MISMATCH: Rule = Rule {
     protocols: SINCE_1_0,
     severity_1x: None,
     summary:
-        "RUN_STARTED declares another protocolVersion than the request (or the input it echoes)",
+        "RUN_STARTED declares a newer protocolVersion than the request (or the input it echoes)",
     docs: r#"## What it checks
 AG-UI 1.x (`spec/1.1/basic/versioning.mdx`, "Version negotiation"): the
-producer declares the version it speaks on `RUN_STARTED`. Reported when
-that declaration differs from the one its request made (in a HAR capture,
-the request of the same entry) or from the `protocolVersion` of the input
-the event echoes.
+producer declares the version *it* speaks on `RUN_STARTED`, "its own,
+never an echo of the input's". Reported when that declaration is newer
+than the one its request made (in a HAR capture, the request of the same
+entry) or than the `protocolVersion` of the input the event echoes, or is
+not a version (handled like a newer one).
+
+A declaration older than the request's is the negotiation working: a
+producer meeting a newer minor "MUST serve the run [...] answer with its
+own version", and a consumer meeting an older producer proceeds without a
+warning (`@ag-ui/client` warns only of a newer or uninterpretable one).
+Nothing is reported for it, so a server that passes the kit's
+`newer-minor-served` is silent here too.
 
 ## Why it matters
-A consumer meeting a declaration other than its own proceeds under the
-version it speaks and warns: what the newer version adds is stripped.
+A consumer meeting a newer declaration than its own "proceeds under the
+processing model and SHOULD warn": what the newer version adds is
+stripped. A producer that can speak the consumer's version may select a
+downgrade to it.
 
 ## Invalid
 ```json
@@ -45,6 +55,34 @@ version it speaks and warns: what the newer version adds is stripped.
 "#,
 };
 
+/// The help of a declaration newer than the consumer's.
+const NEWER_HELP: &str = "the consumer proceeds under the version it speaks and warns, stripping what it does not know; a producer that can speak the consumer's version may downgrade its stream to it (spec/1.1/basic/versioning.mdx, \"Version negotiation\")";
+
+/// Whether the producer's declaration `declared` is newer than the
+/// consumer's `requested`, `MAJOR.MINOR` compared numerically; one that is
+/// not a version is handled like a newer one, as the spec says. Against a
+/// request that is not a version nothing can be told.
+fn is_newer(declared: &str, requested: &str) -> bool {
+    let parse = |v: &str| -> Option<(u64, u64)> {
+        let (major, minor) = v.split_once('.')?;
+        let number = |s: &str| {
+            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u64>().ok())
+                .flatten()
+        };
+        Some((number(major)?, number(minor)?))
+    };
+    match (parse(declared), parse(requested)) {
+        (Some(declared), Some(requested)) => declared > requested,
+        (None, Some(_)) => true,
+        (_, None) => false,
+    }
+}
+
+/// The help of a missing declaration: what the producer must do, and why
+/// this is a warning where the kit fails a MUST.
+const DECLARE_HELP: &str = "an implementation of AG-UI 1.x must declare the version it speaks on RUN_STARTED (spec/1.1/basic/versioning.mdx, \"Version negotiation\"); a warning here, since a receiver proceeds, and a failed MUST (version-declared) in the conformance kit, which judges the producer";
+
 pub(super) const PROTOCOL_VERSION_MISSING: Rule = Rule {
     name: "protocol-version-missing",
     severity: Severity::Warning,
@@ -60,6 +98,14 @@ otherwise: the request the run answers declared a version (in a HAR, the
 request of the same entry), or the run uses something only 1.x has (a
 `RUN_FINISHED` outcome or usage, subagent events, `subagentRunId`).
 Where nothing tells, nothing is reported.
+
+## Why it is a warning here and a failure in the kit
+`check`, `probe` and the guards judge a stream as its receiver takes it:
+a consumer that sees no declaration proceeds, treating the producer as one
+from before versioning, so a missing declaration is a **warning** (exit
+0). The conformance kit (`probe --suite`) judges the server as a 1.x
+producer against the sentence above, so the same stream fails its MUST
+check `version-declared` (exit 1). Both messages say so.
 
 ## Why it matters
 A consumer that sees no declaration must treat the producer as one that
@@ -118,21 +164,21 @@ impl Versions {
                         "",
                         format!("RUN_STARTED declares no protocolVersion, though its request declared '{requested}'"),
                     )
-                    .with_help("an implementation of AG-UI 1.x must declare the version it speaks on RUN_STARTED (spec/1.1/basic/versioning.mdx, \"Version negotiation\")")
+                    .with_help(DECLARE_HELP)
                 }),
                 // Reported if the run shows it is 1.x.
                 None => self.undeclared = Some(at.place.clone()),
             }
         }
         if let (Some(requested), Some((pointer, declared))) = (&self.requested, declaration) {
-            if requested != declared {
+            if is_newer(declared, requested) {
                 out.push(
                     at.finding(
                         &PROTOCOL_VERSION_MISMATCH,
                         &pointer,
-                        format!("RUN_STARTED declares protocolVersion '{declared}', its request '{requested}'"),
+                        format!("RUN_STARTED declares protocolVersion '{declared}', newer than its request's '{requested}'"),
                     )
-                    .with_help("the consumer proceeds under the version it speaks and warns; answer in the version the request declared"),
+                    .with_help(NEWER_HELP),
                 );
             }
         }
@@ -142,14 +188,14 @@ impl Versions {
                 .map(str::to_string)
         });
         if let (Some(own), Some(input)) = (at.str("protocolVersion"), echoed) {
-            if own != input {
+            if is_newer(own, &input) {
                 out.push(
                     at.finding(
                         &PROTOCOL_VERSION_MISMATCH,
                         "/protocolVersion",
-                        format!("RUN_STARTED declares protocolVersion '{own}', the input it echoes '{input}'"),
+                        format!("RUN_STARTED declares protocolVersion '{own}', newer than the input it echoes '{input}'"),
                     )
-                    .with_help("the producer declares its own version; echo the input as the consumer sent it"),
+                    .with_help(NEWER_HELP),
                 );
             }
         }
@@ -187,7 +233,7 @@ impl Versions {
                 "",
                 format!("RUN_STARTED declared no protocolVersion, though this run uses {what}, which only AG-UI 1.x has"),
             )
-            .with_help("an implementation of AG-UI 1.x must declare the version it speaks on RUN_STARTED (spec/1.1/basic/versioning.mdx, \"Version negotiation\")")
+            .with_help(DECLARE_HELP)
             .with_related_place(&start, "the run started here")
         });
     }
