@@ -64,6 +64,8 @@ CARGO_TARGET_DIR="$bindings_target" CARGO_BUILD_TARGET="$(rustc -vV | sed -n 's/
   steps python/README.md python
 "$clone/.venv/bin/python" -c "import agui_lint, agui_lint.asgi; assert agui_lint.Validator().check_run_agent_input(b'{}').valid is False" ||
   fail "the installed Python package does not check"
+# What the FastAPI example imports, as the README installs it beside it.
+steps python/README.md python-example
 
 # The Node package, then the tarball in an empty project.
 CARGO_TARGET_DIR="$bindings_target" steps node/README.md node

@@ -1,7 +1,10 @@
 """A runnable AG-UI endpoint on FastAPI, guarded by agui-lint both ways:
 
-    pip install agui-lint[asgi] fastapi uvicorn ag-ui-protocol
+    pip install './python[asgi]' fastapi uvicorn ag-ui-protocol==1.0.0   # from the clone's root
     uvicorn fastapi_server:app --port 8000       # from python/examples/
+
+(agui-lint is not on PyPI yet: ``./python`` builds it from the clone, as
+``python/README.md`` says.)
 
 ``POST /agent`` with a valid ``RunAgentInput`` is answered with a short
 Server-Sent Events stream made by the official ``EventEncoder``
