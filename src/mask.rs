@@ -277,6 +277,19 @@ fn unquoted(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` with every word that is a number replaced by [`MASK`].
+/// Whether `word`, after `previous`, is a version agui-lint itself names
+/// (`AG-UI 1.1`, `the newest version agui-lint knows (1.1)`, `@ag-ui/client
+/// 1.0.0 speaks 1.0`), not the document's: a protocol version it judges by
+/// or a client profile, after the words that introduce one.
+fn is_own_version(previous: &str, word: &str) -> bool {
+    let version = word.trim_end_matches(['.', ',', ';', ':']);
+    match previous {
+        "AG-UI" | "knows" | "speaks" => crate::Protocol::ALL.iter().any(|p| p.as_str() == version),
+        "client" => crate::Client::ALL.iter().any(|c| c.as_str() == version),
+        _ => false,
+    }
+}
+
 fn numbers(text: &str) -> Cow<'_, str> {
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return Cow::Borrowed(text);
@@ -294,7 +307,10 @@ fn numbers(text: &str) -> Cow<'_, str> {
         let word = &word_and_after[..end];
         let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
         let position = POSITIONS.contains(&previous.to_ascii_lowercase().as_str());
-        if digits.starts_with(|c: char| c.is_ascii_digit()) && !position {
+        if digits.starts_with(|c: char| c.is_ascii_digit())
+            && !position
+            && !is_own_version(previous, word)
+        {
             // A sentence's full stop after a number is not part of it.
             let kept = word.len() - word.trim_end_matches('.').len();
             out.push_str(MASK);
@@ -313,6 +329,27 @@ fn numbers(text: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::{Kind, Settings, Validator};
+
+    #[test]
+    fn the_versions_agui_lint_names_are_not_the_documents() {
+        assert_eq!(
+            text("protocolVersion '1.2' is newer than the newest version agui-lint knows (1.1)"),
+            "protocolVersion '***' is newer than the newest version agui-lint knows (1.1)"
+        );
+        assert_eq!(
+            text("judged as AG-UI 1.1, the newest version agui-lint knows"),
+            "judged as AG-UI 1.1, the newest version agui-lint knows"
+        );
+        assert_eq!(
+            text("@ag-ui/client 1.0.0 speaks 1.0: it warns"),
+            "@ag-ui/client 1.0.0 speaks 1.0: it warns"
+        );
+        // A number the document gave stays masked, after those words too.
+        assert_eq!(
+            text("AG-UI 7.3 and client 9.9.9"),
+            "AG-UI *** and client ***"
+        );
+    }
 
     #[test]
     fn quoted_text_is_masked_from_the_first_mark_to_the_last() {
