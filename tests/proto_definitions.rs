@@ -188,7 +188,7 @@ fn generated_fields() -> String {
          // Regenerate: AGUI_LINT_WRITE_PROTO=1 cargo test --test proto_definitions\n\n\
          //! Every message of the binary transport with its known fields, for\n\
          //! finding the fields a frame carries that AG-UI does not define.\n\n\
-         use super::unknown::{Field, Message};\n\n",
+         use super::table::{Field, Message};\n\n",
     );
     let event = index.get(".ag_ui.Event").expect("the Event message");
     let _ = writeln!(

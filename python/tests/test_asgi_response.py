@@ -167,13 +167,14 @@ def test_the_request_is_paired_with_its_answer(caplog: Any) -> None:
     caplog.set_level(logging.INFO, logger="agui_lint")
     request = json.loads(REQUEST)
     request["protocolVersion"] = "1.0"
-    # The answer's RUN_STARTED declares 1.1, newer than the request: a warning.
+    # The answer's RUN_STARTED declares 1.1, newer than the request (and than
+    # @ag-ui/client 1.0.0 speaks): warnings.
     newer = ANSWER.replace(b'"protocolVersion":"1.0"', b'"protocolVersion":"1.1"', 1)
     guard = Guard(responses="report")
     received = post(app_answering(guard, chunks_of(newer, 64)), json.dumps(request).encode())
     assert received == newer
-    assert rules_of(caplog) == ["protocol-version-mismatch"]
-    assert guard.response_stats.warnings == 1
+    assert sorted(rules_of(caplog)) == ["client-older-than-stream", "protocol-version-mismatch"]
+    assert guard.response_stats.warnings == 2
     # A request declaring a newer minor answered with the server's own
     # version, as the spec has it: silent.
     caplog.clear()

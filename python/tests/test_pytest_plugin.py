@@ -93,14 +93,15 @@ def test_event_dicts_as_the_official_models_dump_them() -> None:
 
 
 def test_warnings_fail_only_when_strict() -> None:
-    # The request declares 1.0, the run 1.1, newer: a warning.
+    # The request declares 1.0, the run 1.1, newer than the request and than
+    # @ag-ui/client 1.0.0 speaks: two warnings.
     request = dict(REQUEST, protocolVersion="1.0")
     events = correct_events()
     events[0] = RunStartedEvent(thread_id="t", run_id="r")
     response = exchange(events)
     stream = response.content.replace(b'"runId":"r"}', b'"runId":"r","protocolVersion":"1.1"}', 1)
     result = assert_exchange(request, stream)
-    assert result.warnings == 1
+    assert result.warnings == 2
     with pytest.raises(AssertionError, match=r"warning\[protocol-version-mismatch\]"):
         assert_exchange(request, stream, strict=True)
 

@@ -88,18 +88,17 @@ impl Reading {
     }
 
     /// What the receivers do with `found` at `at`, a value outside the
-    /// closed set its place allows.
-    pub(crate) fn outside_closed_set(self, at: &str, found: &Value) -> Treatment {
+    /// closed set its place allows; `recognised`, whether the version's
+    /// vocabulary knows the value elsewhere (a string some closed set of
+    /// the version holds: `schema::vocabulary_recognises`, which the
+    /// caller asks so that the rules do not depend on the schemas).
+    pub(crate) fn outside_closed_set(self, at: &str, found: &Value, recognised: bool) -> Treatment {
         if !self.protocol.is_1x() {
             return Treatment::Rejected;
         }
         if self.newer {
             return match found {
-                Value::String(value)
-                    if !crate::schema::vocabulary_recognises(self.protocol, value) =>
-                {
-                    Treatment::MaybeNewer
-                }
+                Value::String(_) if !recognised => Treatment::MaybeNewer,
                 _ => Treatment::Rejected,
             };
         }
@@ -107,11 +106,7 @@ impl Reading {
             Receiver::Server => Treatment::Rejected,
             Receiver::Client if is_union_tag_in_stream(at) => Treatment::Stripped,
             Receiver::Client => match found {
-                Value::String(value)
-                    if !crate::schema::vocabulary_recognises(self.protocol, value) =>
-                {
-                    Treatment::RunFailedSpecStrips
-                }
+                Value::String(_) if !recognised => Treatment::RunFailedSpecStrips,
                 _ => Treatment::RunFailed,
             },
         }
@@ -401,35 +396,35 @@ mod tests {
         let value = json!("narrator");
         let request = Reading::new(Protocol::V1_0, Kind::RunAgentInput);
         assert_eq!(
-            request.outside_closed_set("/messages/0/role", &value),
+            request.outside_closed_set("/messages/0/role", &value, false),
             Treatment::Rejected
         );
         let event = Reading::new(Protocol::V1_0, Kind::Event);
         assert_eq!(
-            event.outside_closed_set("/role", &value),
+            event.outside_closed_set("/role", &value, false),
             Treatment::RunFailedSpecStrips
         );
         assert_eq!(
-            event.outside_closed_set("/role", &json!("tool")),
+            event.outside_closed_set("/role", &json!("tool"), true),
             Treatment::RunFailed
         );
         assert_eq!(
-            event.outside_closed_set("/messages/0/role", &value),
+            event.outside_closed_set("/messages/0/role", &value, false),
             Treatment::Stripped
         );
         let pre = Reading::new(Protocol::V0, Kind::Event);
         assert_eq!(
-            pre.outside_closed_set("/messages/0/role", &value),
+            pre.outside_closed_set("/messages/0/role", &value, false),
             Treatment::Rejected
         );
         let newer = request.declaring_newer(true);
         assert_eq!(
-            newer.outside_closed_set("/messages/0/role", &value),
+            newer.outside_closed_set("/messages/0/role", &value, false),
             Treatment::MaybeNewer
         );
         // A value the version knows, in the wrong place, is malformed.
         assert_eq!(
-            newer.outside_closed_set("/messages/0/role", &json!("tool")),
+            newer.outside_closed_set("/messages/0/role", &json!("tool"), true),
             Treatment::Rejected
         );
     }

@@ -285,7 +285,11 @@ impl Refiner<'_> {
                         }
                         let pointer = pointer::push(at, tag_key);
                         let found = object.get(tag_key).unwrap_or(&Value::Null);
-                        let treatment = self.reading.outside_closed_set(&pointer, found);
+                        let treatment = self.reading.outside_closed_set(
+                            &pointer,
+                            found,
+                            recognised(self.reading.protocol, found),
+                        );
                         out.add_as(&crate::rules::INVALID_VALUE, treatment.severity(), |_| {
                         let replacement = DEPRECATED_EVENT_TYPES
                             .iter()
@@ -470,7 +474,11 @@ impl Refiner<'_> {
     /// reset to the rule's default).
     fn invalid_value(&self, at: &str, allowed: &[Value], out: &mut impl Findings) {
         let instance = self.instance_at(at).unwrap_or(&Value::Null);
-        let treatment = self.reading.outside_closed_set(at, instance);
+        let treatment = self.reading.outside_closed_set(
+            at,
+            instance,
+            recognised(self.reading.protocol, instance),
+        );
         out.add_as(&crate::rules::INVALID_VALUE, treatment.severity(), |_| {
             self.with_consequence(self.invalid_value_finding(at, instance, allowed), treatment)
         });
@@ -559,6 +567,14 @@ fn type_matches(expected: &str, value: &Value) -> bool {
         "integer" => value.is_i64() || value.is_u64(),
         _ => false,
     }
+}
+
+/// Whether `found` is a string the vocabulary of `protocol` knows (in some
+/// closed set of the version), for [`Reading::outside_closed_set`].
+fn recognised(protocol: crate::Protocol, found: &Value) -> bool {
+    found
+        .as_str()
+        .is_some_and(|value| super::vocabulary_recognises(protocol, value))
 }
 
 #[cfg(test)]

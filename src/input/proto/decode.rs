@@ -34,10 +34,7 @@ pub enum Decoded {
     TooDeep,
 }
 
-/// The deepest nesting of messages decoded: three messages a level of
-/// JSON objects (`Value`, `Struct`, its entry) for the deepest
-/// `--max-depth` allowed, and the event's own around them.
-pub const DEEPEST_MESSAGES: usize = 3 * crate::limits::MAX_DEPTH_CAP + 16;
+pub use super::depth::DEEPEST_MESSAGES;
 
 /// Nesting up to which a frame is decoded on the caller's stack (prost's
 /// own default limit); deeper, on a stack grown for it.

@@ -6,6 +6,11 @@
 use super::fast::varint;
 use super::known::MESSAGES;
 
+/// The deepest nesting of messages decoded: three messages a level of
+/// JSON objects (`Value`, `Struct`, its entry) for the deepest
+/// `--max-depth` allowed, and the event's own around them.
+pub const DEEPEST_MESSAGES: usize = 3 * crate::limits::MAX_DEPTH_CAP + 16;
+
 /// The deepest nesting of known messages in `bytes`, a message of type
 /// `message` (an index into the table), counting it as 1; as soon as it
 /// passes `limit`, `limit + 1`. Bytes that are not protobuf end the

@@ -4,7 +4,7 @@
 //! Every message of the binary transport with its known fields, for
 //! finding the fields a frame carries that AG-UI does not define.
 
-use super::unknown::{Field, Message};
+use super::table::{Field, Message};
 
 /// `Event`, the message each frame holds.
 pub(crate) const EVENT: usize = 7;

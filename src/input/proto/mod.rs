@@ -22,6 +22,7 @@ pub mod frames;
 mod json;
 #[allow(clippy::all, clippy::pedantic)]
 mod known;
+mod table;
 mod unknown;
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
 mod wire;

@@ -6,26 +6,6 @@
 use super::fast::varint;
 use super::known::MESSAGES;
 
-/// One message of the binary transport and its known fields.
-#[derive(Debug)]
-pub(crate) struct Message {
-    /// The message's name in `proto/ag_ui.proto` (`ToolCall.Function`).
-    pub(crate) name: &'static str,
-    /// Its fields, by number.
-    pub(crate) fields: &'static [Field],
-}
-
-/// A known field.
-#[derive(Debug)]
-pub(crate) struct Field {
-    /// Its number on the wire.
-    pub(crate) number: u32,
-    /// Its name in `proto/ag_ui.proto`.
-    pub(crate) name: &'static str,
-    /// The message it holds (an index into the table), if it holds one.
-    pub(crate) message: Option<usize>,
-}
-
 /// A field AG-UI does not define.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownField {
@@ -60,7 +40,7 @@ const KEPT: usize = 16;
 
 /// Deepest nesting walked: a frame nested deeper is not decoded (and this
 /// walk is not reached).
-const DEEPEST: usize = super::decode::DEEPEST_MESSAGES;
+const DEEPEST: usize = super::depth::DEEPEST_MESSAGES;
 
 /// The messages whose every field is a member of one `oneof`, whose
 /// members the official decoder requires to be at most one.

@@ -56,6 +56,7 @@ mod held;
 mod here;
 pub(crate) mod lifecycle;
 pub(crate) mod open;
+mod open_item;
 mod open_slots;
 mod outcome;
 pub(crate) mod patch;

@@ -17,7 +17,7 @@ use hashbrown::HashTable;
 
 use super::held::{Arguments, Pool};
 use super::here::EventPlace;
-use super::open::{Open, Opened};
+use super::open_item::{Open, Opened};
 use crate::Location;
 
 /// How many kinds of item there are ([`Opened`]).
