@@ -276,6 +276,44 @@ def test_expected_failures_and_levels_reach_the_kit(tmp_path: Path) -> None:
     assert "<testsuite" in musts.junit and musts.json["summary"]["failed"] == 1
 
 
+def test_a_misspelt_scenario_is_refused_and_scenario_files_run_besides_the_built_ins(
+    tmp_path: Path,
+) -> None:
+    listed = tmp_path / "expected.toml"
+    listed.write_text('[[expected]]\nscenario = "multi-trun"\ncheck = "ids-echoed"\nreason = "r"\n')
+    with pytest.raises(ValueError, match="'multi-trun' is not a scenario of the kit or of a scenario file; did you mean 'multi-turn'"):
+        run_asgi(reply_app(), "/agent", scenarios=["text"], expected_failures=listed)
+    scenario = tmp_path / "hello.json"
+    scenario.write_text(
+        json.dumps(
+            {
+                "name": "hello",
+                "steps": [
+                    {
+                        "request": {
+                            "threadId": "{{threadId}}",
+                            "runId": "{{runId}}",
+                            "state": {},
+                            "messages": [{"id": "{{id}}", "role": "user", "content": "Hello"}],
+                            "tools": [],
+                            "context": [],
+                            "forwardedProps": {},
+                        },
+                        "expect": {"events": ["TEXT_MESSAGE_START"]},
+                    }
+                ],
+            }
+        )
+    )
+    besides = run_asgi(reply_app(), "/agent", scenarios=["text"], scenario_files=[scenario])
+    assert {s for s, *_ in besides.results} == {"text", "hello"}, besides.text
+    alone = run_asgi(reply_app(), "/agent", scenarios=[], scenario_files=[scenario])
+    assert {s for s, *_ in alone.results} == {"hello"}, alone.text
+    # A file's scenario names an entry of the expected failures too.
+    listed.write_text('[[expected]]\nscenario = "hello"\ncheck = "ids-echoed"\nreason = "r"\n')
+    run_asgi(reply_app(), "/agent", scenarios=[], scenario_files=[scenario], expected_failures=listed)
+
+
 def test_the_async_runner_serves_async_tests() -> None:
     async def in_a_test_of_its_own() -> KitReport:
         return await run_asgi_async(reply_app(), "/agent", scenarios=["text"])
