@@ -169,6 +169,12 @@ impl Diagnostic {
         self
     }
 
+    /// The finding with the related note `related` added.
+    pub(crate) fn with_note(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+
     /// Adds another place involved in the finding.
     #[must_use]
     pub fn with_related(mut self, pointer: impl Into<String>, message: impl Into<String>) -> Self {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{Context, FileCheck, Sink};
 use crate::input::har::{self, HarBody, HarEntry};
 use crate::input::proto::ProtoFramer;
-use crate::input::sse::SseReader;
+use crate::input::sse::SseFramer;
 use crate::lines::Lines;
 use crate::rules::Interrupted;
 use crate::stream::record::{
@@ -364,7 +364,7 @@ impl FileCheck<'_> {
         stream.answer(&input);
         let mut pending = Pending::default();
         let mut events = 0;
-        for event in SseReader::new(response.bytes.as_slice()) {
+        for event in SseFramer::read(response.bytes.as_slice()) {
             events += 1;
             // Reading from memory cannot fail.
             let Ok(event) = event else { break };

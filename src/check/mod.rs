@@ -26,8 +26,8 @@ pub use ordered::check_sources_in_order;
 
 pub(crate) use crate::checked::Sink;
 use crate::input::proto::ProtoFramer;
-use crate::input::sse::SseReader;
-use crate::input::{Framed, JsonLines, Layout, Source};
+use crate::input::sse::SseFramer;
+use crate::input::{Framed, Layout, LineFramer, Source};
 use crate::stream::record::{document_line, fill_source_lines, File, Record};
 use crate::{Kind, Validator};
 
@@ -235,7 +235,7 @@ impl FileCheck<'_> {
 
     /// JSON Lines: each line a record, the events among them one stream.
     fn json_lines(&self, reader: impl BufRead, sink: &mut dyn Sink) -> io::Result<()> {
-        let lines = JsonLines::with_limit(reader, self.validator.limits().max_document_bytes);
+        let lines = LineFramer::read_with_limit(reader, self.validator.limits().max_document_bytes);
         let records = lines.map(|line| line.map(Record::line));
         self.stream(records, self.kind, sink)
     }
@@ -259,7 +259,7 @@ impl FileCheck<'_> {
         let kind = self.kind.or(Some(Kind::Event));
         let client = self.validator.settings().client_profile();
         let (reader, endings) = line_endings::watch(reader);
-        let records = SseReader::with_limit(reader, limit).map(|event| event.map(Record::sse));
+        let records = SseFramer::read_with_limit(reader, limit).map(|event| event.map(Record::sse));
         self.stream(records, kind, sink)?;
         if let Some(finding) = endings.finding(client) {
             let report = self.validator.report_of(vec![finding]);

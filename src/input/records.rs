@@ -211,15 +211,15 @@ impl Framer for LineFramer {
 /// reader, through a [`LineFramer`].
 pub type JsonLines<R> = Framed<R, LineFramer>;
 
-impl<R: BufRead> JsonLines<R> {
+impl LineFramer {
     /// Lines of `reader`, of any length.
-    pub fn new(reader: R) -> Self {
+    pub fn read<R: BufRead>(reader: R) -> JsonLines<R> {
         Framed::over(reader, LineFramer::new(usize::MAX))
     }
 
     /// Lines of `reader`; a line longer than `limit` bytes is measured and
     /// skipped, never held in memory.
-    pub fn with_limit(reader: R, limit: usize) -> Self {
+    pub fn read_with_limit<R: BufRead>(reader: R, limit: usize) -> JsonLines<R> {
         Framed::over(reader, LineFramer::new(limit))
     }
 }
@@ -233,7 +233,7 @@ mod tests {
     use super::*;
 
     fn lines(bytes: &[u8]) -> Vec<(usize, String)> {
-        JsonLines::new(bytes)
+        LineFramer::read(bytes)
             .map(|l| {
                 let l = l.expect("line");
                 (l.number, String::from_utf8(l.bytes).expect("utf-8"))
@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn lines_over_the_limit_are_measured_not_kept() {
         let text = format!("{{}}\n{}\n[]", "x".repeat(100));
-        let lines: Vec<Line> = JsonLines::with_limit(text.as_bytes(), 10)
+        let lines: Vec<Line> = LineFramer::read_with_limit(text.as_bytes(), 10)
             .map(|l| l.expect("line"))
             .collect();
         assert_eq!(lines.len(), 3);
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(lines[2].bytes, b"[]");
         // A tiny buffer splits lines across refills.
         let small = std::io::BufReader::with_capacity(3, text.as_bytes());
-        let again: Vec<Line> = JsonLines::with_limit(small, 10)
+        let again: Vec<Line> = LineFramer::read_with_limit(small, 10)
             .map(|l| l.expect("line"))
             .collect();
         assert_eq!(again, lines);

@@ -280,16 +280,16 @@ impl Framer for SseFramer {
 /// [`SseFramer`], so a capture of any size is read in bounded memory.
 pub type SseReader<R> = Framed<R, SseFramer>;
 
-impl<R: BufRead> SseReader<R> {
+impl SseFramer {
     /// A reader of the events in `reader`, from its first byte.
-    pub fn new(reader: R) -> Self {
+    pub fn read<R: BufRead>(reader: R) -> SseReader<R> {
         Framed::over(reader, SseFramer::new(usize::MAX))
     }
 
     /// A reader that keeps at most `limit` bytes of an event's data (and
     /// of a line), measuring the rest: an event of any size is read in
     /// bounded memory and reported by its length.
-    pub fn with_limit(reader: R, limit: usize) -> Self {
+    pub fn read_with_limit<R: BufRead>(reader: R, limit: usize) -> SseReader<R> {
         Framed::over(reader, SseFramer::new(limit))
     }
 }
@@ -327,7 +327,7 @@ mod tests {
     use std::io::{self, BufReader, Cursor, Read};
 
     fn events(input: &[u8]) -> Vec<SseEvent> {
-        SseReader::new(Cursor::new(input.to_vec()))
+        SseFramer::read(Cursor::new(input.to_vec()))
             .collect::<io::Result<Vec<_>>>()
             .expect("reading from memory does not fail")
     }
@@ -343,7 +343,7 @@ mod tests {
             "x".repeat(300),
             "y".repeat(300)
         );
-        let events: Vec<SseEvent> = SseReader::with_limit(text.as_bytes(), 100)
+        let events: Vec<SseEvent> = SseFramer::read_with_limit(text.as_bytes(), 100)
             .map(|e| e.expect("event"))
             .collect();
         assert_eq!(events.len(), 2);
@@ -445,7 +445,7 @@ mod tests {
         // A one-byte buffer puts every CR at the end of a chunk, its LF at
         // the start of the next.
         let reader = BufReader::with_capacity(1, Cursor::new(input.to_vec()));
-        let got = SseReader::new(reader)
+        let got = SseFramer::read(reader)
             .collect::<io::Result<Vec<_>>>()
             .expect("reading from memory does not fail");
         assert_eq!(got, expected);
@@ -525,7 +525,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let mut reader = SseReader::new(BufReader::new(Failing(false)));
+        let mut reader = SseFramer::read(BufReader::new(Failing(false)));
         let first = reader.next().expect("an event").expect("no error yet");
         assert_eq!(first.data, b"a");
         assert!(matches!(reader.next(), Some(Err(_))));

@@ -3,7 +3,7 @@
 //! only the event's number.
 
 use super::exchange::one_line;
-use crate::input::sse::SseReader;
+use crate::input::sse::SseFramer;
 use crate::Framing;
 
 /// Events shown before the faulty one.
@@ -40,7 +40,7 @@ pub fn events_around(body: &[u8], framing: Framing, record: usize) -> String {
             }
         }
         _ => {
-            for event in SseReader::new(body) {
+            for event in SseFramer::read(body) {
                 let Ok(event) = event else { break };
                 if !keep(event.index, &event.data) {
                     break;

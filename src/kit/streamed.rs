@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::chunks::Chunks;
 use super::conversation::Conversation;
-use crate::input::sse::SseReader;
+use crate::input::sse::SseFramer;
 use crate::rules::sequence::patch::{self, Budget, Refusal};
 
 /// How a run's stream ended.
@@ -138,7 +138,7 @@ impl Streamed {
                 }
             }
         } else {
-            for event in SseReader::new(body) {
+            for event in SseFramer::read(body) {
                 let Ok(event) = event else { break };
                 if let Ok(event) = serde_json::from_slice::<Value>(&event.data) {
                     apply(event);

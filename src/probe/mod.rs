@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use agui_lint::unstable::input::har::DeliveryEnd;
-use agui_lint::unstable::input::sse::SseReader;
+use agui_lint::unstable::input::sse::SseFramer;
 
 pub use http::Timeouts;
 pub use scenario::Scenario;
@@ -202,7 +202,7 @@ pub(crate) fn summarize(label: &str, received: &http::Received) {
                 .iter()
                 .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
                 .map_or("no Content-Type", |(_, value)| value.as_str());
-            let events = SseReader::new(received.body.as_slice()).count();
+            let events = SseFramer::read(received.body.as_slice()).count();
             let mut line = format!(
                 "probe: {label}: HTTP {status} {media_type}, {events} events, {} bytes in {} ms",
                 received.body.len() as u64 + delivery.dropped_bytes.unwrap_or(0),

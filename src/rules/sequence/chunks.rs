@@ -14,7 +14,7 @@ use foldhash::HashMap;
 
 use super::event_type::EventType;
 use super::held::{Arguments, Pool};
-use super::here::{owner_name, EventPlace, Here, RelatedPlace};
+use super::here::{owner_name, EventPlace, Here};
 use super::open::OWNER_MISMATCH;
 use super::tool_calls::check_arguments;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -457,9 +457,10 @@ impl Chunks {
                 _ => "give the first chunk of each message its messageId; any event but RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE and SUBAGENT_STARTED ends a chunk stream",
             });
             if let (Some(closed), None) = (&lane.closed[k], id) {
-                finding = finding.with_related_place(
-                    &closed.by,
-                    format!("{} closed the chunk stream here", closed.by_type),
+                finding = finding.with_note(
+                    closed
+                        .by
+                        .note(format!("{} closed the chunk stream here", closed.by_type)),
                 );
             }
             out.push(finding);
@@ -567,7 +568,7 @@ fn contradictions(kind: ChunkKind, item: &ChunkItem, at: &Here<'_>, out: &mut im
                     "repeat {key} with the opener's value or leave it out; to start another item give the chunk a new {}",
                     kind.id_key()
                 ))
-                .with_related_place(&item.start, "the first chunk here"),
+                .with_note(item.start.note("the first chunk here")),
             );
         }
     }
@@ -598,7 +599,7 @@ fn owner_mismatch(
         .get(&owner.map(str::to_string))
         .and_then(|lane| lane.open[k].as_ref())
     {
-        finding = finding.with_related_place(&item.start, "the first chunk here");
+        finding = finding.with_note(item.start.note("the first chunk here"));
     }
     finding
 }

@@ -126,25 +126,19 @@ impl<'a> Here<'a> {
     }
 }
 
-/// Related notes that point at another event.
-pub(super) trait RelatedPlace {
-    /// Adds a note `what` pointing at the event at `place`.
-    fn with_related_place(self, place: &EventPlace, what: impl Into<String>) -> Self;
-}
-
-impl RelatedPlace for Diagnostic {
-    fn with_related_place(mut self, place: &EventPlace, what: impl Into<String>) -> Self {
-        self.related.push(Related {
-            pointer: place.pointer.clone(),
+impl EventPlace {
+    /// A related note `what` pointing at this event.
+    pub(super) fn note(&self, what: impl Into<String>) -> Related {
+        Related {
+            pointer: self.pointer.clone(),
             // No count in the text: the note carries its own place (record,
             // pointer, line and column), so a message never names the event
             // by a counter other than the one its document is named by.
             message: what.into(),
-            record: place.record,
-            location: place.location,
+            record: self.record,
+            location: self.location,
             target: Target::Value,
-        });
-        self
+        }
     }
 }
 

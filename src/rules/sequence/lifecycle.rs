@@ -11,7 +11,7 @@
 use foldhash::HashSet;
 
 use super::event_type::EventType;
-use super::here::{EventPlace, Here, RelatedPlace};
+use super::here::{EventPlace, Here};
 use super::open::OpenItems;
 use super::REMEMBERED_IDS;
 use crate::diagnostic::Severity;
@@ -402,7 +402,7 @@ impl Lifecycle {
                     .with_help(
                         "end the run with RUN_FINISHED or RUN_ERROR before starting the next",
                     )
-                    .with_related_place(&start, "the active run started here"),
+                    .with_note(start.note("the active run started here")),
                 );
                 self.start(at, out);
                 return Some(Boundary::Started);
@@ -444,7 +444,7 @@ impl Lifecycle {
                             format!("{kind} after RUN_FINISHED"),
                         )
                         .with_help("after RUN_FINISHED only a new RUN_STARTED may follow")
-                        .with_related_place(&end, "the run finished here"),
+                        .with_note(end.note("the run finished here")),
                     );
                 }
             }
@@ -464,7 +464,7 @@ impl Lifecycle {
                             format!("{kind} after RUN_ERROR"),
                         )
                         .with_help(help)
-                        .with_related_place(&end, "the run ended with an error here"),
+                        .with_note(end.note("the run ended with an error here")),
                     );
                 }
             }
@@ -508,7 +508,7 @@ impl Lifecycle {
                         format!("RUN_FINISHED has {key} '{found}', its RUN_STARTED '{expected}'"),
                     )
                     .with_help(format!("end the run with the {key} it started with"))
-                    .with_related_place(&start, "the run started here"),
+                    .with_note(start.note("the run started here")),
                 );
             }
         }
@@ -525,7 +525,7 @@ impl Lifecycle {
                     "the stream ends while a run is active",
                 )
                 .with_help("end every run with RUN_FINISHED, or RUN_ERROR when it cannot finish")
-                .with_related_place(start, "the run started here"),
+                .with_note(start.note("the run started here")),
             );
         }
     }
@@ -545,7 +545,7 @@ impl Lifecycle {
                         format!("RUN_STARTED names thread '{thread}', the run before it thread '{first}'"),
                     )
                     .with_help("a stream carries runs of one thread; start a run on another thread in a stream of its own")
-                    .with_related_place(place, "the run before started here"),
+                    .with_note(place.note("the run before started here")),
                 ),
                 _ => {}
             }
@@ -585,7 +585,7 @@ pub(super) fn finished_while_open(open: &mut OpenItems, at: &Here<'_>, out: &mut
                 "send {} before RUN_FINISHED",
                 open.kind.end_event()
             ))
-            .with_related_place(&open.start, format!("{} here", open.start_type))
+            .with_note(open.start.note(format!("{} here", open.start_type)))
         });
     });
 }

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::held;
-use super::here::{owner_name, Here, RelatedPlace};
+use super::here::{owner_name, Here};
 pub(super) use super::open_item::{Open, Opened};
 use super::open_slots::{NewItem, Slots};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -314,7 +314,7 @@ impl OpenItems {
                             "end it with {} first, or use another id",
                             kind.end_event()
                         ))
-                        .with_related_place(&first.start, format!("{} here", first.start_type)),
+                        .with_note(first.start.note(format!("{} here", first.start_type))),
                 );
             }
             return;
@@ -437,7 +437,7 @@ impl OpenItems {
                     ),
                 )
                 .with_help(help)
-                .with_related_place(&open.start, format!("{} here", open.start_type))
+                .with_note(open.start.note(format!("{} here", open.start_type)))
             });
         });
     }
@@ -478,7 +478,7 @@ fn check_owner(open: &Open, at: &Here<'_>, out: &mut impl Findings) {
             ),
         )
         .with_help("a continuation carries its opener's subagentRunId or none")
-        .with_related_place(&open.start, format!("{} here", open.start_type)),
+        .with_note(open.start.note(format!("{} here", open.start_type))),
     );
 }
 

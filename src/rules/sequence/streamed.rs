@@ -27,7 +27,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::rolling::Rolling;
 
 use super::event_type::EventType;
-use super::here::{EventPlace, Here, RelatedPlace};
+use super::here::{EventPlace, Here};
 use super::snapshot::{self, SnapshotCall, SnapshotMessage};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
@@ -523,7 +523,7 @@ impl Streamed {
                     format!("the snapshot omits {what} '{id}', still streaming: @ag-ui/client drops it with its {lost} so far, and the rest has nowhere to go"),
                 )
                 .with_help(format!("include the {what} being streamed in the snapshot, or end it before the snapshot"))
-                .with_related_place(started, "it started streaming here")
+                .with_note(started.note("it started streaming here"))
             });
         }
     }
@@ -684,6 +684,6 @@ fn report(
     out.add(&SNAPSHOT_CONTRADICTS_STREAM, |rule| {
         at.finding(rule, pointer, message)
             .with_help("a client that built the conversation from the events now holds something else than one that took the snapshot; stream what the snapshot says, or snapshot what was streamed")
-            .with_related_place(streamed, "what the stream said began here")
+            .with_note(streamed.note("what the stream said began here"))
     });
 }

@@ -9,7 +9,7 @@
 use foldhash::{HashMap, HashSet};
 
 use super::event_type::EventType;
-use super::here::{owner_name, EventPlace, Here, RelatedPlace};
+use super::here::{owner_name, EventPlace, Here};
 use super::open::{OpenItems, Opened, OWNER_MISMATCH};
 use super::REMEMBERED_IDS;
 use crate::diagnostic::Severity;
@@ -169,7 +169,7 @@ impl Subagents {
                     format!("{} is attributed to subagent '{id}', whose invocation already finished in this run", at.type_),
                 )
                 .with_help("a finished invocation sends nothing more; a second invocation gets its own subagentRunId")
-                .with_related_place(done, "the invocation finished here"),
+                .with_note(done.note("the invocation finished here")),
             );
         } else if !open.contains(Opened::Subagent, id) && self.attributed.len() < REMEMBERED_IDS {
             self.attributed.insert(id.to_string());
@@ -197,7 +197,7 @@ impl Subagents {
                     format!("SUBAGENT_STARTED reuses subagentRunId '{id}' of an invocation that finished in this run"),
                 )
                 .with_help("each invocation gets its own subagentRunId; an id reappears only in a later run, continuing a suspended invocation")
-                .with_related_place(done, "the invocation finished here"),
+                .with_note(done.note("the invocation finished here")),
             );
         } else if self.attributed.contains(id) {
             out.push(
@@ -253,7 +253,7 @@ fn tool_call_owner(at: &Here<'_>, open: &OpenItems, out: &mut impl Findings) {
             ),
         )
         .with_help("a tool call carries the attribution of the message that holds it, or none")
-        .with_related_place(&message.start, format!("{} here", message.start_type)),
+        .with_note(message.start.note(format!("{} here", message.start_type))),
     );
 }
 

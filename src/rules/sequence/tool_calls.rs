@@ -9,7 +9,7 @@ use foldhash::HashSet;
 use serde_json::Value;
 
 use super::event_type::EventType;
-use super::here::{EventPlace, Here, RelatedPlace};
+use super::here::{EventPlace, Here};
 use super::open::{Open, OpenItems, Opened};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
@@ -265,7 +265,7 @@ pub(super) fn check_arguments(
                 "the argument deltas concatenate to {}",
                 crate::text::excerpt(arguments)
             ))
-            .with_related_place(start, format!("{start_type} here"))
+            .with_note(start.note(format!("{start_type} here")))
         });
     }
 }

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::event_type::EventType;
-use super::here::{EventPlace, Here, RelatedPlace};
+use super::here::{EventPlace, Here};
 use crate::diagnostic::Severity;
 use crate::findings::Findings;
 use crate::rules::{Rule, SINCE_1_0};
@@ -234,7 +234,7 @@ impl Versions {
                 format!("RUN_STARTED declared no protocolVersion, though this run uses {what}, which only AG-UI 1.x has"),
             )
             .with_help(DECLARE_HELP)
-            .with_related_place(&start, "the run started here")
+            .with_note(start.note("the run started here"))
         });
     }
 }
