@@ -224,8 +224,9 @@ fn a_correct_stream_passes_with_only_its_summary() {
 
 #[test]
 fn the_request_is_paired_with_its_response() {
-    // The request declared 1.0; its run declares 1.1, newer: the consumer
-    // strips what it does not know, and warns.
+    // The request declared 1.0; its run declares 1.1, newer than the
+    // request and than @ag-ui/client 1.0.0 speaks: the consumer strips what
+    // it does not know, and warns.
     let events = vec![
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}),
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
@@ -235,8 +236,12 @@ fn the_request_is_paired_with_its_response() {
     let mut router = router(&guard, "text/event-stream", chunks.clone());
     let (_, received, logged) = exchange(&mut router, &guard, request("1.0"));
     assert_eq!(received, sent);
-    assert_eq!(rules(&logged), ["protocol-version-mismatch"], "{logged:#?}");
-    assert_eq!(guard.response_stats().warnings, 1);
+    assert_eq!(
+        rules(&logged),
+        ["client-older-than-stream", "protocol-version-mismatch"],
+        "{logged:#?}"
+    );
+    assert_eq!(guard.response_stats().warnings, 2);
     // A request declaring a newer minor answered with the server's own
     // version, as the spec has it (the kit's newer-minor-served): silent.
     let quiet =
