@@ -179,7 +179,7 @@ impl Declaration {
 /// `MAJOR.MINOR`, optionally followed by `.PATCH` (an SDK's package version,
 /// which some peers send), each component decimal digits; compared
 /// numerically, so `1.10` is newer than `1.9`. Whether a patch came too.
-fn parse_major_minor(text: &str) -> Option<((u64, u64), bool)> {
+pub(crate) fn parse_major_minor(text: &str) -> Option<((u64, u64), bool)> {
     let mut parts = text.split('.');
     let number = |part: Option<&str>| -> Option<u64> {
         let part = part?;

@@ -63,15 +63,7 @@ const NEWER_HELP: &str = "the consumer proceeds under the version it speaks and 
 /// not a version is handled like a newer one, as the spec says. Against a
 /// request that is not a version nothing can be told.
 fn is_newer(declared: &str, requested: &str) -> bool {
-    let parse = |v: &str| -> Option<(u64, u64)> {
-        let (major, minor) = v.split_once('.')?;
-        let number = |s: &str| {
-            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| s.parse::<u64>().ok())
-                .flatten()
-        };
-        Some((number(major)?, number(minor)?))
-    };
+    let parse = |v: &str| crate::protocol::parse_major_minor(v).map(|(version, _)| version);
     match (parse(declared), parse(requested)) {
         (Some(declared), Some(requested)) => declared > requested,
         (None, Some(_)) => true,
