@@ -30,9 +30,7 @@ impl Emit for Github {
             }
             properties.push(format!("title={}", escape_property(&d.rule)));
             let mut message = d.message.clone();
-            if let Some(place) = where_text(document, d) {
-                let _ = write!(message, "\n{place}");
-            }
+            let _ = write!(message, "\n{}", where_text(document, d));
             if let Some(help) = &d.help {
                 let _ = write!(message, "\nhelp: {help}");
             }

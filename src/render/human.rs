@@ -282,21 +282,16 @@ fn finding(
             snippet(out, location.line, at, text, palette, d.severity);
         }
     }
-    let mut record = document
-        .place()
-        .map(|place| format!(" in {place}"))
-        .unwrap_or_default();
+    let mut place = super::where_text(document, d);
     // The version is named where it is not the one the run was set to,
     // which is where a reader would not expect it.
     if document.report.protocol() != options.protocol {
-        record.push_str(&format!(
+        place.push_str(&format!(
             " (judged as AG-UI {})",
             document.report.protocol()
         ));
     }
-    if !d.pointer.is_empty() || !record.is_empty() {
-        let _ = writeln!(out, "  at {}{record}", super::pointer_text(&d.pointer));
-    }
+    let _ = writeln!(out, "  {place}");
     if let Some(help) = &d.help {
         let _ = writeln!(out, "  {} {help}", paint(palette.help, "help:"));
     }

@@ -267,9 +267,7 @@ fn findings(document: &Checked) -> String {
             text.push_str(&format!("{}:{}: ", location.line, location.column));
         }
         text.push_str(&format!("{}[{}] {}\n", d.severity, d.rule, d.message));
-        if let Some(place) = super::where_text(document, d) {
-            text.push_str(&format!("  {place}\n"));
-        }
+        text.push_str(&format!("  {}\n", super::where_text(document, d)));
         if let Some(help) = &d.help {
             text.push_str(&format!("  help: {help}\n"));
         }

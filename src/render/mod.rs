@@ -473,21 +473,18 @@ pub(crate) fn pointer_text(pointer: &str) -> &str {
     }
 }
 
-/// Where a finding is, as the text formats name it: `at POINTER in PLACE`
-/// (see [`pointer_text`]), with the capture's place (the HAR entry
-/// and its method and URL, the response event, the record) whenever the
-/// document has one, so that a finding of a capture is found again from
-/// any format. `None` for a whole document that is a file of its own.
-pub(crate) fn where_text(document: &Checked, d: &Diagnostic) -> Option<String> {
-    let place = document.place();
-    if d.pointer.is_empty() && place.is_none() {
-        return None;
-    }
+/// Where a finding is, as every text format names it: `at POINTER`
+/// (see [`pointer_text`]), then ` in PLACE` with the capture's place (the
+/// HAR entry and its method and URL, the response event, the record)
+/// whenever the document has one, so that a finding of a capture is found
+/// again from any format. Every finding has one, a whole document's too,
+/// so that the whole document reads the same way wherever it is.
+pub(crate) fn where_text(document: &Checked, d: &Diagnostic) -> String {
     let pointer = pointer_text(&d.pointer);
-    Some(match place {
+    match document.place() {
         Some(place) => format!("at {pointer} in {place}"),
         None => format!("at {pointer}"),
-    })
+    }
 }
 
 /// A related place as every text format names it: its message, then ` at
