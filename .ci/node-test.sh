@@ -15,7 +15,19 @@ repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-npm ci --prefix node --no-audit --no-fund --silent
+# npm's errors are printed (`--silent` would hide why an install failed),
+# and an install that fails is tried again: the registry is a network away.
+npm_ci() {
+  local attempt
+  for attempt in 1 2 3; do
+    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error && return 0
+    echo "node-test: npm ci in $1 failed (attempt $attempt of 3)" >&2
+    sleep $((attempt * 10))
+  done
+  return 1
+}
+
+npm_ci node
 # The cargo target directory the Python binding's build used: the crates
 # both bindings share are compiled once.
 bindings_target="${AGUI_LINT_BINDINGS_TARGET:-$repo/target/bindings}"
@@ -29,13 +41,13 @@ AGUI_LINT_PYTHON="${AGUI_LINT_PYTHON:-$repo/target/ci-python/bin/python}" \
 # The kit against @ag-ui/mastra: Mastra's dependencies in a folder of
 # their own (test-mastra/package-lock.json; ~40 s to install on a cold
 # cache), so the package's dev dependencies stay small.
-npm ci --prefix node/test-mastra --no-audit --no-fund --silent
+npm_ci node/test-mastra
 node --test node/test-mastra/
 # The matchers under vitest and jest themselves (each fails with no test).
 (cd node && npx vitest run --dir test-vitest && npx jest --config test-jest/jest.config.js)
 
 # The package as a user installs it.
-(cd node && npm pack --silent --pack-destination "$work" >/dev/null)
+(cd node && npm pack --loglevel=error --pack-destination "$work" >/dev/null)
 tarball=$(ls "$work"/agui-lint-*.tgz)
 tar -tzf "$tarball" >"$work/files"
 for member in package/index.js package/index.mjs package/index.d.ts package/lib/native.js \
@@ -51,7 +63,7 @@ fi
 mkdir "$work/app"
 cd "$work/app"
 npm init -y >/dev/null
-npm install --no-audit --no-fund --silent "$tarball"
+npm install --no-audit --no-fund --loglevel=error "$tarball"
 node -e '
 const agui = require("agui-lint")
 const result = new agui.Validator().checkRunAgentInput("{\"threadId\":\"t\"}")
