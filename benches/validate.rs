@@ -140,6 +140,12 @@ fn main() {
         report_capture();
         return;
     }
+    // `AGUI_LINT_BENCH=users cargo bench` runs the captures issue 65's
+    // figures were measured on, alone.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("users") {
+        users_captures();
+        return;
+    }
     // `AGUI_LINT_BENCH=cost cargo bench` times the cost of a finding alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cost") {
         cost_of_a_finding();
@@ -221,6 +227,7 @@ fn main() {
     findings_table(findings.len());
     cost_of_a_finding();
     cli_captures();
+    users_captures();
     binary_capture();
     report_capture();
 }
@@ -763,6 +770,120 @@ fn cli_captures() {
     );
 }
 
+/// The captures users measured the last round on (issue 65), generated
+/// the same way: the same events as SSE and as JSON Lines, timed against
+/// each other; RunAgentInputs whose every record's tools are schemas never
+/// seen before; one `unknown-field` warning per ~2 KB record in every
+/// format; and 2 MB documents with hundreds of findings each, 20 of them,
+/// in every format. Each against the fair baseline.
+fn users_captures() {
+    let (jsonl, _) = write_capture("events.jsonl", |out| {
+        events::capture(out, 100_000_000, events::Framing::JsonLines)
+    });
+    let (sse, _) = write_capture("events.sse", |out| {
+        events::capture(out, 100_000_000, events::Framing::Sse)
+    });
+    println!();
+    compare_cli(
+        "the same events, SSE against JSON Lines",
+        (&jsonl, "events.jsonl"),
+        (&sse, "events.sse"),
+        1.05,
+    );
+    cli_header();
+    let (path, written) = write_capture("unique-tools.jsonl", |out| {
+        payloads::capture_with_unique_tools(out, 100_000_000)
+    });
+    measure_in_formats(
+        &RecordCapture {
+            name: "unique-tools.jsonl",
+            path: &path,
+            written: &written,
+            holds: "clean, every record's tools schemas never seen before",
+            code: 0,
+            rss_base_mb: 32,
+            time_target: 2.5,
+        },
+        ["jsonl"],
+    );
+    // One-turn requests (~3 KB): a finding per record weighs more the
+    // smaller the record.
+    let (path, written) = write_capture("warned.jsonl", |out| {
+        payloads::capture_of(out, 50_000_000, |i, _| {
+            payloads::small_1_1_with(i, 1, Finding::UnknownField)
+        })
+    });
+    measure_in_formats(
+        &RecordCapture {
+            name: "warned.jsonl",
+            path: &path,
+            written: &written,
+            holds: "one unknown-field warning each",
+            code: 0,
+            rss_base_mb: 32,
+            time_target: 1.5,
+        },
+        FORMATS.map(|(name, _)| name),
+    );
+    let document = payloads::bytes(&payloads::with_findings_1_1());
+    let (path, written) = write_capture("findings-x20.jsonl", |out| {
+        for _ in 0..20 {
+            out.write_all(&document)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(payloads::Written {
+            bytes: 20 * (document.len() + 1),
+            records: 20,
+            largest: document.len(),
+        })
+    });
+    measure_in_formats(
+        &RecordCapture {
+            name: "findings-x20.jsonl",
+            path: &path,
+            written: &written,
+            holds: "2 MB documents with hundreds of findings each",
+            code: exit_code(&path),
+            rss_base_mb: 40,
+            time_target: 2.0,
+        },
+        FORMATS.map(|(name, _)| name),
+    );
+}
+
+/// The CLI over two captures of the same records (`check --quiet --format
+/// jsonl`), taking turns, [`CLI_RUNS`] runs each: the second's median time
+/// as a ratio to the first's, against `target`, with each one's peak RSS.
+fn compare_cli(label: &str, first: (&Path, &str), second: (&Path, &str), target: f64) {
+    let (mut first_times, mut second_times) = (Vec::new(), Vec::new());
+    let (mut first_peak, mut second_peak) = (None, None);
+    for _ in 0..CLI_RUNS {
+        first_times.push(timed(&mut || {
+            first_peak = first_peak.max(cli_run(first.0, "jsonl", 0, first.1));
+        }));
+        second_times.push(timed(&mut || {
+            second_peak = second_peak.max(cli_run(second.0, "jsonl", 0, second.1));
+        }));
+    }
+    let (a, b) = (median(first_times), median(second_times));
+    let ratio = b.as_secs_f64() / a.as_secs_f64();
+    println!("{label}");
+    println!(
+        "{:<34} {:>10} {:>10} {:>14} {:>17}",
+        "", first.1, second.1, "ratio (target)", "peak RSS"
+    );
+    println!(
+        "{:<34} {:>8.2} s {:>8.2} s {:>6.2} ({} {target:.2}) {:>5} / {} MB",
+        format!("{} (jsonl)", second.1),
+        a.as_secs_f64(),
+        b.as_secs_f64(),
+        ratio,
+        if ratio <= target { "<=" } else { "ABOVE" },
+        first_peak.map_or(0, |kb| kb / 1024),
+        second_peak.map_or(0, |kb| kb / 1024),
+    );
+}
+
 /// The binary transport: a ~100 MB capture of frames, checked by the CLI
 /// against its JSON Lines twin (what agui-lint decodes each frame to: the
 /// same events), the two taking turns; the target is the binary capture
@@ -792,38 +913,17 @@ fn binary_capture() {
         result
     });
     let twin_size = std::fs::metadata(&twin).map_or(0, |m| m.len());
-    let (mut json_times, mut binary_times) = (Vec::new(), Vec::new());
-    let (mut json_peak, mut binary_peak) = (None, None);
-    for _ in 0..CLI_RUNS {
-        json_times.push(timed(&mut || {
-            json_peak = json_peak.max(cli_run(&twin, "jsonl", 0, "events-twin.jsonl"));
-        }));
-        binary_times.push(timed(&mut || {
-            binary_peak = binary_peak.max(cli_run(&binary, "jsonl", 0, "events.aguipb"));
-        }));
-    }
-    let (json, binary) = (median(json_times), median(binary_times));
-    let ratio = binary.as_secs_f64() / json.as_secs_f64();
     println!();
-    println!(
-        "binary transport: {:.0} MB of {} frames against their {:.0} MB JSON Lines twin",
-        written.bytes as f64 / 1e6,
-        written.frames,
-        twin_size as f64 / 1e6
-    );
-    println!(
-        "{:<34} {:>10} {:>10} {:>14} {:>17}",
-        "", "JSON Lines", "binary", "ratio (target)", "peak RSS"
-    );
-    println!(
-        "{:<34} {:>8.2} s {:>8.2} s {:>6.2} ({} 1.0) {:>5} / {} MB",
-        "events.aguipb (jsonl)",
-        json.as_secs_f64(),
-        binary.as_secs_f64(),
-        ratio,
-        if ratio <= 1.0 { "<=" } else { "ABOVE" },
-        json_peak.map_or(0, |kb| kb / 1024),
-        binary_peak.map_or(0, |kb| kb / 1024),
+    compare_cli(
+        &format!(
+            "binary transport: {:.0} MB of {} frames against their {:.0} MB JSON Lines twin",
+            written.bytes as f64 / 1e6,
+            written.frames,
+            twin_size as f64 / 1e6
+        ),
+        (&twin, "events-twin.jsonl"),
+        (&binary, "events.aguipb"),
+        1.0,
     );
 }
 

@@ -344,6 +344,10 @@ pub enum Finding {
     EmptyId,
     /// One `duplicate-message-id` error.
     Error,
+    /// One `unknown-field` warning (a message carries `colour`), the
+    /// warning whose did-you-mean measures the key against every key the
+    /// object may have.
+    UnknownField,
     /// Several warnings of different rules, as most records of a busy
     /// agent's capture carry: every tool call's arguments break their
     /// tool's schema (`tool-arguments-schema-mismatch`), the system
@@ -366,6 +370,7 @@ pub fn small_1_1_with(seed: u64, turns: usize, finding: Finding) -> Value {
         }
         Finding::EmptyId => payload["messages"][0]["id"] = Value::from(""),
         Finding::Error => payload = with_one_error(payload),
+        Finding::UnknownField => payload["messages"][1]["colour"] = Value::from("blue"),
         Finding::Several => {
             let mut rng = Lcg::new(seed);
             for (i, call) in tool_calls(&mut payload).into_iter().enumerate() {
@@ -411,6 +416,58 @@ pub fn capture_with_findings(
     size: usize,
     pick: impl Fn(u64, u64) -> Finding,
 ) -> std::io::Result<Written> {
+    capture_of(out, size, |i, rng| {
+        let turns = 1 + rng.below(4) as usize;
+        let finding = pick(i, rng.below(100));
+        small_1_1_with(i, turns, finding)
+    })
+}
+
+/// JSON Lines of clean [`small_1_1_with`] records until `size` bytes whose
+/// tools are, in every record, schemas never seen before: each tool's
+/// parameters gain a property named after the record (what a server
+/// whose tools differ per user or per session, or a fleet's logs from
+/// many applications, sends).
+pub fn capture_with_unique_tools(
+    out: &mut impl std::io::Write,
+    size: usize,
+) -> std::io::Result<Written> {
+    capture_of(out, size, |i, rng| {
+        let turns = 1 + rng.below(4) as usize;
+        let mut payload = small_1_1_with(i, turns, Finding::None);
+        with_unique_tools(&mut payload, i);
+        payload
+    })
+}
+
+/// Gives every tool of `payload` that has parameters a property of its
+/// own named after `record`, so that no two records share a schema.
+pub fn with_unique_tools(payload: &mut Value, record: u64) {
+    let Some(tools) = payload["tools"].as_array_mut() else {
+        return;
+    };
+    for (t, tool) in tools.iter_mut().enumerate() {
+        // `get_mut`, not indexing, which would give a tool without
+        // parameters a `parameters` of `null` properties.
+        let properties = tool
+            .get_mut("parameters")
+            .and_then(|parameters| parameters.get_mut("properties"))
+            .and_then(Value::as_object_mut);
+        if let Some(properties) = properties {
+            properties.insert(
+                format!("session_{record}_{t}"),
+                json!({"type": "string", "maxLength": 64}),
+            );
+        }
+    }
+}
+
+/// `size` bytes of JSON Lines, record `i` made by `record(i, rng)`.
+pub fn capture_of(
+    out: &mut impl std::io::Write,
+    size: usize,
+    mut record: impl FnMut(u64, &mut Lcg) -> Value,
+) -> std::io::Result<Written> {
     let mut rng = Lcg::new(23);
     let mut written = Written {
         bytes: 0,
@@ -419,9 +476,7 @@ pub fn capture_with_findings(
     };
     let mut i = 0u64;
     while written.bytes < size {
-        let turns = 1 + rng.below(4) as usize;
-        let finding = pick(i, rng.below(100));
-        let mut line = bytes(&small_1_1_with(i, turns, finding));
+        let mut line = bytes(&record(i, &mut rng));
         written.largest = written.largest.max(line.len());
         line.push(b'\n');
         written.bytes += line.len();

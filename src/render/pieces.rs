@@ -52,6 +52,7 @@ impl Splice {
             outer: self.indent.clone(),
             inner: format!("{}  ", self.indent),
             count: 0,
+            buffer: Vec::new(),
         }
     }
 }
@@ -65,26 +66,28 @@ pub(crate) struct Elements {
     outer: String,
     inner: String,
     count: usize,
+    /// The element being written, kept between elements so that its
+    /// allocation is reused.
+    buffer: Vec<u8>,
 }
 
 impl Elements {
-    /// Writes the next element.
+    /// Writes the next element, serialized straight at the array's depth
+    /// (no pretty text re-indented afterwards: a report's findings are
+    /// most of what it writes).
     pub(crate) fn write(&mut self, out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
-        let text = serde_json::to_vec_pretty(value).map_err(io::Error::from)?;
-        let mut element = Vec::with_capacity(text.len() + text.len() / 4);
+        let mut element = std::mem::take(&mut self.buffer);
+        element.clear();
         element.extend_from_slice(if self.count == 0 { b"\n" } else { b",\n" });
+        element.extend_from_slice(self.inner.as_bytes());
         self.count += 1;
-        // JSON strings hold no raw line break, so every line break of the
-        // text is the printer's, and each line gets the array's depth.
-        for (i, line) in text.split(|&b| b == b'\n').enumerate() {
-            if i > 0 {
-                element.push(b'\n');
-            }
-            element.extend_from_slice(self.inner.as_bytes());
-            element.extend_from_slice(line);
-        }
+        let formatter = Indented::new(self.inner.as_bytes());
+        let mut serializer = serde_json::Serializer::with_formatter(&mut element, formatter);
+        let written = value.serialize(&mut serializer).map_err(io::Error::from);
         // One write: the element may go to a spool's file, unbuffered.
-        out.write_all(&element)
+        let result = written.and_then(|()| out.write_all(&element));
+        self.buffer = element;
+        result
     }
 
     /// Writes the closing bracket: on its own line after elements, right
@@ -95,6 +98,101 @@ impl Elements {
             out.write_all(self.outer.as_bytes())?;
         }
         out.write_all(b"]")
+    }
+}
+
+/// serde_json's pretty printer (two spaces a level) for a value whose
+/// every line starts with `base`: what `PrettyFormatter` writes, indented
+/// as if the value were nested that deep.
+struct Indented<'a> {
+    base: &'a [u8],
+    depth: usize,
+    has_value: bool,
+}
+
+impl<'a> Indented<'a> {
+    fn new(base: &'a [u8]) -> Self {
+        Indented {
+            base,
+            depth: 0,
+            has_value: false,
+        }
+    }
+
+    fn indent<W: ?Sized + Write>(&self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(self.base)?;
+        for _ in 0..self.depth {
+            writer.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            writer.write_all(b"\n")?;
+            self.indent(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(writer)
+    }
+}
+
+impl serde_json::ser::Formatter for Indented<'_> {
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -164,6 +262,8 @@ mod tests {
             json!({"a": [1, {}], "b": "x\ny"}),
             json!([]),
             json!({"c": {"d": null}}),
+            json!([[1, 2], [], {"e": [], "f": {}}, "g"]),
+            json!("a string"),
         ];
         for n in 0..=items.len() {
             let whole = serde_json::to_string_pretty(&json!({

@@ -9,17 +9,18 @@
 //! directory). Columns count Unicode code points, as our locations do, and
 //! the run says so in `columnKind`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use serde::Serialize;
 use serde_json::json;
 use serde_sarif::sarif::{
-    ArtifactLocation, Invocation, Location as SarifLocation, LogicalLocation, Message,
-    MultiformatMessageString, Notification, PhysicalLocation, PropertyBag, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
-    Sarif as Sarif21, Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location as SarifLocation, Message, MultiformatMessageString,
+    Notification, PhysicalLocation, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, Run, Sarif as Sarif21, Tool, ToolComponent,
 };
 
 use super::pieces::{Elements, Splice, Spool};
@@ -93,10 +94,11 @@ impl Emit for Sarif {
         if self.elements.is_none() {
             return Err(io::Error::other("a document before the log began"));
         }
+        let parts = DocumentParts::of(document);
         for d in document.report.diagnostics() {
             let index = self.rule_index(&d.rule);
             if let Some(elements) = &mut self.elements {
-                elements.write(&mut self.results, &result(document, d, index))?;
+                elements.write(&mut self.results, &result(document, &parts, d, index))?;
             }
         }
         Ok(())
@@ -228,110 +230,211 @@ fn first_section(docs: &str) -> Option<String> {
     (!paragraph.is_empty()).then(|| paragraph.join(" "))
 }
 
-fn result(document: &Checked, d: &Diagnostic, index: Option<usize>) -> SarifResult {
-    let mut text = d.message.clone();
-    if let Some(help) = &d.help {
-        text.push_str(&format!("\nhelp: {help}"));
+/// One result as the log writes it: the fields of SARIF's `result` that
+/// agui-lint fills, borrowed from the finding and serialized straight into
+/// the log (a `serde_sarif` tree per result cost a fifth of a SARIF run
+/// with a finding on every line). Keys in the order `serde_sarif` writes
+/// them, alphabetical, so the log is what it was byte for byte.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultOut<'a> {
+    level: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locations: Option<[LocationOut<'a>; 1]>,
+    message: Text<'a>,
+    /// Which AG-UI version judged the document, for tools that group by it.
+    properties: Properties,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<LocationOut<'a>>,
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+}
+
+/// SARIF's `message`.
+#[derive(Serialize)]
+struct Text<'a> {
+    text: Cow<'a, str>,
+}
+
+/// A result's `properties`.
+#[derive(Serialize)]
+struct Properties {
+    protocol: &'static str,
+}
+
+/// SARIF's `location`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LocationOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    logical_locations: Option<[Logical<'a>; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    physical_location: Option<Physical<'a>>,
+}
+
+/// SARIF's `logicalLocation`: the capture's place.
+#[derive(Serialize)]
+struct Logical<'a> {
+    kind: &'static str,
+    name: &'a str,
+}
+
+/// SARIF's `physicalLocation`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Physical<'a> {
+    artifact_location: &'a ArtifactOut,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<RegionOut>,
+}
+
+/// SARIF's `artifactLocation`, made once per document.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactOut {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+/// SARIF's `region`: 1-based, columns in code points.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RegionOut {
+    start_column: usize,
+    start_line: usize,
+}
+
+/// What every result of one document shares: its file and its place.
+struct DocumentParts {
+    artifact: Option<ArtifactOut>,
+    place: Option<String>,
+    protocol: &'static str,
+}
+
+impl DocumentParts {
+    fn of(document: &Checked) -> Self {
+        DocumentParts {
+            artifact: artifact_uri(&document.path),
+            place: document.place(),
+            protocol: document.report.protocol().as_str(),
+        }
     }
-    let mut result = SarifResult::builder()
-        .message(Message::from(text.as_str()))
-        .rule_id(d.rule.as_str())
-        .level(result_level(d.severity))
-        .build();
-    result.rule_index = index.and_then(|i| i64::try_from(i).ok());
-    // Which AG-UI version judged the document, for tools that group by it.
-    result.properties = Some(
-        PropertyBag::builder()
-            .additional_properties(BTreeMap::from([(
-                "protocol".to_string(),
-                serde_json::Value::from(document.report.protocol().as_str()),
-            )]))
-            .build(),
-    );
-    let pointer_message = match document.place() {
+
+    /// A location in the document's file at `position` (a file position),
+    /// or `None` for standard input (there is no file to point at).
+    fn location<'a>(
+        &'a self,
+        position: Option<Location>,
+        message: Option<Cow<'a, str>>,
+    ) -> Option<LocationOut<'a>> {
+        let artifact = self.artifact.as_ref()?;
+        Some(LocationOut {
+            id: None,
+            logical_locations: None,
+            message: message.map(|text| Text { text }),
+            physical_location: Some(Physical {
+                artifact_location: artifact,
+                region: position.map(|position| RegionOut {
+                    start_column: position.column,
+                    start_line: position.line,
+                }),
+            }),
+        })
+    }
+}
+
+fn result<'a>(
+    document: &Checked,
+    parts: &'a DocumentParts,
+    d: &'a Diagnostic,
+    index: Option<usize>,
+) -> ResultOut<'a> {
+    let text = match &d.help {
+        Some(help) => Cow::Owned(format!("{}\nhelp: {help}", d.message)),
+        None => Cow::Borrowed(d.message.as_str()),
+    };
+    let pointer_message = match &parts.place {
         Some(place) => format!("{} in {place}", pointer_text(&d.pointer)),
         None => pointer_text(&d.pointer).to_string(),
     };
     let position = d.location.map(|l| document.file_location(l));
+    let mut found_at = parts.location(position, Some(Cow::Owned(pointer_message)));
     // The capture's place (HAR entry with method and URL, response event,
     // record) as a logical location too, so that it survives where there
     // is no file to point at (standard input).
-    let logical = document.place().map(|place| {
-        let mut logical = LogicalLocation::builder().name(place.as_str()).build();
-        logical.kind = Some("element".to_string());
-        logical
-    });
-    let mut found_at = location(document, position, Some(pointer_message));
-    if let Some(logical) = logical {
-        let at = found_at.get_or_insert_with(|| SarifLocation::builder().build());
-        at.logical_locations = Some(vec![logical]);
+    if let Some(place) = &parts.place {
+        let at = found_at.get_or_insert(LocationOut {
+            id: None,
+            logical_locations: None,
+            message: None,
+            physical_location: None,
+        });
+        at.logical_locations = Some([Logical {
+            kind: "element",
+            name: place,
+        }]);
     }
-    if let Some(at) = found_at {
-        result.locations = Some(vec![at]);
-    }
-    let related: Vec<SarifLocation> = d
+    let related_locations = d
         .related
         .iter()
         .enumerate()
         .filter_map(|(id, related)| {
-            let mut location = location(
-                document,
+            let mut location = parts.location(
                 document.related_file_location(related),
-                Some(super::related_text(related, None)),
+                Some(Cow::Owned(super::related_text(related, None))),
             )?;
-            location.id = i64::try_from(id).ok();
+            location.id = Some(id);
             Some(location)
         })
         .collect();
-    if !related.is_empty() {
-        result.related_locations = Some(related);
+    ResultOut {
+        level: level(d.severity),
+        locations: found_at.map(|at| [at]),
+        message: Text { text },
+        properties: Properties {
+            protocol: parts.protocol,
+        },
+        related_locations,
+        rule_id: &d.rule,
+        rule_index: index,
     }
-    result
 }
 
-/// A location in `document`'s file at `position` (a file position), or
-/// `None` for standard input (there is no file to point at).
-fn location(
-    document: &Checked,
-    position: Option<Location>,
-    message: Option<String>,
-) -> Option<SarifLocation> {
-    let artifact = artifact(&document.path)?;
-    let mut physical = PhysicalLocation::builder()
-        .artifact_location(artifact)
-        .build();
-    if let Some(position) = position {
-        physical.region = Some(
-            Region::builder()
-                .start_line(i64::try_from(position.line).unwrap_or(i64::MAX))
-                .start_column(i64::try_from(position.column).unwrap_or(i64::MAX))
-                .build(),
-        );
-    }
-    let mut location = SarifLocation::builder().physical_location(physical).build();
-    location.message = message.map(|m| Message::from(m.as_str()));
-    Some(location)
-}
-
-/// The artifact for a path as shown in reports: a relative URI against
-/// `%SRCROOT%`, or a `file:` URI for an absolute path.
-fn artifact(path: &str) -> Option<ArtifactLocation> {
+/// The artifact location of a path as shown in reports: a relative URI
+/// against `%SRCROOT%`, or a `file:` URI for an absolute path; `None` for
+/// standard input.
+fn artifact_uri(path: &str) -> Option<ArtifactOut> {
     if path == "-" {
         return None;
     }
     let as_path = Path::new(path);
     if as_path.is_absolute() {
         let uri = url::Url::from_file_path(as_path).ok()?;
-        return Some(ArtifactLocation::builder().uri(uri.to_string()).build());
+        return Some(ArtifactOut {
+            uri: uri.to_string(),
+            uri_base_id: None,
+        });
     }
     let relative = path.replace('\\', "/");
     let relative = relative.strip_prefix("./").unwrap_or(&relative);
-    Some(
-        ArtifactLocation::builder()
-            .uri(utf8_percent_encode(relative, PATH_ESCAPES).to_string())
-            .uri_base_id(SRCROOT)
-            .build(),
-    )
+    Some(ArtifactOut {
+        uri: utf8_percent_encode(relative, PATH_ESCAPES).to_string(),
+        uri_base_id: Some(SRCROOT),
+    })
+}
+
+/// [`artifact_uri`] as `serde_sarif`'s type, for the log's notifications.
+fn artifact(path: &str) -> Option<ArtifactLocation> {
+    let out = artifact_uri(path)?;
+    let mut location = ArtifactLocation::builder().uri(out.uri).build();
+    location.uri_base_id = out.uri_base_id.map(str::to_string);
+    Some(location)
 }
 
 fn working_directory_uri() -> Option<String> {
@@ -344,14 +447,6 @@ fn level(severity: Severity) -> &'static str {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "note",
-    }
-}
-
-fn result_level(severity: Severity) -> ResultLevel {
-    match severity {
-        Severity::Error => ResultLevel::Error,
-        Severity::Warning => ResultLevel::Warning,
-        Severity::Info => ResultLevel::Note,
     }
 }
 
