@@ -100,6 +100,23 @@ pub(super) fn arguments_validator(schema: &Value) -> Option<Arguments> {
     Some(Arguments { validator, graph })
 }
 
+/// What arguments are checked with, from `validator`, compiled from
+/// `schema` as [`arguments_validator`] compiles it: the schema checked
+/// compiles it once, and the arguments of calls to it use that compile
+/// (a schema seen for the first time was compiled twice, which was most
+/// of its cost).
+pub(super) fn arguments_with(
+    schema: &Value,
+    draft: Draft,
+    validator: jsonschema::Validator,
+) -> Option<Arguments> {
+    let graph = cost::Graph::of(schema, draft).ok()?;
+    if graph.fan_out().ok()? > MAX_FAN_OUT {
+        return None;
+    }
+    Some(Arguments { validator, graph })
+}
+
 pub(super) fn build(
     schema: &Value,
     draft: Draft,
@@ -127,9 +144,16 @@ pub(super) fn build(
 /// that the next compile can find the next.
 pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProblems {
     let mut found = CompileProblems::default();
-    for _ in 0..MAX_COMPILE_ROUNDS {
-        let Err(error) = compile(schema, draft, Engine::Linear) else {
-            return found;
+    for round in 0..MAX_COMPILE_ROUNDS {
+        let error = match build(schema, draft, Engine::Linear) {
+            Ok(validator) => {
+                // Compiled as it was given: the validator is the schema's.
+                if round == 0 {
+                    found.validator = Some(validator);
+                }
+                return found;
+            }
+            Err(error) => error,
         };
         let (explained, fixed) = explain_compile_error(&error, schema, draft);
         let declined = match explained {
@@ -165,12 +189,14 @@ pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProbl
 /// help), and the patterns the linear engine does not run (pointers of a
 /// `pattern` or a `patternProperties` key, and why), each removed from the
 /// copy.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct CompileProblems {
     /// Each problem: where, what, and the help.
     pub(super) problems: Vec<(String, String, String)>,
     /// Where a valid pattern is one agui-lint declines to run, and why.
     pub(super) unsupported: Vec<(String, Declined)>,
+    /// The validator, when the schema compiled as given (nothing found).
+    pub(super) validator: Option<jsonschema::Validator>,
 }
 
 /// What one compile error is: a problem of the schema to report (where,

@@ -107,7 +107,12 @@ pub(super) fn check_parameters(
     let compiled = cache::lookup(parameters);
     let findings = compiled.findings.get_or_init(|| {
         let mut findings = Vec::new();
-        check_schema(&compiled.schema, "", &mut findings);
+        let arguments = check_schema_compiling(&compiled.schema, "", &mut findings);
+        // The check's compile, when it compiled the schema as the
+        // arguments of calls are checked against it, is kept for them.
+        if let Some(arguments) = arguments {
+            let _ = compiled.arguments.set(arguments);
+        }
         findings
     });
     // The entry's findings are its first schema's; a finding may quote a
@@ -148,6 +153,18 @@ pub(in crate::rules) fn cached_arguments_validator(
 
 /// Checks the `parameters` schema `schema`, whose pointer is `base`.
 fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
+    check_schema_compiling(schema, base, out);
+}
+
+/// [`check_schema`], returning what arguments of calls are checked with
+/// when the check compiled the schema as [`arguments_validator`] would
+/// (as given, nothing removed, with the linear engine), so that it is
+/// not compiled again; `None` when it did not compile it so.
+fn check_schema_compiling(
+    schema: &Value,
+    base: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Option<cache::Arguments>> {
     let root_meta = match schema.get("$schema") {
         Some(value) => {
             let meta = classify(value);
@@ -177,6 +194,7 @@ fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
     }
 
     let mut meta_errors: Vec<String> = Vec::new();
+    let mut arguments = None;
     let too_deep = deeper_than(schema, MAX_DEPTH);
     if too_deep {
         out.push(
@@ -200,8 +218,20 @@ fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
         // it can find.
         if meta_errors.is_empty() && scan.needs_compile {
             let mut copy = without_outside_references(schema, &scan);
-            let compiled = compile_problems(&mut copy, draft);
+            let mut compiled = compile_problems(&mut copy, draft);
             let compiles = compiled.problems.is_empty();
+            // `arguments_validator` compiles only a schema of its own
+            // dialect with no reference leaving it: then the copy is the
+            // schema itself.
+            let as_given = !other_dialect_inside
+                && scan.nested_schemas.is_empty()
+                && !scan
+                    .references
+                    .iter()
+                    .any(|r| matches!(r.target, Target::Outside(_)));
+            if let Some(validator) = compiled.validator.take().filter(|_| as_given) {
+                arguments = Some(arguments_with(schema, draft, validator));
+            }
             for (at, message, help) in compiled.problems {
                 out.push(
                     TOOL_PARAMETERS_INVALID_SCHEMA
@@ -223,6 +253,7 @@ fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
     }
 
     check_object_root(schema, base, &meta_errors, out);
+    arguments
 }
 
 #[cfg(test)]
