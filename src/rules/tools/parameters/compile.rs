@@ -144,16 +144,9 @@ pub(super) fn build(
 /// that the next compile can find the next.
 pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProblems {
     let mut found = CompileProblems::default();
-    for round in 0..MAX_COMPILE_ROUNDS {
-        let error = match build(schema, draft, Engine::Linear) {
-            Ok(validator) => {
-                // Compiled as it was given: the validator is the schema's.
-                if round == 0 {
-                    found.validator = Some(validator);
-                }
-                return found;
-            }
-            Err(error) => error,
+    for _ in 0..MAX_COMPILE_ROUNDS {
+        let Err(error) = compile(schema, draft, Engine::Linear) else {
+            return found;
         };
         let (explained, fixed) = explain_compile_error(&error, schema, draft);
         let declined = match explained {
@@ -189,14 +182,12 @@ pub(super) fn compile_problems(schema: &mut Value, draft: Draft) -> CompileProbl
 /// help), and the patterns the linear engine does not run (pointers of a
 /// `pattern` or a `patternProperties` key, and why), each removed from the
 /// copy.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(super) struct CompileProblems {
     /// Each problem: where, what, and the help.
     pub(super) problems: Vec<(String, String, String)>,
     /// Where a valid pattern is one agui-lint declines to run, and why.
     pub(super) unsupported: Vec<(String, Declined)>,
-    /// The validator, when the schema compiled as given (nothing found).
-    pub(super) validator: Option<jsonschema::Validator>,
 }
 
 /// What one compile error is: a problem of the schema to report (where,

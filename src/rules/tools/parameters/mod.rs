@@ -16,7 +16,10 @@
 //! 2. references that leave `parameters` (`tool-parameters-remote-ref`);
 //! 3. meta-validation against the dialect's meta-schema, then, when that
 //!    passes, an offline compile of a copy without the references of step 2
-//!    (`tool-parameters-invalid-schema`);
+//!    (`tool-parameters-invalid-schema`); a schema with nothing to leave
+//!    out of the copy is compiled first, and when it compiles it is
+//!    meta-valid (the compile meta-validates it against the same
+//!    meta-schema) and its compile is kept for the arguments of calls;
 //! 4. the root describes an object (`tool-parameters-not-object`).
 //!
 //! Each job has its file: the rules' metadata ([`rules`]), the dialect
@@ -204,56 +207,95 @@ fn check_schema_compiling(
         );
     }
     if let Some(draft) = draft.filter(|_| !too_deep) {
-        // An embedded resource of another draft is checked against its own
-        // meta-schema by `jsonschema`'s compile; checking the whole document
-        // against the root's would report keywords of the other draft.
-        if !other_dialect_inside {
-            for (at, diagnostic) in meta_validate(schema, draft, base) {
-                meta_errors.push(at);
-                out.push(diagnostic);
-            }
-        }
-        // The compile costs more than the rest together (it builds a
-        // registry and a validator); most tool schemas have nothing only
-        // it can find.
-        if meta_errors.is_empty() && scan.needs_compile {
-            let mut copy = without_outside_references(schema, &scan);
-            let mut compiled = compile_problems(&mut copy, draft);
-            let compiles = compiled.problems.is_empty();
-            // `arguments_validator` compiles only a schema of its own
-            // dialect with no reference leaving it: then the copy is the
-            // schema itself.
-            let as_given = !other_dialect_inside
-                && scan.nested_schemas.is_empty()
-                && !scan
-                    .references
-                    .iter()
-                    .any(|r| matches!(r.target, Target::Outside(_)));
-            if let Some(validator) = compiled.validator.take().filter(|_| as_given) {
-                arguments = Some(arguments_with(schema, draft, validator));
-            }
-            for (at, message, help) in compiled.problems {
-                out.push(
-                    TOOL_PARAMETERS_INVALID_SCHEMA
-                        .diagnostic(format!("{base}{at}"), message)
-                        .with_help(help),
-                );
-            }
-            for (at, why) in &compiled.unsupported {
-                out.push(unsupported_pattern(schema, at, *why, base));
-            }
+        // `arguments_validator` compiles only a schema of its own dialect
+        // with no reference leaving it, as given.
+        let as_given = scan.nested_schemas.is_empty()
+            && !scan
+                .references
+                .iter()
+                .any(|r| matches!(r.target, Target::Outside(_)));
+        // Such a schema that compiles is meta-valid (the compile checks it
+        // against the same meta-schema first), has nothing the compile
+        // would find, and its compile is the one its calls' arguments are
+        // checked with: a schema seen for the first time is compiled and
+        // meta-validated once. Any other is checked step by step below.
+        let compiled = if as_given && scan.needs_compile {
+            build(schema, draft, Engine::Linear).ok()
+        } else {
+            None
+        };
+        if let Some(validator) = compiled {
             // Fan-out needs references; a schema without any applies at
             // most as many subschemas as it has.
-            if compiles && !scan.references.is_empty() {
-                if let Some(finding) = complexity(&copy, draft, base) {
+            if !scan.references.is_empty() {
+                if let Some(finding) = complexity(schema, draft, base) {
                     out.push(finding);
                 }
             }
+            arguments = Some(arguments_with(schema, draft, validator));
+        } else {
+            check_step_by_step(
+                schema,
+                base,
+                draft,
+                &scan,
+                other_dialect_inside,
+                &mut meta_errors,
+                out,
+            );
         }
     }
 
     check_object_root(schema, base, &meta_errors, out);
     arguments
+}
+
+/// Meta-validation, then the offline compile with each problem it stops
+/// at explained (see the module's order of checks), for a schema of
+/// dialect `draft` that did not compile as given.
+fn check_step_by_step(
+    schema: &Value,
+    base: &str,
+    draft: jsonschema::Draft,
+    scan: &references::Scan<'_>,
+    other_dialect_inside: bool,
+    meta_errors: &mut Vec<String>,
+    out: &mut Vec<Diagnostic>,
+) {
+    // An embedded resource of another draft is checked against its own
+    // meta-schema by `jsonschema`'s compile; checking the whole document
+    // against the root's would report keywords of the other draft.
+    if !other_dialect_inside {
+        for (at, diagnostic) in meta_validate(schema, draft, base) {
+            meta_errors.push(at);
+            out.push(diagnostic);
+        }
+    }
+    // The compile costs more than the rest together (it builds a registry
+    // and a validator); most tool schemas have nothing only it can find.
+    if !meta_errors.is_empty() || !scan.needs_compile {
+        return;
+    }
+    let mut copy = without_outside_references(schema, scan);
+    let compiled = compile_problems(&mut copy, draft);
+    let compiles = compiled.problems.is_empty();
+    for (at, message, help) in compiled.problems {
+        out.push(
+            TOOL_PARAMETERS_INVALID_SCHEMA
+                .diagnostic(format!("{base}{at}"), message)
+                .with_help(help),
+        );
+    }
+    for (at, why) in &compiled.unsupported {
+        out.push(unsupported_pattern(schema, at, *why, base));
+    }
+    // Fan-out needs references; a schema without any applies at most as
+    // many subschemas as it has.
+    if compiles && !scan.references.is_empty() {
+        if let Some(finding) = complexity(&copy, draft, base) {
+            out.push(finding);
+        }
+    }
 }
 
 #[cfg(test)]
