@@ -777,6 +777,7 @@ fn cli_captures() {
 /// format; and 2 MB documents with hundreds of findings each, 20 of them,
 /// in every format. Each against the fair baseline.
 fn users_captures() {
+    first_sight_of_a_schema();
     let (jsonl, _) = write_capture("events.jsonl", |out| {
         events::capture(out, 100_000_000, events::Framing::JsonLines)
     });
@@ -1138,6 +1139,91 @@ fn cost_of_a_finding() {
         per_call(broken_time),
         if ratio <= 1.5 { "<=" } else { "ABOVE" }
     );
+}
+
+/// A 1.1 RunAgentInput with one tool of ten parameters, named after
+/// `id` (so that each `id` is a schema of its own), and, when `called`,
+/// one call of it with valid arguments.
+fn ten_property_tool_record(id: usize, called: bool) -> Vec<u8> {
+    let p = |k: usize| format!("p{k}_{id:06}");
+    let mut properties = serde_json::Map::new();
+    let shapes = [
+        serde_json::json!({"type": "string", "minLength": 1, "description": "What to look up"}),
+        serde_json::json!({"type": "integer", "minimum": 1, "maximum": 100}),
+        serde_json::json!({"type": "string", "enum": ["metric", "imperial"]}),
+        serde_json::json!({"type": "boolean"}),
+        serde_json::json!({"type": "number", "exclusiveMinimum": 0}),
+        serde_json::json!({"type": "array", "items": {"type": "string"}, "minItems": 1}),
+        serde_json::json!({"type": "object", "properties": {"lang": {"type": "string"}}, "additionalProperties": false}),
+        serde_json::json!({"type": "string", "pattern": "^[A-Z]{3}$"}),
+        serde_json::json!({"type": "string", "format": "date"}),
+        serde_json::json!({"type": "string", "maxLength": 64}),
+    ];
+    for (k, shape) in shapes.into_iter().enumerate() {
+        properties.insert(p(k), shape);
+    }
+    let arguments = serde_json::json!({ p(0): "weather in Oslo", p(1): 5 }).to_string();
+    let mut messages =
+        vec![serde_json::json!({"id": "u1", "role": "user", "content": "What is the weather?"})];
+    if called {
+        messages.push(serde_json::json!({"id": "a1", "role": "assistant", "toolCalls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": arguments}}
+        ]}));
+        messages.push(
+            serde_json::json!({"id": "t1", "role": "tool", "toolCallId": "c1", "content": "12 C"}),
+        );
+    }
+    payloads::bytes(&serde_json::json!({
+        "threadId": "thread-1", "runId": format!("run-{id}"), "protocolVersion": "1.1",
+        "state": {}, "messages": messages, "context": [], "forwardedProps": {},
+        "tools": [{"name": "lookup", "description": "Look things up", "parameters": {
+            "type": "object", "properties": properties, "required": [p(0), p(1)],
+            "additionalProperties": false
+        }}]
+    }))
+}
+
+/// What a tool schema seen for the first time costs: records with a
+/// ten-property tool that is new in each record, against the same records
+/// whose tool is always the same one (so it is judged and compiled once),
+/// per record, with and without a call of the tool.
+fn first_sight_of_a_schema() {
+    const RECORDS: usize = 2_000;
+    let validator = Validator::new().expect("validator");
+    println!();
+    for called in [true, false] {
+        let seen: Vec<u8> = ten_property_tool_record(0, called);
+        let report = validator.validate(Kind::RunAgentInput, &seen);
+        assert!(
+            report.diagnostics().is_empty(),
+            "{:?}",
+            report.diagnostics().first()
+        );
+        let (mut new_times, mut seen_times) = (Vec::new(), Vec::new());
+        for round in 0..COST_ROUNDS {
+            // Ids no earlier round used: every schema is new to the cache.
+            let fresh: Vec<Vec<u8>> = (0..RECORDS)
+                .map(|i| ten_property_tool_record(1 + round * RECORDS + i, called))
+                .collect();
+            new_times.push(timed(&mut || {
+                for record in &fresh {
+                    black_box(validator.validate(Kind::RunAgentInput, black_box(record)));
+                }
+            }));
+            seen_times.push(timed(&mut || {
+                for _ in 0..RECORDS {
+                    black_box(validator.validate(Kind::RunAgentInput, black_box(&seen)));
+                }
+            }));
+        }
+        let per = |t: Duration| t.as_secs_f64() * 1e6 / RECORDS as f64;
+        let (new, seen) = (per(median(new_times)), per(median(seen_times)));
+        println!(
+            "first sight of a 10-property tool schema ({}): {new:.1} µs a record against {seen:.1} µs seen before: {:.1} µs",
+            if called { "called once" } else { "not called" },
+            new - seen
+        );
+    }
 }
 
 /// The median of `times` (at least one).
