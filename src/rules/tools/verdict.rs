@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 use serde_json::Value;
 
-use super::parameters::{cached_arguments_validator, check_parameters};
+use super::parameters::{check_parameters_entry, with_arguments};
 
 /// What the fast path needs to know about a tool's `parameters`, read
 /// from its source text: whether the full path would report anything in
@@ -20,13 +20,13 @@ pub(crate) struct ParametersVerdict {
     pub(crate) clean: bool,
     /// How many arrays and objects nest in the text (0 for a scalar).
     pub(crate) depth: usize,
-    /// The schema's source text, when it is clean: parsed again the one
-    /// time calls are checked against it, since a cache of verdicts holding
-    /// parsed schemas took several times their text in memory.
-    schema: Option<Box<str>>,
     /// The schema budget the verdict was reached with.
     budget: usize,
-    arguments: std::sync::OnceLock<std::sync::Arc<super::cache::Compiled>>,
+    /// The schema's entry in the cache of compiled schemas, when the text
+    /// is clean: its arguments validator made the first time calls are
+    /// checked (a tool no message calls never needs one). Shared with the
+    /// cache, which holds the same entries.
+    entry: Option<std::sync::Arc<super::cache::Compiled>>,
 }
 
 impl ParametersVerdict {
@@ -38,17 +38,7 @@ impl ParametersVerdict {
     /// The compiled schema that arguments of calls to the tool are
     /// checked against, when the text is clean.
     pub(in crate::rules) fn compiled(&self) -> Option<std::sync::Arc<super::cache::Compiled>> {
-        let text = self.schema.as_deref()?;
-        if let Some(compiled) = self.arguments.get() {
-            return Some(compiled.clone());
-        }
-        // A clean text parses; `None` would only leave its calls unchecked.
-        let schema: Value = serde_json::from_str(text).ok()?;
-        Some(
-            self.arguments
-                .get_or_init(|| cached_arguments_validator(&schema, self.budget))
-                .clone(),
-        )
+        self.entry.clone().map(with_arguments)
     }
 }
 
@@ -58,22 +48,21 @@ pub(super) fn judge_text(text: &str, budget: usize) -> ParametersVerdict {
     let mut verdict = ParametersVerdict {
         clean: false,
         depth: 0,
-        schema: None,
         budget,
-        arguments: std::sync::OnceLock::new(),
+        entry: None,
     };
     let Ok(parsed) = crate::parse::parse(text.as_bytes()) else {
         return verdict;
     };
     verdict.depth = depth_of(&parsed.value);
     let mut findings = Vec::new();
-    check_parameters(&parsed.value, "", budget, &mut findings);
+    let entry = check_parameters_entry(&parsed.value, "", budget, &mut findings);
     verdict.clean = findings.is_empty()
         && parsed.repeated_keys.is_empty()
         && parsed.lone_surrogates.is_empty()
         && crate::rules::interop::all_interoperable(&parsed.value);
     if verdict.clean {
-        verdict.schema = Some(text.into());
+        verdict.entry = entry;
     }
     verdict
 }

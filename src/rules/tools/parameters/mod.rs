@@ -94,10 +94,23 @@ pub(super) fn check_parameters(
     budget: usize,
     out: &mut Vec<Diagnostic>,
 ) {
+    check_parameters_entry(parameters, base, budget, out);
+}
+
+/// [`check_parameters`], returning the cache entry of `parameters` when it
+/// has one (a schema within the depth and the budget), which the arguments
+/// of calls are then checked with.
+pub(super) fn check_parameters_entry(
+    parameters: &Value,
+    base: &str,
+    budget: usize,
+    out: &mut Vec<Diagnostic>,
+) -> Option<std::sync::Arc<cache::Compiled>> {
     // Cloning, comparing and dropping a schema recurses: one too deep for
     // that is checked (and refused) without the cache.
     if deeper_than(parameters, MAX_DEPTH) {
-        return check_schema(parameters, base, out);
+        check_schema(parameters, base, out);
+        return None;
     }
     if let Some(count) = values_over(parameters, budget) {
         out.push(
@@ -105,7 +118,7 @@ pub(super) fn check_parameters(
                 .diagnostic(base, format!("parameters has more than {budget} values ({count} counted before stopping)"))
                 .with_help("it was not meta-validated or compiled, nor were the arguments of calls to it checked; raise --max-tool-schema-nodes (max-tool-schema-nodes under [limits]) if it is expected"),
         );
-        return;
+        return None;
     }
     let compiled = cache::lookup(parameters);
     let findings = compiled.findings.get_or_init(|| {
@@ -122,7 +135,8 @@ pub(super) fn check_parameters(
     // subschema, annotations and all, so another schema of the entry with
     // findings has them made anew.
     if !findings.is_empty() && compiled.schema != *parameters {
-        return check_schema(parameters, base, out);
+        check_schema(parameters, base, out);
+        return Some(compiled);
     }
     out.extend(findings.iter().map(|finding| {
         let mut finding = finding.clone();
@@ -132,6 +146,17 @@ pub(super) fn check_parameters(
         }
         finding
     }));
+    Some(compiled)
+}
+
+/// `entry` with its validator for arguments made, when not made yet.
+pub(in crate::rules) fn with_arguments(
+    entry: std::sync::Arc<cache::Compiled>,
+) -> std::sync::Arc<cache::Compiled> {
+    entry
+        .arguments
+        .get_or_init(|| arguments_validator(&entry.schema));
+    entry
 }
 
 /// The compiled validator for arguments of a tool with `schema` as its
