@@ -29,11 +29,9 @@ fn report(
     if unknown.is_empty() {
         return;
     }
-    let mut known: Option<Vec<&str>> = None;
     for key in unknown.kept() {
         out.add(&UNKNOWN_FIELD, |_| {
-            let known = known.get_or_insert_with(|| known_keys(protocol, holder));
-            unknown_field(protocol, &at(), key.as_str(), known)
+            unknown_field(protocol, &at(), key.as_str(), known_keys(protocol, holder))
         });
     }
     out.add_unbuilt(&UNKNOWN_FIELD, unknown.more());
