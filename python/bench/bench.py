@@ -4,9 +4,11 @@ Times ``agui_lint.Validator.check_run_agent_input(body)`` and
 ``ag_ui.core.RunAgentInput.model_validate_json(body)`` (``ag-ui-protocol``
 1.0, pydantic) on the official 1.0 client's captured chat request
 (``tests/upstream/traffic-1.0/chat.request.json``) and on small, medium and
-large ``RunAgentInput`` bodies that both accept, interleaved in one run, and prints the median time per call of
-each and their ratio (target: agui-lint <= 0.5x pydantic's time on valid
-bodies). The bodies are generated deterministically, as
+large ``RunAgentInput`` bodies that both accept, and on a body with 400
+keys the protocol does not know (400 warnings for agui-lint, ignored by
+pydantic), interleaved in one run, and prints the median time per call of
+each and their ratio (targets: agui-lint <= 0.5x pydantic's time on clean
+bodies, <= 1.5x on the warned one). The bodies are generated deterministically, as
 ``benches/payloads/mod.rs`` generates the Rust benchmark's (same generator,
 same bytes), declaring ``protocolVersion: "1.0"`` as the official client
 does.
@@ -148,7 +150,25 @@ def cases(declared: bool = True) -> List[Tuple[str, bytes]]:
         ("small", encode(run_agent_input(1, 1, 2, 0, 0, 0, 0))),
         ("medium", encode(run_agent_input(2, 20, 10, 9, 0, 0, 5))),
         ("large", encode(run_agent_input(3, 133, 30, 2, 12, 100 * 1024, 10))),
+        ("warned", encode(warned())),
     ]
+
+
+#: Target ratios to pydantic's time: clean bodies, and a body with
+#: hundreds of findings (each built into a finding agui-lint reports, where
+#: pydantic drops the keys it does not know without a word).
+TARGETS = {"warned": 1.5}
+CLEAN_TARGET = 0.5
+
+
+def warned() -> Dict[str, Any]:
+    """A ~70 KB body whose first 100 messages each carry four keys the
+    protocol does not know: 400 ``unknown-field`` warnings, which pydantic
+    ignores."""
+    body = run_agent_input(4, 30, 2, 0, 0, 0, 0)
+    for message in body["messages"][:100]:
+        message.update({"colour": "blue", "client_ref": "web-7", "trace": "t-1", "pinned": False})
+    return body
 
 
 def per_call(function: Callable[[], Any], seconds: float) -> float:
@@ -187,6 +207,8 @@ def main() -> int:
         result = validator.check_run_agent_input(body)
         if not result.valid:
             raise SystemExit(f"{name}: agui-lint refuses the body: {result.diagnostics}")
+        if (name == "warned") != bool(result.diagnostics):
+            raise SystemExit(f"{name}: {len(result.diagnostics)} findings")
         RunAgentInput.model_validate_json(body)
         ours, theirs = [], []
         for _ in range(args.rounds):
@@ -195,6 +217,7 @@ def main() -> int:
         a, p = statistics.median(ours), statistics.median(theirs)
         rows.append({
             "case": name, "bytes": len(body), "protocol": result.protocol,
+            "findings": len(result.diagnostics),
             "agui_lint_s": a, "pydantic_s": p, "ratio": a / p,
             "agui_lint_range": [min(ours), max(ours)], "pydantic_range": [min(theirs), max(theirs)],
         })
@@ -206,10 +229,12 @@ def main() -> int:
 
     print(f"agui-lint {agui_lint.__version__}, pydantic {pydantic.VERSION}, Python {platform.python_version()}, "
           f"{args.rounds} rounds of {args.seconds}s batches, median per call")
-    print(f"{'case':<8}{'bytes':>10}  {'judged as':>9}  {'pydantic':>12}  {'agui-lint':>12}  {'ratio':>7}  target <= 0.5x")
+    print(f"{'case':<8}{'bytes':>10}  {'judged as':>9}  {'findings':>8}  {'pydantic':>12}  {'agui-lint':>12}  {'ratio':>7}  target")
     for r in rows:
-        verdict = "met" if r["ratio"] <= 0.5 else "not met"
-        print(f"{r['case']:<8}{r['bytes']:>10}  {r['protocol']:>9}  {fmt(r['pydantic_s']):>12}  {fmt(r['agui_lint_s']):>12}  {r['ratio']:>6.2f}x  {verdict}")
+        target = TARGETS.get(r["case"], CLEAN_TARGET)
+        verdict = "met" if r["ratio"] <= target else "not met"
+        print(f"{r['case']:<8}{r['bytes']:>10}  {r['protocol']:>9}  {r['findings']:>8}  {fmt(r['pydantic_s']):>12}  "
+              f"{fmt(r['agui_lint_s']):>12}  {r['ratio']:>6.2f}x  <= {target}x {verdict}")
     return 0
 
 
