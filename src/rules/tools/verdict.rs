@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 use serde_json::Value;
 
-use super::parameters::{check_parameters_entry, with_arguments};
+use super::parameters::{check_parameters, with_arguments};
 
 /// What the fast path needs to know about a tool's `parameters`, read
 /// from its source text: whether the full path would report anything in
@@ -56,7 +56,7 @@ pub(super) fn judge_text(text: &str, budget: usize) -> ParametersVerdict {
     };
     verdict.depth = depth_of(&parsed.value);
     let mut findings = Vec::new();
-    let entry = check_parameters_entry(&parsed.value, "", budget, &mut findings);
+    let entry = check_parameters(&parsed.value, "", budget, &mut findings);
     verdict.clean = findings.is_empty()
         && parsed.repeated_keys.is_empty()
         && parsed.lone_surrogates.is_empty()

@@ -19,7 +19,16 @@ pub(super) const MAX_DEPTH: usize = 128;
 /// The `tool-parameters-too-complex` finding on `schema` (one that
 /// compiles), if checking a value against it cannot be bounded.
 pub(super) fn complexity(schema: &Value, draft: Draft, base: &str) -> Option<Diagnostic> {
-    let message = match cost::Graph::of(schema, draft).and_then(|graph| graph.fan_out()) {
+    complexity_of(cost::Graph::of(schema, draft).as_ref(), base)
+}
+
+/// [`complexity`] from the schema's graph, made once for this and for the
+/// arguments of calls.
+pub(super) fn complexity_of(
+    graph: Result<&cost::Graph, &cost::Unbounded>,
+    base: &str,
+) -> Option<Diagnostic> {
+    let message = match graph.map_err(|why| *why).and_then(cost::Graph::fan_out) {
         Ok(fan_out) if fan_out <= MAX_FAN_OUT => return None,
         Ok(fan_out) => format!(
             "one value would be checked against {} subschemas at once: its references and allOf, anyOf or oneOf fan out",

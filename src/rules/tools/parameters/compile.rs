@@ -100,17 +100,16 @@ pub(super) fn arguments_validator(schema: &Value) -> Option<Arguments> {
     Some(Arguments { validator, graph })
 }
 
-/// What arguments are checked with, from `validator`, compiled from
-/// `schema` as [`arguments_validator`] compiles it: the schema checked
-/// compiles it once, and the arguments of calls to it use that compile
-/// (a schema seen for the first time was compiled twice, which was most
-/// of its cost).
+/// What arguments are checked with, from `validator`, compiled from a
+/// schema as [`arguments_validator`] compiles it, and the schema's
+/// `graph`: the schema checked compiles it once, and the arguments of
+/// calls to it use that compile (a schema seen for the first time was
+/// compiled twice, which was most of its cost).
 pub(super) fn arguments_with(
-    schema: &Value,
-    draft: Draft,
+    graph: Result<cost::Graph, cost::Unbounded>,
     validator: jsonschema::Validator,
 ) -> Option<Arguments> {
-    let graph = cost::Graph::of(schema, draft).ok()?;
+    let graph = graph.ok()?;
     if graph.fan_out().ok()? > MAX_FAN_OUT {
         return None;
     }

@@ -38,8 +38,8 @@ pub(crate) mod rules;
 use crate::diagnostic::Diagnostic;
 use crate::limits::values_over;
 use crate::pointer;
-use crate::rules::tools::cache;
 use crate::rules::tools::references::{self, Target};
+use crate::rules::tools::{cache, cost};
 use crate::rules::walk::Node;
 use crate::Protocol;
 use serde_json::{Map, Value};
@@ -87,20 +87,10 @@ pub(crate) fn declare_nothing(protocol: Protocol, empty_object: bool) -> bool {
     protocol.is_1x() && empty_object
 }
 
-/// The findings about `parameters`, whose pointer is `base`.
+/// The findings about `parameters`, whose pointer is `base`; returns the
+/// cache entry of `parameters` when it has one (a schema within the depth
+/// and the budget), which the arguments of calls are then checked with.
 pub(super) fn check_parameters(
-    parameters: &Value,
-    base: &str,
-    budget: usize,
-    out: &mut Vec<Diagnostic>,
-) {
-    check_parameters_entry(parameters, base, budget, out);
-}
-
-/// [`check_parameters`], returning the cache entry of `parameters` when it
-/// has one (a schema within the depth and the budget), which the arguments
-/// of calls are then checked with.
-pub(super) fn check_parameters_entry(
     parameters: &Value,
     base: &str,
     budget: usize,
@@ -123,7 +113,7 @@ pub(super) fn check_parameters_entry(
     let compiled = cache::lookup(parameters);
     let findings = compiled.findings.get_or_init(|| {
         let mut findings = Vec::new();
-        let arguments = check_schema_compiling(&compiled.schema, "", &mut findings);
+        let arguments = check_schema(&compiled.schema, "", &mut findings);
         // The check's compile, when it compiled the schema as the
         // arguments of calls are checked against it, is kept for them.
         if let Some(arguments) = arguments {
@@ -179,16 +169,12 @@ pub(in crate::rules) fn cached_arguments_validator(
     compiled
 }
 
-/// Checks the `parameters` schema `schema`, whose pointer is `base`.
-fn check_schema(schema: &Value, base: &str, out: &mut Vec<Diagnostic>) {
-    check_schema_compiling(schema, base, out);
-}
-
-/// [`check_schema`], returning what arguments of calls are checked with
-/// when the check compiled the schema as [`arguments_validator`] would
-/// (as given, nothing removed, with the linear engine), so that it is
-/// not compiled again; `None` when it did not compile it so.
-fn check_schema_compiling(
+/// Checks the `parameters` schema `schema`, whose pointer is `base`;
+/// returns what arguments of calls are checked with when the check
+/// compiled the schema as [`arguments_validator`] would (as given, nothing
+/// removed, with the linear engine), so that it is not compiled again;
+/// `None` when it did not compile it so.
+fn check_schema(
     schema: &Value,
     base: &str,
     out: &mut Vec<Diagnostic>,
@@ -250,14 +236,15 @@ fn check_schema_compiling(
             None
         };
         if let Some(validator) = compiled {
+            let graph = cost::Graph::of(schema, draft);
             // Fan-out needs references; a schema without any applies at
             // most as many subschemas as it has.
             if !scan.references.is_empty() {
-                if let Some(finding) = complexity(schema, draft, base) {
+                if let Some(finding) = complexity_of(graph.as_ref(), base) {
                     out.push(finding);
                 }
             }
-            arguments = Some(arguments_with(schema, draft, validator));
+            arguments = Some(arguments_with(graph, validator));
         } else {
             check_step_by_step(
                 schema,
