@@ -11,14 +11,17 @@
 //! text, `tojson` for the embedded data), and the page's Content Security
 //! Policy runs only its own script: a capture cannot run script in it.
 
+mod conversation;
 pub(crate) mod diff;
 mod kit;
 mod lanes;
 mod picture;
 pub(crate) mod render;
+mod run;
 mod state;
 mod text;
 mod timeline;
+mod views;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -31,7 +34,8 @@ use agui_lint::unstable::recording::capture::{read_capture_each, read_stream_eac
 use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
-use picture::{Shown, SourceBuilder, SourceView};
+use picture::SourceBuilder;
+use views::{Shown, SourceView};
 
 /// Writes the page of `args.paths`.
 pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {

@@ -11,7 +11,8 @@ use minijinja::{Environment, Value};
 use serde::Serialize;
 
 use super::kit::KitView;
-use super::picture::{self, Counts, SourceView};
+use super::picture;
+use super::views::{Counts, SourceView};
 
 /// The page's template.
 const TEMPLATE: &str = include_str!("templates/report.html");

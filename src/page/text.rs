@@ -1,5 +1,5 @@
-//! Text as the pages show it: cut to a length, and an event said in a
-//! line.
+//! Text as the pages show it: cut to a length, an event said in a line,
+//! and the worse of two severities said in words.
 
 use serde_json::Value;
 
@@ -40,4 +40,20 @@ pub(crate) fn event_summary(event: &Value) -> String {
         }
     }
     parts.join(" · ")
+}
+
+/// The worse of two severities as the page words them (`error`,
+/// `warning`, `info`, or anything else for none).
+pub(super) fn worse(a: &'static str, b: &'static str) -> &'static str {
+    let rank = |s: &str| match s {
+        "error" => 3,
+        "warning" => 2,
+        "info" => 1,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
 }

@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::lanes::{Bar, Lane};
-use super::picture::worse;
 use super::text::clip;
+use super::text::worse;
 
 /// A run's lanes, laid out for drawing.
 #[derive(Debug, Serialize)]

@@ -1,0 +1,193 @@
+//! One run of an exchange as the page shows it, built as its events come:
+//! its rows (the first events listed one by one, every event with a
+//! finding), its lanes and timeline, its state history, the findings
+//! placed at their events, and the worst of them.
+
+use std::collections::HashMap;
+
+use agui_lint::unstable::recording::RecordedEvent;
+use serde_json::Value;
+
+use super::lanes::Lanes;
+use super::state::History;
+use super::text::{clip, event_summary, worse};
+use super::timeline::{positions, timeline};
+use super::views::{
+    EventRow, FindingView, Place, RunView, Shown, DRAWN_RUNS, DRAWN_WITH_ERRORS, LISTED_EVENTS,
+    LISTED_ON_A_PAGE, STATE_TEXT_ON_A_PAGE,
+};
+
+/// A run's view, built as its events come.
+pub(super) struct RunBuilder {
+    anchor: String,
+    /// The version its records with findings were judged as, when known.
+    pub(super) judged: Option<&'static str>,
+    title: Option<String>,
+    rows: Vec<EventRow>,
+    left_out: usize,
+    count: usize,
+    lanes: Lanes,
+    history: History,
+    /// Each event's `timestamp`, when it has one.
+    stamps: Vec<Option<f64>>,
+    event_worst: Vec<&'static str>,
+    declared: Option<String>,
+    last_type: String,
+    worst: &'static str,
+}
+
+impl RunBuilder {
+    pub(super) fn new(anchor: String, state: Option<&Value>) -> Self {
+        RunBuilder {
+            anchor,
+            judged: None,
+            title: None,
+            rows: Vec::new(),
+            left_out: 0,
+            count: 0,
+            lanes: Lanes::default(),
+            history: History::new(state),
+            stamps: Vec::new(),
+            event_worst: Vec::new(),
+            declared: None,
+            last_type: String::new(),
+            worst: "clean",
+        }
+    }
+
+    pub(super) fn event(
+        &mut self,
+        recorded: &RecordedEvent,
+        entry: Option<usize>,
+        at_place: &mut HashMap<Place, Vec<usize>>,
+        findings: &mut [FindingView],
+        shown: &mut Shown,
+    ) {
+        let n = self.count;
+        self.count += 1;
+        let value = recorded.value.as_ref();
+        let kind = recorded.event_type().unwrap_or("");
+        if n == 0 {
+            let run_id = value
+                .and_then(|e| e.get("runId"))
+                .and_then(Value::as_str)
+                .filter(|_| kind == "RUN_STARTED");
+            self.title = Some(run_id.map_or_else(|| "events".to_owned(), |id| format!("run {id}")));
+        }
+        let title = self.title.clone().unwrap_or_default();
+        if kind == "RUN_STARTED" && self.declared.is_none() {
+            self.declared = value
+                .and_then(|e| e.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+        kind.clone_into(&mut self.last_type);
+        let own = at_place
+            .remove(&Place::Event(entry, recorded.record))
+            .unwrap_or_default();
+        let event_anchor = format!("{}-e{n}", self.anchor);
+        let mut row_worst = "clean";
+        for &f in &own {
+            findings[f].at = Some(event_anchor.clone());
+            findings[f].run = title.clone();
+            row_worst = worse(row_worst, findings[f].severity);
+        }
+        self.worst = worse(self.worst, row_worst);
+        self.event_worst.push(row_worst);
+        self.stamps.push(
+            value
+                .and_then(|e| e.get("timestamp"))
+                .and_then(Value::as_f64),
+        );
+        if let Some(value) = value {
+            self.lanes.push(n, value);
+            self.history.push(n, value);
+        }
+        if own.is_empty() && (n >= LISTED_EVENTS || shown.rows >= LISTED_ON_A_PAGE) {
+            self.left_out += 1;
+            return;
+        }
+        shown.rows += 1;
+        self.rows.push(EventRow {
+            index: n,
+            anchor: event_anchor,
+            origin: recorded.origin.clone(),
+            event_type: recorded
+                .event_type()
+                .map_or_else(|| "(not an event)".to_owned(), str::to_owned),
+            summary: value.map_or_else(
+                || clip(&String::from_utf8_lossy(&recorded.raw), 200),
+                event_summary,
+            ),
+            findings: own,
+            worst: row_worst,
+        });
+    }
+
+    /// The run's view: drawn whole while the page draws runs, or when it
+    /// has findings; else one line of the outline (its rows given back).
+    pub(super) fn finish(mut self, shown: &mut Shown, findings: &mut [FindingView]) -> RunView {
+        let drawn =
+            shown.runs < DRAWN_RUNS || (self.worst == "error" && shown.runs < DRAWN_WITH_ERRORS);
+        if drawn {
+            shown.runs += 1;
+        } else {
+            // Its findings point at its line of the outline.
+            for row in &self.rows {
+                for &f in &row.findings {
+                    findings[f].at = Some(self.anchor.clone());
+                }
+            }
+            shown.rows -= self.rows.len();
+            self.left_out += self.rows.len();
+            self.rows = Vec::new();
+        }
+        let ended = match self.last_type.as_str() {
+            "RUN_FINISHED" => "finished",
+            "RUN_ERROR" => "error",
+            _ => "open",
+        };
+        let (bars, bars_left_out) = if drawn {
+            self.lanes.finish(self.count)
+        } else {
+            (Vec::new(), 0)
+        };
+        let (places, by_time) = positions(&self.stamps);
+        let (mut states, states_left_out) = if drawn {
+            self.history.finish()
+        } else {
+            (Vec::new(), 0)
+        };
+        for step in &mut states {
+            let bytes = step.value.as_ref().map_or(0, String::len);
+            if shown.state_text + bytes > STATE_TEXT_ON_A_PAGE {
+                step.value = None;
+                step.value_left_out = true;
+            } else {
+                shown.state_text += bytes;
+            }
+        }
+        RunView {
+            title: self.title.unwrap_or_else(|| "events".to_owned()),
+            ended,
+            event_count: self.count,
+            timeline: timeline(
+                &self.anchor,
+                &bars,
+                bars_left_out,
+                &places,
+                by_time,
+                &self.event_worst,
+            ),
+            anchor: self.anchor,
+            declared: self.declared,
+            judged: self.judged,
+            events: self.rows,
+            events_left_out: self.left_out,
+            states,
+            states_left_out,
+            worst: self.worst,
+            drawn,
+        }
+    }
+}
