@@ -693,8 +693,39 @@ fn the_live_view_streams_each_runs_findings_and_end() {
         .unwrap_or_else(|| panic!("{messages:#?}"));
     assert_eq!(finding["run"], 1);
     assert_eq!(finding["request"], "POST /agent");
+    // The finding is on the response's third record, where the timeline
+    // marks it.
+    assert_eq!(finding["record"], 3, "{finding}");
     let end = messages.iter().find(|m| m["kind"] == "end").expect("end");
     assert!(end["errors"].as_u64() > Some(0), "{end}");
+    // The timeline is told bar by bar as the events pass: the two tool
+    // calls named `search`, and at the end the one no event closed, open.
+    let mut bars: BTreeMap<u64, Value> = BTreeMap::new();
+    for message in &messages {
+        for bar in message["bars"].as_array().into_iter().flatten() {
+            bars.insert(bar["at"].as_u64().expect("at"), bar.clone());
+        }
+    }
+    let drawn: Vec<(&str, &str, u64, u64, bool)> = bars
+        .values()
+        .map(|b| {
+            (
+                b["lane"].as_str().unwrap_or(""),
+                b["label"].as_str().unwrap_or(""),
+                b["start"].as_u64().unwrap_or(99),
+                b["end"].as_u64().unwrap_or(99),
+                b["open"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            ("tool call", "search", 1, 1, false),
+            ("tool call", "search", 2, 2, true)
+        ],
+        "{messages:#?}"
+    );
     // The ended run is drawn as `agui-lint report` draws it: its timeline
     // and its finding in place.
     assert_eq!(end["page"], "/_agui-lint/live/run/1", "{end}");

@@ -468,6 +468,21 @@ fn the_proxys_live_view_shows_runs_as_they_pass() {
             .unwrap_or_else(|| panic!("no {run}: {dom}"));
         assert!(row.contains("<td>POST /agent</td>"), "{row}");
         assert!(row.contains(">duplicate-start</a>"), "{row}");
+        // Its timeline, drawn as the events passed: the tool call the
+        // second start left open, marked with its error.
+        let number = run.trim_start_matches("run-");
+        let drawing = dom
+            .split(&format!("id=\"timeline-{number}\""))
+            .nth(1)
+            .and_then(|rest| rest.split("</tr>").next())
+            .unwrap_or_else(|| panic!("no timeline of {run}: {dom}"));
+        assert!(drawing.contains("<svg class=\"timeline\""), "{drawing}");
+        assert!(
+            drawing.contains(">tool call: search (open) ✖</text>"),
+            "{drawing}"
+        );
+        assert!(drawing.contains("class=\"mark error\""), "{drawing}");
+        assert!(drawing.contains("2 item(s) over 3 event(s)"), "{drawing}");
     }
     // An ended run links to its report, which opens as `agui-lint report`
     // draws it: the timeline and the finding in place.

@@ -158,8 +158,8 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
     /// Serve a live view of the runs on the proxy's own address, at
-    /// /_agui-lint/live (loopback only): each run's events and findings as
-    /// they pass, and each ended run's report.
+    /// /_agui-lint/live (loopback only): each run's timeline, events and
+    /// findings as they pass, and each ended run's report.
     #[arg(long)]
     pub ui: bool,
     /// Print only findings (no summaries, no requests).

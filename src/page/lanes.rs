@@ -161,9 +161,60 @@ pub(crate) struct Lanes {
     runs_open: usize,
     /// Items past [`MAX_BARS`], counted and not kept.
     left_out: usize,
+    /// Bars changed since they were last taken, when followed live
+    /// ([`Lanes::followed`]).
+    touched: Option<Vec<usize>>,
 }
 
 impl Lanes {
+    /// Lanes whose changed bars are told as they change
+    /// ([`Lanes::take_touched`]): the proxy's live view.
+    pub(crate) fn followed() -> Lanes {
+        Lanes {
+            touched: Some(Vec::new()),
+            ..Lanes::default()
+        }
+    }
+
+    fn touch(&mut self, at: usize) {
+        if let Some(touched) = self.touched.as_mut() {
+            if touched.last() != Some(&at) {
+                touched.push(at);
+            }
+        }
+    }
+
+    /// The bars changed since last asked, each once, in the order they
+    /// opened.
+    pub(crate) fn take_touched(&mut self) -> Vec<usize> {
+        let mut touched = self
+            .touched
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        touched.sort_unstable();
+        touched.dedup();
+        touched
+    }
+
+    /// The `at`-th bar opened.
+    pub(crate) fn bar(&self, at: usize) -> Option<&Bar> {
+        self.bars.get(at)
+    }
+
+    /// The bars no event closed (a chunk stream or an activity closes by
+    /// going quiet, and is not among them): open at the stream's end.
+    pub(crate) fn left_open(&self) -> Vec<usize> {
+        let mut open: Vec<usize> = self
+            .open
+            .values()
+            .copied()
+            .filter(|at| !self.chunked.contains(at))
+            .collect();
+        open.sort_unstable();
+        open
+    }
+
     /// Opens a bar, unless the run keeps no more.
     fn open(&mut self, lane: Lane, id: &str, label: String, index: usize) -> Option<usize> {
         if self.bars.len() == MAX_BARS {
@@ -173,6 +224,7 @@ impl Lanes {
         let at = self.bars.len();
         self.bars.push(bar(lane, id, label, index));
         self.open.insert((lane, id.to_owned()), at);
+        self.touch(at);
         Some(at)
     }
 
@@ -205,6 +257,7 @@ impl Lanes {
                     });
                     if let Some(at) = found {
                         self.bars[at].end = index;
+                        self.touch(at);
                     }
                 }
                 self.runs_open = self.runs_open.saturating_sub(1);
@@ -219,11 +272,13 @@ impl Lanes {
             Step::Piece(lane, id, delta) => {
                 if let Some(&at) = self.open.get(&(lane, id.to_owned())) {
                     piece(&mut self.bars[at], index, delta);
+                    self.touch(at);
                 }
             }
             Step::Close(lane, id) => {
                 if let Some(at) = self.open.remove(&(lane, id.to_owned())) {
                     self.bars[at].end = index;
+                    self.touch(at);
                 }
             }
             Step::Chunk(lane, id, label, delta) => {
@@ -239,6 +294,7 @@ impl Lanes {
                 };
                 if let Some(at) = at {
                     piece(&mut self.bars[at], index, delta);
+                    self.touch(at);
                 }
             }
             Step::Other => {}

@@ -14,7 +14,7 @@
 mod conversation;
 pub(crate) mod diff;
 mod kit;
-mod lanes;
+pub(crate) mod lanes;
 mod picture;
 pub(crate) mod render;
 mod run;

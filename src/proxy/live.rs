@@ -1,8 +1,9 @@
 //! `proxy --ui`: the live view. The proxy serves a page at
 //! [`PAGE_PATH`] on its own address and, at [`EVENTS_PATH`], a stream of
 //! Server-Sent Events saying what each run does as it passes: its start,
-//! how many events it has carried, each finding as it is made, and its
-//! end. A page opened late is first sent the latest [`KEPT`] messages.
+//! how many events it has carried and the bars of its timeline they
+//! changed ([`super::timeline`]), each finding as it is made (with the
+//! record it is on, which the timeline marks), and its end. A page opened late is first sent the latest [`KEPT`] messages.
 //! Each ended run's exchange is kept (the latest [`KEPT_RUNS`], within
 //! [`KEPT_RUN_BYTES`]) and drawn at [`RUN_PATH`]`N` as the page `agui-lint
 //! report` writes of a saved session: its timeline, state, conversation

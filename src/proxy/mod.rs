@@ -5,11 +5,13 @@
 //! request is forwarded by hyper's client on a connection of its own
 //! ([`upstream`]) as a task ([`exchange`]), which hands the response's head
 //! back at once and its body on piece by piece as it is read, unchanged,
-//! before the piece is checked ([`watch`]).
+//! before the piece is checked ([`watch`]); with `--ui`, the live view
+//! ([`live`]) is told each run's findings and timeline ([`timeline`]).
 
 mod exchange;
 mod live;
 mod session;
+mod timeline;
 mod upstream;
 mod watch;
 

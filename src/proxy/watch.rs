@@ -16,6 +16,7 @@ use agui_lint::unstable::recording::BodyLayout;
 use agui_lint::{Checked, Diagnostic, Framing, Kind, Severity, StreamChecker};
 use serde_json::{json, Value};
 
+use super::timeline::LiveTimeline;
 use super::Proxy;
 use crate::cli::ProxyFormat;
 
@@ -32,6 +33,8 @@ pub(crate) struct Watch {
     counts: [usize; 3],
     /// Events the live view was last told of.
     live_records: usize,
+    /// The run's timeline as the live view draws it, when there is one.
+    timeline: Option<LiveTimeline>,
 }
 
 impl Watch {
@@ -50,6 +53,7 @@ impl Watch {
             printed: HashMap::new(),
             counts: [0; 3],
             live_records: 0,
+            timeline: None,
         };
         if watch.request.is_some() {
             let report = watch.proxy.validator.validate(Kind::RunAgentInput, body);
@@ -62,7 +66,8 @@ impl Watch {
 
     /// The response's head came: an event stream is checked as it comes.
     pub(crate) fn response(&mut self, status: u16, content_type: Option<&str>) {
-        let framing = match content_type.and_then(BodyLayout::of_media_type) {
+        let layout = content_type.and_then(BodyLayout::of_media_type);
+        let framing = match layout {
             Some(BodyLayout::Sse) => Framing::Sse,
             Some(BodyLayout::Proto) => Framing::Proto,
             Some(BodyLayout::JsonLines) => Framing::JsonLines,
@@ -83,6 +88,9 @@ impl Watch {
             checker = checker.answering(request);
         }
         self.checker = Some(checker);
+        if self.proxy.live.is_some() {
+            self.timeline = layout.map(LiveTimeline::new);
+        }
     }
 
     /// A piece of the response's body.
@@ -94,11 +102,17 @@ impl Watch {
         checker.feed_each(piece, |checked| found.push(checked));
         let records = checker.records();
         found.iter().for_each(|checked| self.print_checked(checked));
+        let bars = self
+            .timeline
+            .as_mut()
+            .map(|timeline| timeline.feed(piece))
+            .unwrap_or_default();
         if let Some(live) = &self.proxy.live {
-            if records != self.live_records {
+            if records != self.live_records || !bars.is_empty() {
                 self.live_records = records;
                 live.send(&json!({
                     "kind": "events", "run": self.run, "request": self.label, "events": records,
+                    "bars": bars,
                 }));
             }
         }
@@ -164,6 +178,11 @@ impl Watch {
         }
         // The summary counts what was printed, live or at the end.
         let counts = self.counts;
+        let bars = self
+            .timeline
+            .take()
+            .map(LiveTimeline::finish)
+            .unwrap_or_default();
         if let Some(live) = &self.proxy.live {
             let page = live.keep_run(self.run, sent, received);
             live.send(&json!({
@@ -177,6 +196,7 @@ impl Watch {
                 "ms": received.total_ms,
                 "ended": received.delivery.detail.as_ref().map_or_else(|| "whole".to_owned(), |d| format!("cut: {d}")),
                 "entry": entry,
+                "bars": bars,
             }));
         }
         if self.proxy.quiet {
@@ -215,11 +235,18 @@ impl Watch {
     fn print_checked(&mut self, checked: &Checked) {
         let place = checked.place().unwrap_or_default();
         for diagnostic in checked.report.diagnostics() {
-            self.print_finding(&place, diagnostic);
+            self.print_finding_at(&place, checked.record, diagnostic);
         }
     }
 
     fn print_finding(&mut self, place: &str, diagnostic: &Diagnostic) {
+        self.print_finding_at(place, None, diagnostic);
+    }
+
+    /// Prints a finding at `place`; `record`, the 1-based number of the
+    /// response's record it is on, when it is on one (where the live
+    /// view's timeline marks it).
+    fn print_finding_at(&mut self, place: &str, record: Option<usize>, diagnostic: &Diagnostic) {
         self.counts[severity_index(diagnostic.severity)] += 1;
         *self
             .printed
@@ -231,6 +258,7 @@ impl Watch {
                 "run": self.run,
                 "request": self.label,
                 "at": place,
+                "record": record,
                 "rule": diagnostic.rule,
                 "severity": diagnostic.severity,
                 "message": diagnostic.message,

@@ -14,11 +14,11 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::input::har;
-use crate::input::proto::{decode, Decoded, FrameBody, ProtoFramer};
-use crate::input::sse::SseFramer;
 use crate::input::{Layout, LineFramer};
 use crate::rules::transport::{essence, EVENT_STREAM, PROTO_EVENT_STREAM};
 use crate::{Kind, Limits};
+
+use super::framing::EventFramer;
 
 /// A capture's exchanges, in the order recorded.
 #[derive(Debug, Clone, Default)]
@@ -430,67 +430,9 @@ fn events_fed(
     prefix: &str,
     each: &mut dyn FnMut(RecordedEvent),
 ) {
-    match layout {
-        BodyLayout::Sse => {
-            let mut framer = SseFramer::new(limit);
-            let mut each = |event: crate::input::sse::SseEvent| {
-                each(RecordedEvent {
-                    origin: format!("{prefix}event {} (line {})", event.index, event.first_line),
-                    value: serde_json::from_slice(&event.data).ok(),
-                    raw: event.data,
-                    offset: Some(event.offset),
-                    record: event.index,
-                });
-            };
-            feed(&mut |chunk| framer.push(chunk, &mut each));
-            framer.finish(&mut each);
-        }
-        BodyLayout::JsonLines => {
-            let mut framer = LineFramer::new(limit);
-            let mut each = |line: crate::input::Line| {
-                each(RecordedEvent {
-                    origin: format!("{prefix}line {}", line.number),
-                    value: serde_json::from_slice(&line.bytes).ok(),
-                    raw: line.bytes,
-                    offset: Some(line.offset),
-                    record: line.number,
-                });
-            };
-            feed(&mut |chunk| framer.push(chunk, &mut each));
-            framer.finish(&mut each);
-        }
-        BodyLayout::Proto => {
-            let mut framer = ProtoFramer::new(limit);
-            let mut each = |frame: crate::input::proto::Frame| {
-                let origin = format!("{prefix}frame {} (byte {})", frame.index, frame.offset);
-                let FrameBody::Message(message) = frame.body else {
-                    each(RecordedEvent {
-                        origin,
-                        raw: Vec::new(),
-                        value: None,
-                        offset: Some(frame.offset),
-                        record: frame.index,
-                    });
-                    return;
-                };
-                let value = match decode(&message) {
-                    Ok(Decoded::Event { written, .. }) => {
-                        serde_json::from_slice(&written.json).ok()
-                    }
-                    _ => None,
-                };
-                each(RecordedEvent {
-                    origin,
-                    raw: message,
-                    value,
-                    offset: Some(frame.offset),
-                    record: frame.index,
-                });
-            };
-            feed(&mut |chunk| framer.push(chunk, &mut each));
-            framer.finish(&mut each);
-        }
-    }
+    let mut framer = EventFramer::new(layout, limit, prefix);
+    feed(&mut |chunk| framer.push(chunk, each));
+    framer.finish(each);
 }
 
 #[cfg(test)]
