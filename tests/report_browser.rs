@@ -543,3 +543,60 @@ fn a_report_reads_at_200_percent_zoom_and_every_control_takes_the_keyboard() {
     );
     assert_eq!(seen["selects"], 0, "filters that take no focus: {seen}");
 }
+
+/// A capture with more findings than the table lists: its button lists
+/// the rest from the page's data, as text, each linked to its run, and
+/// takes the keyboard.
+#[test]
+#[ignore = "needs Chromium: run by .ci/browser-test.sh"]
+fn the_findings_past_the_listed_ones_are_listed_on_request() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut capture =
+        String::from("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+    for n in 0..10_100 {
+        capture.push_str(&format!(
+            "{{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":{n},\"<img src=x onerror=alert({n})>\":1}}\n"
+        ));
+    }
+    capture.push_str("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+    std::fs::write(dir.path().join("many.jsonl"), capture).expect("write");
+    let page = dir.path().join("many.html");
+    report(dir.path(), "many.jsonl", &page);
+    let probe = "document.readyState !== 'complete' ? '' : (() => {
+        const button = document.getElementById('s0-more-button');
+        const rows = () => document.querySelectorAll('#s0-findings tbody tr').length;
+        const before = rows();
+        const shown = !button.hidden;
+        button.focus();
+        const focused = document.activeElement === button;
+        button.click();
+        const last = document.querySelector('#s0-findings tbody tr:last-child');
+        return JSON.stringify({
+            before, shown, focused, after: rows(), hidden: button.hidden,
+            images: document.querySelectorAll('img').length,
+            note: document.getElementById('s0-more-note').textContent,
+            last: last.textContent,
+            link: last.querySelector('td:nth-child(3) a').getAttribute('href'),
+            id: last.id,
+        });
+    })()";
+    let (seen, console) = devtools(&format!("file://{}", page.display()), &[], probe, |seen| {
+        !seen.is_empty()
+    });
+    assert!(console.is_empty(), "the page logged: {console:#?}");
+    let seen: serde_json::Value = serde_json::from_str(&seen).expect("what the page said");
+    assert_eq!(seen["before"], 10_000, "{seen}");
+    assert_eq!(seen["shown"], true, "{seen}");
+    assert_eq!(seen["focused"], true, "{seen}");
+    assert_eq!(seen["after"], 10_100, "{seen}");
+    assert_eq!(seen["hidden"], true, "all listed: {seen}");
+    assert_eq!(seen["images"], 0, "markup from the capture: {seen}");
+    assert_eq!(seen["note"], "10100 of 10100 findings listed.", "{seen}");
+    assert_eq!(seen["id"], "f0-10099", "{seen}");
+    assert_eq!(seen["link"], "#s0-x0-r0", "{seen}");
+    let last = seen["last"].as_str().unwrap_or_default();
+    assert!(
+        last.contains("unknown key '<img src=x onerror=alert(10099)>'"),
+        "{last}"
+    );
+}

@@ -250,3 +250,66 @@ fn a_large_capture_is_drawn_as_it_is_read() {
     let links = page.matches("<td><a href=\"#s0-x0-r").count();
     assert_eq!(links, 3_000);
 }
+
+/// A capture with more findings than a table lists: every one is on the
+/// page, the first ones as rows and the rest in its data, each once, each
+/// linked to a place the page has, none able to close its block.
+#[test]
+fn every_finding_is_on_the_page_past_the_listed_ones() {
+    const LISTED: usize = 10_000;
+    let events = LISTED + 250;
+    let mut capture =
+        String::from("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+    for n in 0..events {
+        capture.push_str(&format!(
+            "{{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":{n},\"</script><b>{n}\":1}}\n"
+        ));
+    }
+    capture.push_str("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n");
+    let page = page_of("many.jsonl", capture.as_bytes());
+    assert!(!page.contains("<b>"), "markup reached the page");
+    let rows = page.matches("<tr id=\"f0-").count();
+    assert_eq!(rows, LISTED);
+    let block = page
+        .split("id=\"s0-more\" data-more-of=\"s0\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .expect("the findings past the listed ones");
+    assert!(!block.contains('<') && !block.contains('>'), "{block}");
+    let more: Vec<serde_json::Value> = serde_json::from_str(block).expect("rows of JSON");
+    assert_eq!(rows + more.len(), events, "each finding once");
+    // The rows past the listed ones are the last lines' findings, in order,
+    // each with its rule, severity, line and a place on the page.
+    for (k, row) in more.iter().enumerate() {
+        let line = LISTED + 2 + k;
+        assert_eq!(row[0], "unknown-field", "{row}");
+        assert_eq!(row[1], "warning", "{row}");
+        assert_eq!(
+            row[2],
+            format!("unknown key '</script><b>{}'", line - 2),
+            "{row}"
+        );
+        assert_eq!(row[4], format!("record {line}"), "{row}");
+        assert_eq!(row[5], line, "{row}");
+        assert_eq!(row[8], "run r", "{row}");
+        let anchor = row[9].as_str().expect("an anchor");
+        assert!(page.contains(&format!(" id=\"{anchor}\"")), "{anchor}");
+    }
+    // The table says how many are listed, and its script lists the rest.
+    assert!(
+        page.contains(&format!("{LISTED} of {events} findings listed")),
+        "{}",
+        &page[..2000]
+    );
+    assert!(page.contains("id=\"s0-more-button\" hidden>"), "the button");
+    let data = page
+        .split("id=\"report-data\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .expect("embedded data");
+    let data: serde_json::Value = serde_json::from_str(data).expect("the data is JSON");
+    assert_eq!(data["sources"][0]["more_findings"], events - LISTED);
+    assert!(data["sources"][0]["rules"]["unknown-field"]["link"]
+        .as_str()
+        .is_some_and(|link| link.ends_with("unknown-field.md")));
+}

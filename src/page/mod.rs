@@ -15,6 +15,7 @@ mod conversation;
 pub(crate) mod diff;
 mod kit;
 pub(crate) mod lanes;
+mod more;
 mod picture;
 pub(crate) mod render;
 mod run;
@@ -23,6 +24,7 @@ mod text;
 mod timeline;
 mod views;
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,8 +36,9 @@ use agui_lint::unstable::recording::capture::{read_capture_each, read_stream_eac
 use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
+use more::{MoreAt, Tally};
 use picture::SourceBuilder;
-use views::{Shown, SourceView};
+use views::{Place, Shown, SourceView};
 
 /// Writes the page of `args.paths`.
 pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
@@ -63,9 +66,12 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
         }
     }
     let session = |scenario: &str| {
-        sources.iter().enumerate().find_map(|(k, view)| {
-            (Path::new(&view.path).file_stem()? == scenario).then(|| format!("s{k}"))
-        })
+        sources
+            .iter()
+            .enumerate()
+            .find_map(|(k, drawn): (usize, &Drawn)| {
+                (Path::new(&drawn.view.path).file_stem()? == scenario).then(|| format!("s{k}"))
+            })
     };
     let kits = kit_reports
         .into_iter()
@@ -78,17 +84,17 @@ pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
     };
     if args.output == Path::new("-") {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        render::page(&title, &judged, &sources, &kits, &mut out)?;
+        write_page(&title, &judged, &validator, &sources, &kits, &mut out)?;
         out.flush().map_err(|e| format!("cannot write: {e}"))?;
     } else {
         let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", args.output.display());
         let file = std::fs::File::create(&args.output).map_err(cannot)?;
         let mut out = std::io::BufWriter::new(file);
-        render::page(&title, &judged, &sources, &kits, &mut out)?;
+        write_page(&title, &judged, &validator, &sources, &kits, &mut out)?;
         out.flush().map_err(cannot)?;
         let findings: usize = sources
             .iter()
-            .map(|s| s.counts.errors + s.counts.warnings + s.counts.infos)
+            .map(|s| s.view.counts.errors + s.view.counts.warnings + s.view.counts.infos)
             .sum();
         crate::console::say(format_args!(
             "agui-lint report: wrote {} ({} capture(s), {findings} finding(s))",
@@ -111,11 +117,11 @@ pub(crate) fn capture_page(name: &str, bytes: Arc<[u8]>) -> Result<Vec<u8>, Stri
         bytes,
     };
     let mut shown = Shown::default();
-    let sources: Vec<SourceView> = source_view(&validator, 0, &source, &mut shown)?
+    let sources: Vec<Drawn> = source_view(&validator, 0, &source, &mut shown)?
         .into_iter()
         .collect();
     let mut page = Vec::new();
-    render::page(name, &judged, &sources, &[], &mut page)?;
+    write_page(name, &judged, &validator, &sources, &[], &mut page)?;
     Ok(page)
 }
 
@@ -207,7 +213,7 @@ fn source_view(
     index: usize,
     source: &Source,
     shown: &mut Shown,
-) -> Result<Option<SourceView>, String> {
+) -> Result<Option<Drawn>, String> {
     let name = source.display_name();
     let (source, bytes): (Source, Reading) = match source {
         Source::Stdin(named) => {
@@ -228,14 +234,15 @@ fn source_view(
         Source::File(path) | Source::Walked(path) => (source.clone(), read_file(path, &name)?),
         Source::Memory { bytes, .. } => (source.clone(), Reading::Whole(bytes.clone())),
     };
-    // Only documents with findings are kept: a clean capture of millions
-    // of events costs its count.
-    let mut documents: Vec<Checked> = Vec::new();
+    // Only documents with listed findings are kept: a clean capture of
+    // millions of events costs its count, one with millions of findings
+    // the places of those past the listed ones.
+    let mut tally = Tally::default();
     let mut seen = 0usize;
     check_source(validator, &source, None, &mut |checked: Checked| {
         seen += 1;
         if !checked.report.diagnostics().is_empty() {
-            documents.push(checked);
+            tally.add(checked);
         }
     })
     .map_err(|failure| format!("{}: {}", failure.path, failure.message))?;
@@ -248,8 +255,7 @@ fn source_view(
         }
         Source::Stdin(_) => PathBuf::from("-"),
     };
-    let mut builder = SourceBuilder::new(index, &name, &documents, std::mem::take(shown));
-    drop(documents);
+    let mut builder = SourceBuilder::new(index, &name, tally, std::mem::take(shown));
     let read = match bytes {
         Reading::Whole(bytes) => {
             read_capture_each(&bytes, &path, &mut |piece| builder.piece(piece)).map(|whole| {
@@ -264,7 +270,35 @@ fn source_view(
         }
     };
     let unreadable = read.err();
-    let (view, now) = builder.finish(unreadable);
+    let (view, now, more) = builder.finish(unreadable);
     *shown = now;
-    Ok(Some(view))
+    Ok(Some(Drawn { view, source, more }))
+}
+
+/// One capture's part of the page: its view, and what writes its findings
+/// past the listed ones once the rest of the page is written.
+struct Drawn {
+    view: SourceView,
+    /// The capture, read again to write those findings.
+    source: Source,
+    /// Where they are shown.
+    more: HashMap<Place, MoreAt>,
+}
+
+/// Writes the page of `drawn` (and `kits`) to `out`: its views through
+/// the template, then each capture's findings past the listed ones,
+/// checked again.
+fn write_page(
+    title: &str,
+    judged: &str,
+    validator: &Validator,
+    drawn: &[Drawn],
+    kits: &[kit::KitView],
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let views: Vec<&SourceView> = drawn.iter().map(|d| &d.view).collect();
+    render::page(title, judged, &views, kits, out, &mut |k, out| {
+        let d = &drawn[k];
+        more::write_more(validator, &d.source, k, &d.view, &d.more, out)
+    })
 }

@@ -9,7 +9,7 @@
 //! says which entry and which record it is, and each recorded event knows
 //! its record number, so that no text is matched.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use agui_lint::unstable::recording::capture::Piece;
 use agui_lint::unstable::recording::{Exchange, RecordedEvent};
@@ -17,6 +17,7 @@ use agui_lint::{Checked, Diagnostic};
 use serde_json::Value;
 
 use super::conversation::{conversation_of, request_view};
+use super::more::{MoreAt, MoreCount, Placed, Tally, Target};
 use super::run::RunBuilder;
 use super::text::{clip, worse};
 use super::views::{
@@ -30,9 +31,9 @@ pub(crate) struct SourceBuilder {
     path: String,
     counts: Counts,
     findings: Vec<FindingView>,
-    /// The findings of each place, as indexes into `findings`.
-    at_place: HashMap<Place, Vec<usize>>,
-    /// The version each place with findings was judged as.
+    /// Where each place's findings are.
+    placed: Placed,
+    /// The version each place with listed findings was judged as.
     judged: HashMap<Place, &'static str>,
     exchanges: Vec<ExchangeView>,
     current: Option<ExchangeBuilder>,
@@ -40,46 +41,46 @@ pub(crate) struct SourceBuilder {
     shown: Shown,
     /// The capture's bytes, when they are one response's body.
     whole_body: Option<std::sync::Arc<[u8]>>,
-    /// Findings past [`LISTED_FINDINGS`], by rule.
-    findings_left_out: BTreeMap<String, usize>,
+    /// Every finding, by rule.
+    by_rule: Vec<(String, usize)>,
+    /// Findings past [`LISTED_FINDINGS`](super::views::LISTED_FINDINGS).
+    more_findings: usize,
 }
 
 impl SourceBuilder {
-    /// A view of the capture at `path` whose documents with findings are
-    /// `documents`; `shown`, what the page shows before it.
-    pub(crate) fn new(index: usize, path: &str, documents: &[Checked], shown: Shown) -> Self {
-        let mut counts = Counts::default();
+    /// A view of the capture at `path` whose first check is `tally`;
+    /// `shown`, what the page shows before it.
+    pub(crate) fn new(index: usize, path: &str, tally: Tally, shown: Shown) -> Self {
         let mut findings: Vec<FindingView> = Vec::new();
-        let mut at_place: HashMap<Place, Vec<usize>> = HashMap::new();
-        let mut findings_left_out: BTreeMap<String, usize> = BTreeMap::new();
+        let mut listed: HashMap<Place, Vec<usize>> = HashMap::new();
         let mut judged = HashMap::new();
-        for checked in documents {
+        for checked in &tally.listed {
             let place = place_of(checked);
             judged.insert(place, checked.report.protocol().as_str());
             for diagnostic in checked.report.diagnostics() {
-                counts.add(diagnostic.severity);
                 if findings.len() == LISTED_FINDINGS {
-                    *findings_left_out
-                        .entry(diagnostic.rule.clone())
-                        .or_default() += 1;
-                    continue;
+                    break;
                 }
-                at_place.entry(place).or_default().push(findings.len());
+                listed.entry(place).or_default().push(findings.len());
                 findings.push(finding_view(index, findings.len(), checked, diagnostic));
             }
         }
         SourceBuilder {
             index,
             path: path.to_owned(),
-            counts,
+            counts: tally.counts,
             findings,
-            at_place,
+            placed: Placed {
+                listed,
+                more: tally.more,
+            },
             judged,
             exchanges: Vec::new(),
             current: None,
             shown,
             whole_body: None,
-            findings_left_out,
+            by_rule: tally.by_rule.into_iter().collect(),
+            more_findings: tally.more_findings,
         }
     }
 
@@ -98,24 +99,27 @@ impl SourceBuilder {
                     self.index,
                     k,
                     exchange,
-                    &mut self.at_place,
+                    &mut self.placed,
                     &mut self.findings,
                 ));
             }
             Piece::Event(event) => {
                 if let Some(current) = self.current.as_mut() {
+                    let place = Place::Event(current.head.entry, event.record);
                     let judged = self
                         .judged
-                        .get(&Place::Event(current.head.entry, event.record));
+                        .get(&place)
+                        .copied()
+                        .or_else(|| self.placed.more.get(&place).map(|at| at.judged));
                     current.event(
                         &event,
-                        &mut self.at_place,
+                        &mut self.placed,
                         &mut self.findings,
                         &mut self.shown,
                     );
                     // The run the event is in, now.
                     if let Some(run) = current.run.as_mut().filter(|run| run.judged.is_none()) {
-                        run.judged = judged.copied();
+                        run.judged = judged;
                     }
                 }
             }
@@ -128,15 +132,19 @@ impl SourceBuilder {
             self.exchanges.push(current.finish(
                 body.as_deref(),
                 &mut self.shown,
+                &mut self.placed,
                 &mut self.findings,
             ));
         }
     }
 
-    /// The view, and what the page shows with it; `unreadable`
-    /// says why the capture could not be read as exchanges, when it could
-    /// not.
-    pub(crate) fn finish(mut self, unreadable: Option<String>) -> (SourceView, Shown) {
+    /// The view, what the page shows with it, and where the findings past
+    /// the listed ones are shown; `unreadable` says why the capture could
+    /// not be read as exchanges, when it could not.
+    pub(crate) fn finish(
+        mut self,
+        unreadable: Option<String>,
+    ) -> (SourceView, Shown, HashMap<Place, MoreAt>) {
         self.end_exchange();
         let view = SourceView {
             path: self.path,
@@ -144,9 +152,10 @@ impl SourceBuilder {
             exchanges: self.exchanges,
             findings: self.findings,
             unreadable,
-            findings_left_out: self.findings_left_out.into_iter().collect(),
+            by_rule: self.by_rule,
+            more_findings: self.more_findings,
         };
-        (view, self.shown)
+        (view, self.shown, self.placed.more)
     }
 }
 
@@ -185,6 +194,10 @@ struct ExchangeBuilder {
     head: Exchange,
     request_value: Option<Value>,
     own: Vec<usize>,
+    /// Findings on the request and the exchange past the listed ones.
+    more: MoreCount,
+    /// Its index in the capture.
+    k: usize,
     worst: &'static str,
     runs: Vec<RunView>,
     run: Option<RunBuilder>,
@@ -201,7 +214,7 @@ impl ExchangeBuilder {
         source: usize,
         k: usize,
         head: Exchange,
-        at_place: &mut HashMap<Place, Vec<usize>>,
+        placed: &mut Placed,
         findings: &mut [FindingView],
     ) -> Self {
         let anchor = format!("s{source}-x{k}");
@@ -211,22 +224,20 @@ impl ExchangeBuilder {
             (None, Some(line)) => Some(Place::Event(None, line)),
             (None, None) => None,
         };
-        let mut own: Vec<usize> = request_place
-            .and_then(|place| at_place.remove(&place))
-            .unwrap_or_default();
-        if let Some(entry) = head.entry {
-            own.extend(
-                at_place
-                    .remove(&Place::Exchange(Some(entry)))
-                    .unwrap_or_default(),
-            );
+        let mut own: Vec<usize> = Vec::new();
+        let mut more = MoreCount::default();
+        let exchange_place = head.entry.map(|entry| Place::Exchange(Some(entry)));
+        for place in [request_place, exchange_place].into_iter().flatten() {
+            let (listed, past) = placed.take(place, Target::Exchange(k));
+            own.extend(listed);
+            more.add(past);
         }
         let title = match (head.entry, &head.request_line) {
             (Some(entry), _) => format!("entry {entry}"),
             (None, Some(line)) => format!("request at line {line}"),
             (None, None) => "events".to_owned(),
         };
-        let mut worst = "clean";
+        let mut worst = more.worst;
         for &f in &own {
             findings[f].at = Some(format!("{anchor}-request"));
             findings[f].run = title.clone();
@@ -240,6 +251,8 @@ impl ExchangeBuilder {
             request_value,
             own,
             worst,
+            more,
+            k,
             runs: Vec::new(),
             run: None,
             depth: 0,
@@ -250,7 +263,7 @@ impl ExchangeBuilder {
     fn event(
         &mut self,
         event: &RecordedEvent,
-        at_place: &mut HashMap<Place, Vec<usize>>,
+        placed: &mut Placed,
         findings: &mut [FindingView],
         shown: &mut Shown,
     ) {
@@ -267,27 +280,28 @@ impl ExchangeBuilder {
         // inside an open run is a subagent's, and stays in it.
         if kind == "RUN_STARTED" {
             if self.depth == 0 {
-                self.end_run(shown, findings);
+                self.end_run(shown, placed, findings);
             }
             self.depth += 1;
         }
         let ends = matches!(kind, "RUN_FINISHED" | "RUN_ERROR");
         if self.run.is_none() {
-            let anchor = format!("{}-r{}", self.anchor, self.runs.len());
+            let r = self.runs.len();
+            let anchor = format!("{}-r{r}", self.anchor);
             let state = self.request_value.as_ref().and_then(|v| v.get("state"));
-            self.run = Some(RunBuilder::new(anchor, state));
+            self.run = Some(RunBuilder::new(anchor, (self.k, r), state));
         }
         if let Some(run) = self.run.as_mut() {
-            run.event(event, self.head.entry, at_place, findings, shown);
+            run.event(event, self.head.entry, placed, findings, shown);
         }
         if ends {
             self.depth = self.depth.saturating_sub(1);
         }
     }
 
-    fn end_run(&mut self, shown: &mut Shown, findings: &mut [FindingView]) {
+    fn end_run(&mut self, shown: &mut Shown, placed: &mut Placed, findings: &mut [FindingView]) {
         if let Some(run) = self.run.take() {
-            let run = run.finish(shown, findings);
+            let run = run.finish(shown, placed, findings);
             self.worst = worse(self.worst, run.worst);
             self.runs.push(run);
         }
@@ -297,9 +311,10 @@ impl ExchangeBuilder {
         mut self,
         whole_body: Option<&[u8]>,
         shown: &mut Shown,
+        placed: &mut Placed,
         findings: &mut [FindingView],
     ) -> ExchangeView {
-        self.end_run(shown, findings);
+        self.end_run(shown, placed, findings);
         let body = self
             .head
             .body
@@ -314,6 +329,7 @@ impl ExchangeBuilder {
             title: self.title,
             status: self.head.status,
             findings: self.own,
+            more_findings: self.more.count,
             runs: self.runs,
             worst: self.worst,
             conversation,

@@ -3,7 +3,7 @@
 //! data goes through `tojson`, which escapes `<`, `>`, `&` and `'` so that
 //! nothing a capture holds can close the script block it sits in.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{BuildHasher, Hasher};
 
 use minijinja::value::Serde;
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::kit::KitView;
 use super::picture;
-use super::views::{Counts, SourceView};
+use super::views::{Counts, SourceView, LISTED_FINDINGS};
 
 /// The page's template.
 const TEMPLATE: &str = include_str!("templates/report.html");
@@ -26,6 +26,10 @@ const STYLE: &str = include_str!("templates/style.html");
 /// The proxy's live view's template.
 const LIVE_TEMPLATE: &str = include_str!("templates/live.html");
 
+/// The end of the page, after each capture's findings past the listed
+/// ones: its script.
+const TAIL_TEMPLATE: &str = include_str!("templates/report-tail.html");
+
 /// The templates, their names telling the engine to escape as HTML.
 fn environment() -> Result<Environment<'static>, String> {
     let mut env = Environment::new();
@@ -33,6 +37,7 @@ fn environment() -> Result<Environment<'static>, String> {
         ("report.html", TEMPLATE),
         ("diff.html", DIFF_TEMPLATE),
         ("live.html", LIVE_TEMPLATE),
+        ("report-tail.html", TAIL_TEMPLATE),
         ("style.html", STYLE),
     ] {
         env.add_template(name, source)
@@ -87,8 +92,10 @@ struct SourcePage<'a> {
     #[serde(flatten)]
     view: &'a SourceView,
     worst: &'static str,
-    rules: BTreeSet<&'a str>,
+    rules: Vec<&'a str>,
     run_names: BTreeSet<&'a str>,
+    /// How many findings its table lists before its script lists more.
+    listed: usize,
 }
 
 /// What the page embeds as data: each source's findings, for scripts and
@@ -103,6 +110,17 @@ struct DataSource<'a> {
     path: &'a str,
     counts: Counts,
     findings: Vec<DataFinding<'a>>,
+    /// Findings past those: in the block `s{k}-more`, as rows.
+    more_findings: usize,
+    /// Each rule's summary and link, for the rows past the listed ones.
+    rules: BTreeMap<&'a str, RuleData>,
+}
+
+/// A rule as the page's script shows it.
+#[derive(Serialize)]
+struct RuleData {
+    summary: &'static str,
+    link: String,
 }
 
 #[derive(Serialize)]
@@ -113,14 +131,23 @@ struct DataFinding<'a> {
     at: Option<&'a str>,
 }
 
+/// Writes each capture's findings past the listed ones (the `k`-th
+/// capture's, as a JSON array safe in a script block) to the writer
+/// given.
+pub(super) type WriteMore<'a> =
+    dyn FnMut(usize, &mut dyn std::io::Write) -> Result<(), String> + 'a;
+
 /// Writes the page of `sources` and `kits`, titled `title`, judged as
-/// `judged`, to `out` as it is made (a large page is never held whole).
+/// `judged`, to `out` as it is made (a large page is never held whole);
+/// `more` writes each capture's findings past the listed ones into the
+/// page's data.
 pub(super) fn page(
     title: &str,
     judged: &str,
-    sources: &[SourceView],
+    sources: &[&SourceView],
     kits: &[KitView],
     out: &mut dyn std::io::Write,
+    more: &mut WriteMore<'_>,
 ) -> Result<(), String> {
     let env = environment()?;
     let mut totals = Counts::default();
@@ -131,10 +158,11 @@ pub(super) fn page(
     }
     let pages: Vec<SourcePage<'_>> = sources
         .iter()
-        .map(|view| SourcePage {
+        .map(|&view| SourcePage {
             view,
             worst: picture::worst_of(view),
-            rules: view.findings.iter().map(|f| f.rule.as_str()).collect(),
+            rules: view.by_rule.iter().map(|(rule, _)| rule.as_str()).collect(),
+            listed: view.findings.len(),
             run_names: view
                 .findings
                 .iter()
@@ -159,12 +187,23 @@ pub(super) fn page(
                         at: f.at.as_deref(),
                     })
                     .collect(),
+                more_findings: s.more_findings,
+                rules: s
+                    .by_rule
+                    .iter()
+                    .map(|(name, _)| {
+                        let summary = agui_lint::rules::rule(name).map_or("", |r| r.summary);
+                        let link = agui_lint::rules::docs_url(name);
+                        (name.as_str(), RuleData { summary, link })
+                    })
+                    .collect(),
             })
             .collect(),
     };
     let template = env
         .get_template("report.html")
         .map_err(|e| format!("the report's template: {e}"))?;
+    let nonce = nonce();
     let page = Page {
         title,
         judged,
@@ -173,10 +212,39 @@ pub(super) fn page(
         sources: pages,
         kits,
         data,
-        nonce: nonce(),
+        nonce: nonce.clone(),
     };
     template
-        .render_captured_to(Value::from(Serde(&page)), out)
+        .render_captured_to(Value::from(Serde(&page)), &mut *out)
+        .map(drop)
+        .map_err(|e| format!("cannot write the report: {e}"))?;
+    let cannot = |e: std::io::Error| format!("cannot write the report: {e}");
+    for (k, source) in sources.iter().enumerate() {
+        if source.more_findings == 0 {
+            continue;
+        }
+        write!(
+            out,
+            "<script type=\"application/json\" id=\"s{k}-more\" data-more-of=\"s{k}\">"
+        )
+        .map_err(cannot)?;
+        more(k, out)?;
+        out.write_all(b"</script>\n").map_err(cannot)?;
+    }
+    #[derive(Serialize)]
+    struct Tail {
+        nonce: String,
+        page: usize,
+    }
+    env.get_template("report-tail.html")
+        .map_err(|e| format!("the report's template: {e}"))?
+        .render_captured_to(
+            Value::from(Serde(&Tail {
+                nonce,
+                page: LISTED_FINDINGS,
+            })),
+            out,
+        )
         .map(drop)
         .map_err(|e| format!("cannot write the report: {e}"))
 }

@@ -3,12 +3,11 @@
 //! finding), its lanes and timeline, its state history, the findings
 //! placed at their events, and the worst of them.
 
-use std::collections::HashMap;
-
 use agui_lint::unstable::recording::RecordedEvent;
 use serde_json::Value;
 
 use super::lanes::Lanes;
+use super::more::{MoreCount, Placed, Target};
 use super::state::History;
 use super::text::{clip, event_summary, worse};
 use super::timeline::{positions, timeline};
@@ -20,6 +19,10 @@ use super::views::{
 /// A run's view, built as its events come.
 pub(super) struct RunBuilder {
     anchor: String,
+    /// Its exchange's index in the capture, and its own in the exchange.
+    at: (usize, usize),
+    /// Places of its listed events with findings past the listed ones.
+    more_places: Vec<Place>,
     /// The version its records with findings were judged as, when known.
     pub(super) judged: Option<&'static str>,
     title: Option<String>,
@@ -37,9 +40,11 @@ pub(super) struct RunBuilder {
 }
 
 impl RunBuilder {
-    pub(super) fn new(anchor: String, state: Option<&Value>) -> Self {
+    pub(super) fn new(anchor: String, at: (usize, usize), state: Option<&Value>) -> Self {
         RunBuilder {
             anchor,
+            at,
+            more_places: Vec::new(),
             judged: None,
             title: None,
             rows: Vec::new(),
@@ -59,7 +64,7 @@ impl RunBuilder {
         &mut self,
         recorded: &RecordedEvent,
         entry: Option<usize>,
-        at_place: &mut HashMap<Place, Vec<usize>>,
+        placed: &mut Placed,
         findings: &mut [FindingView],
         shown: &mut Shown,
     ) {
@@ -82,11 +87,21 @@ impl RunBuilder {
                 .map(str::to_owned);
         }
         kind.clone_into(&mut self.last_type);
-        let own = at_place
-            .remove(&Place::Event(entry, recorded.record))
-            .unwrap_or_default();
+        let place = Place::Event(entry, recorded.record);
+        let listed = n < LISTED_EVENTS && shown.rows < LISTED_ON_A_PAGE;
+        let (x, r) = self.at;
+        let (own, more) = placed.take(
+            place,
+            if listed {
+                Target::Event(x, r, n)
+            } else {
+                Target::Run(x, r)
+            },
+        );
+        let mut past = MoreCount::default();
+        past.add(more);
         let event_anchor = format!("{}-e{n}", self.anchor);
-        let mut row_worst = "clean";
+        let mut row_worst = past.worst;
         for &f in &own {
             findings[f].at = Some(event_anchor.clone());
             findings[f].run = title.clone();
@@ -103,9 +118,12 @@ impl RunBuilder {
             self.lanes.push(n, value);
             self.history.push(n, value);
         }
-        if own.is_empty() && (n >= LISTED_EVENTS || shown.rows >= LISTED_ON_A_PAGE) {
+        if own.is_empty() && !listed {
             self.left_out += 1;
             return;
+        }
+        if past.count > 0 {
+            self.more_places.push(place);
         }
         shown.rows += 1;
         self.rows.push(EventRow {
@@ -120,13 +138,19 @@ impl RunBuilder {
                 event_summary,
             ),
             findings: own,
+            more_findings: past.count,
             worst: row_worst,
         });
     }
 
     /// The run's view: drawn whole while the page draws runs, or when it
     /// has findings; else one line of the outline (its rows given back).
-    pub(super) fn finish(mut self, shown: &mut Shown, findings: &mut [FindingView]) -> RunView {
+    pub(super) fn finish(
+        mut self,
+        shown: &mut Shown,
+        placed: &mut Placed,
+        findings: &mut [FindingView],
+    ) -> RunView {
         let drawn =
             shown.runs < DRAWN_RUNS || (self.worst == "error" && shown.runs < DRAWN_WITH_ERRORS);
         if drawn {
@@ -137,6 +161,10 @@ impl RunBuilder {
                 for &f in &row.findings {
                     findings[f].at = Some(self.anchor.clone());
                 }
+            }
+            let (x, r) = self.at;
+            for &place in &self.more_places {
+                placed.show_at(place, Target::Run(x, r));
             }
             shown.rows -= self.rows.len();
             self.left_out += self.rows.len();

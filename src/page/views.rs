@@ -21,13 +21,18 @@ pub(crate) struct SourceView {
     pub path: String,
     pub counts: Counts,
     pub exchanges: Vec<ExchangeView>,
-    /// Every finding of the capture, in order.
+    /// The capture's first findings, in order (at most
+    /// [`LISTED_FINDINGS`]).
     pub findings: Vec<FindingView>,
     /// Why the capture could not be read as exchanges, when it could not
     /// (its findings are still listed).
     pub unreadable: Option<String>,
-    /// Findings not listed (past the most a table lists), by rule.
-    pub findings_left_out: Vec<(String, usize)>,
+    /// Every finding, by rule.
+    pub by_rule: Vec<(String, usize)>,
+    /// Findings past the most a table lists
+    /// ([`LISTED_FINDINGS`]): in the page's data, which its script
+    /// pages through.
+    pub more_findings: usize,
 }
 
 /// Findings by severity.
@@ -71,6 +76,8 @@ pub(crate) struct ExchangeView {
     pub request: Option<RequestView>,
     /// Findings on the request and on the exchange as a whole.
     pub findings: Vec<usize>,
+    /// More of them, past the listed ones.
+    pub more_findings: usize,
     pub runs: Vec<RunView>,
     pub worst: &'static str,
     /// The conversation `@ag-ui/client` holds after the response (what it
@@ -135,6 +142,8 @@ pub(crate) struct EventRow {
     pub summary: String,
     /// Indexes of its findings in the source's list.
     pub findings: Vec<usize>,
+    /// More of them, past the listed ones.
+    pub more_findings: usize,
     pub worst: &'static str,
 }
 
@@ -214,8 +223,8 @@ pub(crate) struct Shown {
     pub(super) state_text: usize,
 }
 
-/// The most findings the findings table lists for one capture; the rest
-/// are counted by rule.
+/// The most findings kept whole and listed in a capture's table; the
+/// rest are written into the page's data and listed by its script.
 pub(super) const LISTED_FINDINGS: usize = 10_000;
 
 /// The largest response the client's conversation is rebuilt from.
