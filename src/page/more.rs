@@ -167,8 +167,8 @@ fn target_of(view: &SourceView, source: usize, target: Target) -> (Option<String
 struct Row<'a>(
     &'a str,
     &'static str,
-    &'a str,
-    Option<&'a str>,
+    Text<'a>,
+    Option<Text<'a>>,
     String,
     Option<usize>,
     Option<usize>,
@@ -177,11 +177,50 @@ struct Row<'a>(
     Option<String>,
 );
 
+/// A message or a help in a row: its text the first time, then the
+/// number of that first time (messages and helps repeat across a
+/// capture's findings: an `unknown-field` for the same key on every
+/// event).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Text<'a> {
+    Seen(u32),
+    New(&'a str),
+}
+
+/// The texts written so far, each numbered in the order written: the
+/// page's script numbers them the same way. The first [`REMEMBERED`]
+/// different texts are remembered; past them a text is written again
+/// each time (and numbered again), which keeps memory bounded.
+#[derive(Default)]
+struct Texts {
+    seen: HashMap<Box<str>, u32>,
+    written: u32,
+}
+
+/// The most texts [`Texts`] remembers.
+const REMEMBERED: usize = 1 << 16;
+
+impl Texts {
+    fn text<'a>(&mut self, text: &'a str) -> Text<'a> {
+        if let Some(&n) = self.seen.get(text) {
+            return Text::Seen(n);
+        }
+        if self.seen.len() < REMEMBERED {
+            self.seen.insert(text.into(), self.written);
+        }
+        self.written += 1;
+        Text::New(text)
+    }
+}
+
 /// Writes the findings of `source` past the first `view.findings.len()`
 /// as a JSON array of rows, escaped to sit in a `<script>` block of the
 /// page (no `<`, `>`, `&` or `'` as themselves): rule, severity, message,
-/// help, place, line, column, pointer, run, anchor. The capture is
-/// checked again, its documents in the same order as the first time.
+/// help, place, line, column, pointer, run, anchor; a message or help
+/// written before is its number among the texts written (see [`Text`]).
+/// The capture is checked again, its documents in the same order as the
+/// first time.
 pub(super) fn write_more(
     validator: &Validator,
     source: &Source,
@@ -194,6 +233,7 @@ pub(super) fn write_more(
     let mut first = true;
     let mut failed: Option<std::io::Error> = None;
     let mut row_text = Vec::new();
+    let mut texts = Texts::default();
     out.write_all(b"[")
         .map_err(|e| format!("cannot write the report: {e}"))?;
     check_source(validator, source, None, &mut |checked: Checked| {
@@ -211,11 +251,13 @@ pub(super) fn write_more(
                 continue;
             }
             let location = diagnostic.location.map(|l| checked.file_location(l));
+            let message = texts.text(&diagnostic.message);
+            let help = diagnostic.help.as_deref().map(|help| texts.text(help));
             let row = Row(
                 &diagnostic.rule,
                 diagnostic.severity.as_str(),
-                &diagnostic.message,
-                diagnostic.help.as_deref(),
+                message,
+                help,
                 place.clone(),
                 location.map(|l| l.line),
                 location.map(|l| l.column),
@@ -265,6 +307,28 @@ fn script_safe(json: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_is_written_once_and_then_numbered_as_the_page_numbers_it() {
+        let mut texts = Texts::default();
+        let numbers: Vec<String> = ["a", "b", "a", "c", "b"]
+            .into_iter()
+            .map(|t| match texts.text(t) {
+                Text::Seen(n) => n.to_string(),
+                Text::New(text) => text.to_owned(),
+            })
+            .collect();
+        assert_eq!(numbers, ["a", "b", "0", "c", "1"]);
+        // Past the texts remembered, a text is written again, numbered anew.
+        let mut texts = Texts::default();
+        for n in 0..REMEMBERED {
+            texts.text(&n.to_string());
+        }
+        assert!(matches!(texts.text("new"), Text::New("new")));
+        assert!(matches!(texts.text("new"), Text::New("new")));
+        assert_eq!(texts.written as usize, REMEMBERED + 2);
+        assert!(matches!(texts.text("0"), Text::Seen(0)));
+    }
 
     #[test]
     fn a_row_cannot_close_its_script_block() {
