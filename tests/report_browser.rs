@@ -456,7 +456,10 @@ fn the_proxys_live_view_shows_runs_as_they_pass() {
         std::thread::sleep(std::time::Duration::from_secs(2));
         run(&agent);
     });
-    let (dom, console) = dom_when(&url, |dom| dom.contains("id=\"run-2\""));
+    // Both runs ended: the end draws what no event closed as open.
+    let (dom, console) = dom_when(&url, |dom| {
+        dom.contains("id=\"run-2\"") && dom.contains("href=\"/_agui-lint/live/run/2\"")
+    });
     let _ = poster.join();
     assert!(console.is_empty(), "the page logged: {console:#?}");
     assert!(dom.contains(">live<"), "{dom}");

@@ -15,6 +15,7 @@ mod conversation;
 pub(crate) mod diff;
 mod kit;
 pub(crate) mod lanes;
+mod lazy;
 mod more;
 mod picture;
 pub(crate) mod render;
@@ -24,7 +25,6 @@ mod text;
 mod timeline;
 mod views;
 
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,9 +36,9 @@ use agui_lint::unstable::recording::capture::{read_capture_each, read_stream_eac
 use agui_lint::{Checked, Protocol, ProtocolChoice, Settings, Validator};
 
 use crate::cli::PageArgs;
-use more::{MoreAt, Tally};
+use more::{MorePlaces, Tally};
 use picture::SourceBuilder;
-use views::{Place, Shown, SourceView};
+use views::{Shown, SourceView};
 
 /// Writes the page of `args.paths`.
 pub(crate) fn command(args: &PageArgs) -> Result<ExitCode, String> {
@@ -246,6 +246,7 @@ fn source_view(
         }
     })
     .map_err(|failure| format!("{}: {}", failure.path, failure.message))?;
+    tally.finish();
     if seen == 0 && matches!(source, Source::Walked(_)) {
         return Ok(None);
     }
@@ -282,7 +283,7 @@ struct Drawn {
     /// The capture, read again to write those findings.
     source: Source,
     /// Where they are shown.
-    more: HashMap<Place, MoreAt>,
+    more: MorePlaces,
 }
 
 /// Writes the page of `drawn` (and `kits`) to `out`: its views through

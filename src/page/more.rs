@@ -12,40 +12,119 @@ use std::io::Write;
 
 use agui_lint::unstable::check::check_source;
 use agui_lint::unstable::input::Source;
-use agui_lint::{Checked, Validator};
+use agui_lint::{Checked, Protocol, Severity, Validator};
 use serde::Serialize;
 
 use super::text::worse;
 use super::views::{place_of, Counts, Place, SourceView, LISTED_FINDINGS};
 
-/// Where a place with findings past the listed ones is shown on the page.
+/// Where a place with findings past the listed ones is shown on the page
+/// (indexes as `u32`, to keep millions of places small).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Target {
     /// Not drawn (a capture that could not be read as exchanges).
     Nowhere,
     /// Exchange `x`'s section (its request, or the exchange as a whole).
-    Exchange(usize),
+    Exchange(u32),
     /// Run `r` of exchange `x`: drawn whole or a line of the outline.
-    Run(usize, usize),
+    Run(u32, u32),
     /// Event `n` of that run, listed among its events.
-    Event(usize, usize, usize),
+    Event(u32, u32, u32),
 }
 
-/// A place's findings past the listed ones.
+impl Target {
+    /// Exchange `x`'s section.
+    pub(super) fn exchange(x: usize) -> Target {
+        Target::Exchange(small(x))
+    }
+
+    /// Run `r` of exchange `x`.
+    pub(super) fn run(x: usize, r: usize) -> Target {
+        Target::Run(small(x), small(r))
+    }
+
+    /// Event `n` of run `r` of exchange `x`.
+    pub(super) fn event(x: usize, r: usize, n: usize) -> Target {
+        Target::Event(small(x), small(r), small(n))
+    }
+}
+
+/// An index as a `u32` (a page has fewer exchanges, runs and events).
+fn small(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A place's findings past the listed ones (small: a capture may have
+/// millions).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct MoreAt {
     /// The version the document was judged as.
-    pub(super) judged: &'static str,
-    pub(super) worst: &'static str,
-    pub(super) count: usize,
+    pub(super) judged: Protocol,
+    pub(super) worst: Severity,
+    pub(super) count: u32,
     pub(super) target: Target,
+}
+
+/// The places with findings past the listed ones, in order: a sorted
+/// list rather than a map, at a few dozen bytes a place.
+#[derive(Debug, Default)]
+pub(crate) struct MorePlaces {
+    places: Vec<(Place, MoreAt)>,
+}
+
+impl MorePlaces {
+    /// Counts a finding of `severity` at `place`, of a document judged as
+    /// `judged`.
+    fn add(&mut self, place: Place, judged: Protocol, severity: Severity) {
+        match self.places.last_mut() {
+            Some((last, at)) if *last == place => {
+                at.worst = at.worst.max(severity);
+                at.count = at.count.saturating_add(1);
+            }
+            _ => self.places.push((
+                place,
+                MoreAt {
+                    judged,
+                    worst: severity,
+                    count: 1,
+                    target: Target::Nowhere,
+                },
+            )),
+        }
+    }
+
+    /// Puts the places in order, once all are added (a capture's
+    /// documents come in its order, which is nearly this one).
+    fn sort(&mut self) {
+        self.places.sort_by_key(|(place, _)| *place);
+        self.places.dedup_by(|(place, at), (kept_place, kept)| {
+            if place != kept_place {
+                return false;
+            }
+            kept.worst = kept.worst.max(at.worst);
+            kept.count = kept.count.saturating_add(at.count);
+            true
+        });
+        self.places.shrink_to_fit();
+    }
+
+    /// What is past the listed findings at `place`.
+    pub(super) fn get(&self, place: &Place) -> Option<&MoreAt> {
+        let k = self.places.binary_search_by_key(place, |(p, _)| *p).ok()?;
+        Some(&self.places[k].1)
+    }
+
+    fn get_mut(&mut self, place: &Place) -> Option<&mut MoreAt> {
+        let k = self.places.binary_search_by_key(place, |(p, _)| *p).ok()?;
+        Some(&mut self.places[k].1)
+    }
 }
 
 /// Where each place's findings are: the listed ones by their index in
 /// the source's list, the rest counted.
 pub(super) struct Placed {
     pub(super) listed: HashMap<Place, Vec<usize>>,
-    pub(super) more: HashMap<Place, MoreAt>,
+    pub(super) more: MorePlaces,
 }
 
 impl Placed {
@@ -91,8 +170,8 @@ impl MoreCount {
     /// Counts the findings past the listed ones at one more place.
     pub(super) fn add(&mut self, at: Option<MoreAt>) {
         if let Some(at) = at {
-            self.count += at.count;
-            self.worst = worse(self.worst, at.worst);
+            self.count += at.count as usize;
+            self.worst = worse(self.worst, at.worst.as_str());
         }
     }
 }
@@ -108,7 +187,7 @@ pub(super) struct Tally {
     pub(super) listed: Vec<Checked>,
     listed_findings: usize,
     /// Places of the findings past the listed ones.
-    pub(super) more: HashMap<Place, MoreAt>,
+    pub(super) more: MorePlaces,
     /// How many findings are past the listed ones.
     pub(super) more_findings: usize,
 }
@@ -126,18 +205,20 @@ impl Tally {
                 continue;
             }
             self.more_findings += 1;
-            let at = self.more.entry(place_of(&checked)).or_insert(MoreAt {
-                judged: checked.report.protocol().as_str(),
-                worst: "clean",
-                count: 0,
-                target: Target::Nowhere,
-            });
-            at.worst = worse(at.worst, diagnostic.severity.as_str());
-            at.count += 1;
+            self.more.add(
+                place_of(&checked),
+                checked.report.protocol(),
+                diagnostic.severity,
+            );
         }
         if keep {
             self.listed.push(checked);
         }
+    }
+
+    /// Every document is added.
+    pub(super) fn finish(&mut self) {
+        self.more.sort();
     }
 }
 
@@ -148,10 +229,15 @@ fn target_of(view: &SourceView, source: usize, target: Target) -> (Option<String
         Target::Nowhere => (None, ""),
         Target::Exchange(x) => (
             Some(format!("s{source}-x{x}")),
-            view.exchanges.get(x).map_or("", |e| e.title.as_str()),
+            view.exchanges
+                .get(x as usize)
+                .map_or("", |e| e.title.as_str()),
         ),
         Target::Run(x, r) | Target::Event(x, r, _) => {
-            let run = view.exchanges.get(x).and_then(|e| e.runs.get(r));
+            let run = view
+                .exchanges
+                .get(x as usize)
+                .and_then(|e| e.runs.get(r as usize));
             let anchor = match target {
                 Target::Event(_, _, n) => format!("s{source}-x{x}-r{r}-e{n}"),
                 _ => format!("s{source}-x{x}-r{r}"),
@@ -226,7 +312,7 @@ pub(super) fn write_more(
     source: &Source,
     index: usize,
     view: &SourceView,
-    more: &HashMap<Place, MoreAt>,
+    more: &MorePlaces,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let mut skip = view.findings.len();

@@ -17,7 +17,8 @@ use agui_lint::{Checked, Diagnostic};
 use serde_json::Value;
 
 use super::conversation::{conversation_of, request_view};
-use super::more::{MoreAt, MoreCount, Placed, Tally, Target};
+use super::lazy::Lazy;
+use super::more::{MoreCount, MorePlaces, Placed, Tally, Target};
 use super::run::RunBuilder;
 use super::text::{clip, worse};
 use super::views::{
@@ -110,7 +111,7 @@ impl SourceBuilder {
                         .judged
                         .get(&place)
                         .copied()
-                        .or_else(|| self.placed.more.get(&place).map(|at| at.judged));
+                        .or_else(|| self.placed.more.get(&place).map(|at| at.judged.as_str()));
                     current.event(
                         &event,
                         &mut self.placed,
@@ -141,16 +142,13 @@ impl SourceBuilder {
     /// The view, what the page shows with it, and where the findings past
     /// the listed ones are shown; `unreadable` says why the capture could
     /// not be read as exchanges, when it could not.
-    pub(crate) fn finish(
-        mut self,
-        unreadable: Option<String>,
-    ) -> (SourceView, Shown, HashMap<Place, MoreAt>) {
+    pub(crate) fn finish(mut self, unreadable: Option<String>) -> (SourceView, Shown, MorePlaces) {
         self.end_exchange();
         let view = SourceView {
             path: self.path,
             counts: self.counts,
             exchanges: self.exchanges,
-            findings: self.findings,
+            findings: Lazy::new(self.findings),
             unreadable,
             by_rule: self.by_rule,
             more_findings: self.more_findings,
@@ -228,7 +226,7 @@ impl ExchangeBuilder {
         let mut more = MoreCount::default();
         let exchange_place = head.entry.map(|entry| Place::Exchange(Some(entry)));
         for place in [request_place, exchange_place].into_iter().flatten() {
-            let (listed, past) = placed.take(place, Target::Exchange(k));
+            let (listed, past) = placed.take(place, Target::exchange(k));
             own.extend(listed);
             more.add(past);
         }
@@ -330,7 +328,8 @@ impl ExchangeBuilder {
             status: self.head.status,
             findings: self.own,
             more_findings: self.more.count,
-            runs: self.runs,
+            outline_runs: self.runs.iter().filter(|run| !run.drawn).count(),
+            runs: Lazy::new(self.runs),
             worst: self.worst,
             conversation,
             conversation_note,

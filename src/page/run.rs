@@ -7,6 +7,7 @@ use agui_lint::unstable::recording::RecordedEvent;
 use serde_json::Value;
 
 use super::lanes::Lanes;
+use super::lazy::Lazy;
 use super::more::{MoreCount, Placed, Target};
 use super::state::History;
 use super::text::{clip, event_summary, worse};
@@ -93,9 +94,9 @@ impl RunBuilder {
         let (own, more) = placed.take(
             place,
             if listed {
-                Target::Event(x, r, n)
+                Target::event(x, r, n)
             } else {
-                Target::Run(x, r)
+                Target::run(x, r)
             },
         );
         let mut past = MoreCount::default();
@@ -164,7 +165,7 @@ impl RunBuilder {
             }
             let (x, r) = self.at;
             for &place in &self.more_places {
-                placed.show_at(place, Target::Run(x, r));
+                placed.show_at(place, Target::run(x, r));
             }
             shown.rows -= self.rows.len();
             self.left_out += self.rows.len();
@@ -210,7 +211,7 @@ impl RunBuilder {
             anchor: self.anchor,
             declared: self.declared,
             judged: self.judged,
-            events: self.rows,
+            events: Lazy::new(self.rows),
             events_left_out: self.left_out,
             states,
             states_left_out,

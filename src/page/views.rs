@@ -8,6 +8,7 @@
 use agui_lint::{Checked, Context, Severity};
 use serde::Serialize;
 
+use super::lazy::Lazy;
 use super::state::StateStep;
 use super::timeline::Timeline;
 
@@ -23,7 +24,7 @@ pub(crate) struct SourceView {
     pub exchanges: Vec<ExchangeView>,
     /// The capture's first findings, in order (at most
     /// [`LISTED_FINDINGS`]).
-    pub findings: Vec<FindingView>,
+    pub findings: Lazy<FindingView>,
     /// Why the capture could not be read as exchanges, when it could not
     /// (its findings are still listed).
     pub unreadable: Option<String>,
@@ -78,7 +79,9 @@ pub(crate) struct ExchangeView {
     pub findings: Vec<usize>,
     /// More of them, past the listed ones.
     pub more_findings: usize,
-    pub runs: Vec<RunView>,
+    pub runs: Lazy<RunView>,
+    /// How many of them are lines of the outline (not drawn whole).
+    pub outline_runs: usize,
     pub worst: &'static str,
     /// The conversation `@ag-ui/client` holds after the response (what it
     /// sends back in the next request): role and content of each message.
@@ -114,7 +117,7 @@ pub(crate) struct RunView {
     /// How it ended: `finished`, `error`, or `open` (the stream ended
     /// first).
     pub ended: &'static str,
-    pub events: Vec<EventRow>,
+    pub events: Lazy<EventRow>,
     /// Events not listed (past [`LISTED_EVENTS`], without findings).
     pub events_left_out: usize,
     pub event_count: usize,
@@ -170,7 +173,7 @@ pub(crate) struct FindingView {
 
 /// Where a checked document sits: the archive entry, and the record of
 /// the stream (or the request).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Place {
     Request(Option<usize>),
     Event(Option<usize>, usize),
