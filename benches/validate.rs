@@ -929,74 +929,34 @@ fn binary_capture() {
 }
 
 /// `agui-lint report` of 100 MB of events in which one run in 25 breaks
-/// (a message never ended), against `check` of the same capture: the two
-/// take turns, [`CLI_RUNS`] runs each, medians compared, with each one's
-/// peak memory and the page's size.
+/// (a message never ended), and of 100 MB whose every event has a warning
+/// (a million findings, every one on the page), each against `check` of
+/// the same capture: the two take turns, [`CLI_RUNS`] runs each, medians
+/// compared, with each one's peak memory and the page's size.
 fn report_capture() {
-    let (path, _) = write_capture("report-events.jsonl", |out| {
+    let (errors, _) = write_capture("report-events.jsonl", |out| {
         events::capture_with_errors(out, 100_000_000, events::Framing::JsonLines, 25)
     });
-    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
-    let page = std::env::temp_dir().join("agui-lint-bench-capture/report.html");
-    let run = |args: &[&str], peak: &mut Option<u64>| {
-        let mut child = Command::new(binary)
-            .args(args)
-            .arg(&path)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("run agui-lint");
-        loop {
-            if let Some(kb) = peak_rss_kb(child.id()) {
-                *peak = (*peak).max(Some(kb));
-            }
-            if child.try_wait().expect("wait").is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    };
-    let page_arg = page.to_string_lossy().into_owned();
-    let (mut check_times, mut report_times) = (Vec::new(), Vec::new());
-    let (mut check_peak, mut report_peak) = (None, None);
-    for _ in 0..CLI_RUNS {
-        check_times.push(timed(&mut || {
-            run(
-                &[
-                    "check",
-                    "--quiet",
-                    "--format",
-                    "json",
-                    "--output",
-                    "/dev/null",
-                ],
-                &mut check_peak,
-            );
-        }));
-        report_times.push(timed(&mut || {
-            run(&["report", "-o", &page_arg], &mut report_peak);
-        }));
-    }
-    let (check, report) = (median(check_times), median(report_times));
-    let page_mb = std::fs::metadata(&page).map_or(0, |m| m.len()) / 1_000_000;
+    let (warned, _) = write_capture("report-warned.jsonl", |out| {
+        events::capture_with_warnings(out, 100_000_000, events::Framing::JsonLines)
+    });
     println!();
     println!(
-        "{:<34} {:>10} {:>10} {:>8} {:>17} {:>8}",
-        "report of events-errors.jsonl", "check", "report", "ratio", "peak RSS", "page"
+        "{:<34} {:>10} {:>10} {:>8} {:>17} {:>8} {:>10}",
+        "report of", "check", "report", "ratio", "peak RSS", "page", "findings"
     );
-    println!(
-        "{:<34} {:>8.2} s {:>8.2} s {:>8.2} {:>6} / {:>4} MB {:>5} MB",
-        "",
-        check.as_secs_f64(),
-        report.as_secs_f64(),
-        report.as_secs_f64() / check.as_secs_f64(),
-        check_peak.map_or(0, |kb| kb / 1024),
-        report_peak.map_or(0, |kb| kb / 1024),
-        page_mb,
-    );
-    // With a browser named, how long it takes to open the page and run its
-    // script, against a page of two events.
+    let mut pages = Vec::new();
+    for (name, path) in [
+        ("events-errors.jsonl", &errors),
+        ("events-warned.jsonl", &warned),
+    ] {
+        pages.push(report_against_check(name, path));
+    }
+    // With a browser named, how long it takes to open each page (loaded,
+    // its script run, painted: a screenshot taken), against a page of two
+    // events.
     if let Some(chromium) = std::env::var_os("AGUI_LINT_CHROMIUM") {
+        let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
         let small = std::env::temp_dir().join("agui-lint-bench-capture/small.jsonl");
         let small_page = std::env::temp_dir().join("agui-lint-bench-capture/small.html");
         std::fs::write(
@@ -1012,23 +972,107 @@ fn report_capture() {
             .status()
             .expect("report");
         assert!(status.success());
+        let shot = std::env::temp_dir().join("agui-lint-bench-capture/shot.png");
         let open = |page: &Path| {
             timed(&mut || {
                 let output = Command::new(&chromium)
-                    .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+                    .args([
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--window-size=1280,1000",
+                    ])
+                    .arg(format!("--screenshot={}", shot.display()))
                     .arg(format!("file://{}", page.display()))
                     .output()
                     .expect("run chromium");
-                assert!(output.status.success() && !output.stdout.is_empty());
+                assert!(output.status.success() && shot.exists());
             })
         };
-        let (big, small) = (open(&page), open(&small_page));
-        println!(
-            "opened in Chromium (--dump-dom): {:.1} s, a two-event page {:.1} s",
-            big.as_secs_f64(),
-            small.as_secs_f64()
-        );
+        let small = open(&small_page);
+        for (name, page) in &pages {
+            println!(
+                "{name}: opened in Chromium (loaded and painted) in {:.1} s, a two-event page {:.1} s",
+                open(page).as_secs_f64(),
+                small.as_secs_f64()
+            );
+        }
     }
+}
+
+/// `report` of the capture at `path` (shown as `name`) against `check` of
+/// it, printed as a row; the page written, named.
+fn report_against_check(name: &str, path: &Path) -> (String, PathBuf) {
+    let binary = Path::new(env!("CARGO_BIN_EXE_agui-lint"));
+    let page = std::env::temp_dir().join(format!("agui-lint-bench-capture/{name}.html"));
+    let run = |args: &[&str], peak: &mut Option<u64>| -> Vec<u8> {
+        let mut child = Command::new(binary)
+            .args(args)
+            .arg(path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run agui-lint");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let said = std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut stderr, &mut text);
+            text
+        });
+        loop {
+            if let Some(kb) = peak_rss_kb(child.id()) {
+                *peak = (*peak).max(Some(kb));
+            }
+            if child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        said.join().expect("stderr")
+    };
+    let page_arg = page.to_string_lossy().into_owned();
+    let (mut check_times, mut report_times) = (Vec::new(), Vec::new());
+    let (mut check_peak, mut report_peak) = (None, None);
+    let mut said = Vec::new();
+    for _ in 0..CLI_RUNS {
+        check_times.push(timed(&mut || {
+            run(
+                &[
+                    "check",
+                    "--quiet",
+                    "--format",
+                    "json",
+                    "--output",
+                    "/dev/null",
+                ],
+                &mut check_peak,
+            );
+        }));
+        report_times.push(timed(&mut || {
+            said = run(&["report", "-o", &page_arg], &mut report_peak);
+        }));
+    }
+    // "agui-lint report: wrote PAGE (1 capture(s), N finding(s))"
+    let said = String::from_utf8_lossy(&said);
+    let findings = said
+        .rsplit_once(", ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .unwrap_or("?")
+        .to_owned();
+    let (check, report) = (median(check_times), median(report_times));
+    let page_mb = std::fs::metadata(&page).map_or(0, |m| m.len()) / 1_000_000;
+    println!(
+        "{:<34} {:>8.2} s {:>8.2} s {:>8.2} {:>6} / {:>4} MB {:>5} MB {:>10}",
+        name,
+        check.as_secs_f64(),
+        report.as_secs_f64(),
+        report.as_secs_f64() / check.as_secs_f64(),
+        check_peak.map_or(0, |kb| kb / 1024),
+        report_peak.map_or(0, |kb| kb / 1024),
+        page_mb,
+        findings,
+    );
+    (name.to_owned(), page)
 }
 
 /// A capture of [`payloads::capture_with_findings`], measured in several

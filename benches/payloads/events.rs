@@ -280,6 +280,39 @@ pub fn capture(
     capture_with_errors(out, target, framing, 0)
 }
 
+/// [`capture`] whose every event carries a key no event defines, as a
+/// server that adds its own field everywhere sends it: a warning on every
+/// event, a finding for every hundred bytes or so.
+pub fn capture_with_warnings(
+    out: &mut impl std::io::Write,
+    target: usize,
+    framing: Framing,
+) -> std::io::Result<Written> {
+    let mut rng = Lcg::new(13);
+    let mut clock = 1_764_547_200_000u64;
+    let mut written = Written {
+        bytes: 0,
+        events: 0,
+        largest: 0,
+    };
+    let mut n = 0;
+    while written.bytes < target {
+        for event in run(&mut rng, n, &mut clock) {
+            // A key no event defines: an `unknown-field` warning on every
+            // event.
+            let event = match event.strip_suffix('}') {
+                Some(open) => format!("{open},\"traceTag\":{n}}}"),
+                None => event,
+            };
+            written.largest = written.largest.max(event.len());
+            written.events += 1;
+            written.bytes += framing.write(&event, out)?;
+        }
+        n += 1;
+    }
+    Ok(written)
+}
+
 /// [`capture`] where one run in `broken_every` (0: none) loses its first
 /// `TEXT_MESSAGE_END`, as a server that forgets to end a message sends
 /// it: errors in a few percent of runs, the rest clean.
