@@ -287,7 +287,7 @@ impl ExchangeBuilder {
             let r = self.runs.len();
             let anchor = format!("{}-r{r}", self.anchor);
             let state = self.request_value.as_ref().and_then(|v| v.get("state"));
-            self.run = Some(RunBuilder::new(anchor, (self.k, r), state));
+            self.run = Some(RunBuilder::new(anchor, (self.k, r), state, shown));
         }
         if let Some(run) = self.run.as_mut() {
             run.event(event, self.head.entry, placed, findings, shown);

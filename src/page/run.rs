@@ -11,7 +11,7 @@ use super::lazy::Lazy;
 use super::more::{MoreCount, Placed, Target};
 use super::state::History;
 use super::text::{clip, event_summary, worse};
-use super::timeline::{positions, timeline};
+use super::timeline::{positions, timeline, Timeline};
 use super::views::{
     EventRow, FindingView, Place, RunView, Shown, DRAWN_RUNS, DRAWN_WITH_ERRORS, LISTED_EVENTS,
     LISTED_ON_A_PAGE, STATE_TEXT_ON_A_PAGE,
@@ -38,10 +38,22 @@ pub(super) struct RunBuilder {
     declared: Option<String>,
     last_type: String,
     worst: &'static str,
+    /// Whether it may be drawn whole: a run that starts once the page has
+    /// drawn all it draws is a line of the outline, and nothing is built
+    /// for its drawing (lanes, state, rows).
+    drawable: bool,
 }
 
 impl RunBuilder {
-    pub(super) fn new(anchor: String, at: (usize, usize), state: Option<&Value>) -> Self {
+    /// A run at `anchor`, run `at.1` of exchange `at.0`, whose request's
+    /// state is `state`; `shown`, what the page shows so far.
+    pub(super) fn new(
+        anchor: String,
+        at: (usize, usize),
+        state: Option<&Value>,
+        shown: &Shown,
+    ) -> Self {
+        let drawable = shown.runs < DRAWN_WITH_ERRORS.max(DRAWN_RUNS);
         RunBuilder {
             anchor,
             at,
@@ -52,12 +64,13 @@ impl RunBuilder {
             left_out: 0,
             count: 0,
             lanes: Lanes::default(),
-            history: History::new(state),
+            history: History::new(state.filter(|_| drawable)),
             stamps: Vec::new(),
             event_worst: Vec::new(),
             declared: None,
             last_type: String::new(),
             worst: "clean",
+            drawable,
         }
     }
 
@@ -80,7 +93,6 @@ impl RunBuilder {
                 .filter(|_| kind == "RUN_STARTED");
             self.title = Some(run_id.map_or_else(|| "events".to_owned(), |id| format!("run {id}")));
         }
-        let title = self.title.clone().unwrap_or_default();
         if kind == "RUN_STARTED" && self.declared.is_none() {
             self.declared = value
                 .and_then(|e| e.get("protocolVersion"))
@@ -89,7 +101,7 @@ impl RunBuilder {
         }
         kind.clone_into(&mut self.last_type);
         let place = Place::Event(entry, recorded.record);
-        let listed = n < LISTED_EVENTS && shown.rows < LISTED_ON_A_PAGE;
+        let listed = self.drawable && n < LISTED_EVENTS && shown.rows < LISTED_ON_A_PAGE;
         let (x, r) = self.at;
         let (own, more) = placed.take(
             place,
@@ -101,14 +113,24 @@ impl RunBuilder {
         );
         let mut past = MoreCount::default();
         past.add(more);
-        let event_anchor = format!("{}-e{n}", self.anchor);
+        // A run that will not be drawn points its findings at its line of
+        // the outline.
+        let event_anchor = if self.drawable {
+            format!("{}-e{n}", self.anchor)
+        } else {
+            self.anchor.clone()
+        };
         let mut row_worst = past.worst;
         for &f in &own {
             findings[f].at = Some(event_anchor.clone());
-            findings[f].run = title.clone();
+            findings[f].run = self.title.clone().unwrap_or_default();
             row_worst = worse(row_worst, findings[f].severity);
         }
         self.worst = worse(self.worst, row_worst);
+        if !self.drawable {
+            self.left_out += 1;
+            return;
+        }
         self.event_worst.push(row_worst);
         self.stamps.push(
             value
@@ -200,14 +222,18 @@ impl RunBuilder {
             title: self.title.unwrap_or_else(|| "events".to_owned()),
             ended,
             event_count: self.count,
-            timeline: timeline(
-                &self.anchor,
-                &bars,
-                bars_left_out,
-                &places,
-                by_time,
-                &self.event_worst,
-            ),
+            timeline: if drawn {
+                timeline(
+                    &self.anchor,
+                    &bars,
+                    bars_left_out,
+                    &places,
+                    by_time,
+                    &self.event_worst,
+                )
+            } else {
+                Timeline::default()
+            },
             anchor: self.anchor,
             declared: self.declared,
             judged: self.judged,

@@ -8,8 +8,8 @@ use super::lanes::{Bar, Lane};
 use super::text::clip;
 use super::text::worse;
 
-/// A run's lanes, laid out for drawing.
-#[derive(Debug, Serialize)]
+/// A run's lanes, laid out for drawing (empty for a run not drawn).
+#[derive(Debug, Default, Serialize)]
 pub(crate) struct Timeline {
     pub width: u32,
     pub height: u32,
