@@ -6,7 +6,9 @@
 //!
 //! The page needs no network and no other file: styles and the little
 //! script that filters are inline, the timeline is inline SVG, and it
-//! reads without script (every finding listed). Everything a capture holds
+//! reads without script (the first 10,000 findings listed; every finding
+//! is in the page, the rest listed by its script, see [`more`]).
+//! Everything a capture holds
 //! reaches the page through the template engine's escaping (HTML for
 //! text, `tojson` for the embedded data), and the page's Content Security
 //! Policy runs only its own script: a capture cannot run script in it.
