@@ -164,14 +164,18 @@ pub(crate) struct Lanes {
     /// Bars changed since they were last taken, when followed live
     /// ([`Lanes::followed`]).
     touched: Option<Vec<usize>>,
+    /// The most bars kept, when fewer than [`MAX_BARS`].
+    most: Option<usize>,
 }
 
 impl Lanes {
     /// Lanes whose changed bars are told as they change
-    /// ([`Lanes::take_touched`]): the proxy's live view.
-    pub(crate) fn followed() -> Lanes {
+    /// ([`Lanes::take_touched`]), `most` bars at most: the proxy's live
+    /// view.
+    pub(crate) fn followed(most: usize) -> Lanes {
         Lanes {
             touched: Some(Vec::new()),
+            most: Some(most.min(MAX_BARS)),
             ..Lanes::default()
         }
     }
@@ -217,7 +221,7 @@ impl Lanes {
 
     /// Opens a bar, unless the run keeps no more.
     fn open(&mut self, lane: Lane, id: &str, label: String, index: usize) -> Option<usize> {
-        if self.bars.len() == MAX_BARS {
+        if self.bars.len() >= self.most.unwrap_or(MAX_BARS) {
             self.left_out += 1;
             return None;
         }

@@ -3,8 +3,9 @@
 //! Server-Sent Events saying what each run does as it passes: its start,
 //! how many events it has carried and the bars of its timeline they
 //! changed ([`super::timeline`]), each finding as it is made (with the
-//! record it is on, which the timeline marks), and its end. A page opened late is first sent the latest [`KEPT`] messages.
-//! Each ended run's exchange is kept (the latest [`KEPT_RUNS`], within
+//! record it is on, which the timeline marks), and its end. A page opened
+//! late is first sent the latest [`KEPT`] messages (within
+//! [`KEPT_BYTES`]). Each ended run's exchange is kept (the latest [`KEPT_RUNS`], within
 //! [`KEPT_RUN_BYTES`]) and drawn at [`RUN_PATH`]`N` as the page `agui-lint
 //! report` writes of a saved session: its timeline, state, conversation
 //! and findings in place.
@@ -43,6 +44,10 @@ const KEPT_RUN_BYTES: usize = 64 * 1024 * 1024;
 /// Messages a page opened late is sent first.
 const KEPT: usize = 2_000;
 
+/// The most bytes of messages kept for a page opened late; the oldest go
+/// first.
+const KEPT_BYTES: usize = 8 * 1024 * 1024;
+
 /// Messages a slow page may fall behind by before it is told it missed
 /// some.
 const BEHIND: usize = 4_096;
@@ -54,7 +59,8 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The live view's messages: sent to every open page, the latest kept.
 pub(crate) struct Live {
     sender: broadcast::Sender<Arc<str>>,
-    kept: Mutex<VecDeque<Arc<str>>>,
+    /// The latest messages, and their bytes.
+    kept: Mutex<(VecDeque<Arc<str>>, usize)>,
     /// Ended runs' exchanges, each as a one-entry HTTP Archive.
     runs: Mutex<KeptRuns>,
     /// What a kept exchange masks, as the saved session does.
@@ -77,7 +83,7 @@ impl Live {
         let (sender, _) = broadcast::channel(BEHIND);
         Live {
             sender,
-            kept: Mutex::new(VecDeque::new()),
+            kept: Mutex::new((VecDeque::new(), 0)),
             runs: Mutex::new(KeptRuns::default()),
             masking,
             secret_headers: secret_headers.to_vec(),
@@ -123,10 +129,15 @@ impl Live {
         let text: Arc<str> = Arc::from(message.to_string());
         {
             let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-            if kept.len() == KEPT {
-                kept.pop_front();
+            let (messages, bytes) = &mut *kept;
+            while messages.len() == KEPT || *bytes + text.len() > KEPT_BYTES {
+                let Some(old) = messages.pop_front() else {
+                    break;
+                };
+                *bytes -= old.len();
             }
-            kept.push_back(Arc::clone(&text));
+            *bytes += text.len();
+            messages.push_back(Arc::clone(&text));
         }
         // No page open is no failure.
         let _ = self.sender.send(text);
@@ -181,6 +192,7 @@ impl Live {
             .kept
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .0
             .iter()
             .cloned()
             .collect();

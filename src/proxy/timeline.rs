@@ -15,6 +15,13 @@ use crate::page::lanes::{Bar, Lanes};
 /// hover); the report of the ended run shows all it keeps.
 const TEXT_SENT: usize = 160;
 
+/// The most of a bar's label (a tool's name, a role) the page is sent.
+const LABEL_SENT: usize = 120;
+
+/// The most bars of a run the page is told of (as many as it draws): a
+/// message is a few dozen kilobytes at most, whatever the stream.
+const BARS_SENT: usize = 300;
+
 /// One response's timeline, followed as its bytes pass.
 pub(crate) struct LiveTimeline {
     framer: EventFramer,
@@ -34,7 +41,7 @@ impl LiveTimeline {
         LiveTimeline {
             framer: EventFramer::new(layout, Limits::default().max_document_bytes, ""),
             laid_out: LaidOut {
-                lanes: Lanes::followed(),
+                lanes: Lanes::followed(BARS_SENT),
                 events: 0,
             },
         }
@@ -102,25 +109,47 @@ impl LaidOut {
 /// Bar `at` as the page draws it; `open_to`, the last event when no event
 /// closed it.
 fn bar_message(at: usize, bar: &Bar, open_to: Option<usize>) -> Value {
-    let mut cut = bar.text.len().min(TEXT_SENT);
-    while !bar.text.is_char_boundary(cut) {
-        cut -= 1;
-    }
     json!({
         "at": at,
         "lane": bar.lane.title(),
-        "label": bar.label,
+        "label": head(&bar.label, LABEL_SENT),
         "start": bar.start,
         "end": open_to.unwrap_or(bar.end),
         "open": open_to.is_some(),
         "pieces": bar.pieces,
-        "text": &bar.text[..cut],
+        "text": head(&bar.text, TEXT_SENT),
     })
+}
+
+/// The first `most` bytes of `text`, cut at a character's boundary.
+fn head(text: &str, most: usize) -> &str {
+    let mut cut = text.len().min(most);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_many_items_is_told_of_its_first_bars_alone() {
+        let mut timeline = LiveTimeline::new(BodyLayout::JsonLines);
+        let mut stream = String::new();
+        for n in 0..1_000 {
+            stream.push_str(&format!(
+                "{{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c{n}\",\"toolCallName\":\"{}\"}}\n",
+                "x".repeat(1_000)
+            ));
+        }
+        let told = timeline.feed(stream.as_bytes());
+        assert_eq!(told.len(), BARS_SENT);
+        let bytes: usize = told.iter().map(|bar| bar.to_string().len()).sum();
+        assert!(bytes < 500 * BARS_SENT, "{bytes}");
+        assert_eq!(timeline.finish().len(), BARS_SENT);
+    }
 
     #[test]
     fn bars_are_told_as_they_change_and_one_left_open_is_marked_at_the_end() {
