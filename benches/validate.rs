@@ -146,6 +146,14 @@ fn main() {
         users_captures();
         return;
     }
+    // `AGUI_LINT_BENCH=tools cargo bench` times tool schemas seen for the
+    // first time alone: one, and a capture of them.
+    if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("tools") {
+        first_sight_of_a_schema();
+        cli_header();
+        unique_tools_capture();
+        return;
+    }
     // `AGUI_LINT_BENCH=cost cargo bench` times the cost of a finding alone.
     if std::env::var("AGUI_LINT_BENCH").as_deref() == Ok("cost") {
         cost_of_a_finding();
@@ -770,6 +778,26 @@ fn cli_captures() {
     );
 }
 
+/// 100 MB of RunAgentInputs whose every record's tools are schemas never
+/// seen before, against the fair baseline.
+fn unique_tools_capture() {
+    let (path, written) = write_capture("unique-tools.jsonl", |out| {
+        payloads::capture_with_unique_tools(out, 100_000_000)
+    });
+    measure_in_formats(
+        &RecordCapture {
+            name: "unique-tools.jsonl",
+            path: &path,
+            written: &written,
+            holds: "clean, every record's tools schemas never seen before",
+            code: 0,
+            rss_base_mb: 32,
+            time_target: 2.5,
+        },
+        ["jsonl"],
+    );
+}
+
 /// The captures users measured the last round on (issue 65), generated
 /// the same way: the same events as SSE and as JSON Lines, timed against
 /// each other; RunAgentInputs whose every record's tools are schemas never
@@ -792,21 +820,7 @@ fn users_captures() {
         1.05,
     );
     cli_header();
-    let (path, written) = write_capture("unique-tools.jsonl", |out| {
-        payloads::capture_with_unique_tools(out, 100_000_000)
-    });
-    measure_in_formats(
-        &RecordCapture {
-            name: "unique-tools.jsonl",
-            path: &path,
-            written: &written,
-            holds: "clean, every record's tools schemas never seen before",
-            code: 0,
-            rss_base_mb: 32,
-            time_target: 2.5,
-        },
-        ["jsonl"],
-    );
+    unique_tools_capture();
     // One-turn requests (~3 KB): a finding per record weighs more the
     // smaller the record.
     let (path, written) = write_capture("warned.jsonl", |out| {
