@@ -288,29 +288,13 @@ pub fn capture_with_warnings(
     target: usize,
     framing: Framing,
 ) -> std::io::Result<Written> {
-    let mut rng = Lcg::new(13);
-    let mut clock = 1_764_547_200_000u64;
-    let mut written = Written {
-        bytes: 0,
-        events: 0,
-        largest: 0,
-    };
-    let mut n = 0;
-    while written.bytes < target {
-        for event in run(&mut rng, n, &mut clock) {
-            // A key no event defines: an `unknown-field` warning on every
-            // event.
-            let event = match event.strip_suffix('}') {
-                Some(open) => format!("{open},\"traceTag\":{n}}}"),
-                None => event,
-            };
-            written.largest = written.largest.max(event.len());
-            written.events += 1;
-            written.bytes += framing.write(&event, out)?;
+    capture_runs(out, target, framing, 13, |n, events| {
+        for event in events.iter_mut() {
+            if let Some(open) = event.strip_suffix('}') {
+                *event = format!("{open},\"traceTag\":{n}}}");
+            }
         }
-        n += 1;
-    }
-    Ok(written)
+    })
 }
 
 /// [`capture`] where one run in `broken_every` (0: none) loses its first
@@ -322,7 +306,29 @@ pub fn capture_with_errors(
     framing: Framing,
     broken_every: u64,
 ) -> std::io::Result<Written> {
-    let mut rng = Lcg::new(11);
+    capture_runs(out, target, framing, 11, |n, events| {
+        if broken_every > 0 && n % broken_every == broken_every / 2 {
+            if let Some(end) = events
+                .iter()
+                .position(|e| e.contains("\"type\":\"TEXT_MESSAGE_END\""))
+            {
+                events.remove(end);
+            }
+        }
+    })
+}
+
+/// Runs of events, about `target` bytes of them, framed as `framing`,
+/// drawn from a generator seeded with `seed`; `edit` changes run `n`'s
+/// events before they are written.
+fn capture_runs(
+    out: &mut impl std::io::Write,
+    target: usize,
+    framing: Framing,
+    seed: u64,
+    mut edit: impl FnMut(u64, &mut Vec<String>),
+) -> std::io::Result<Written> {
+    let mut rng = Lcg::new(seed);
     let mut clock = 1_764_547_200_000u64;
     let mut written = Written {
         bytes: 0,
@@ -332,14 +338,7 @@ pub fn capture_with_errors(
     let mut n = 0;
     while written.bytes < target {
         let mut events = run(&mut rng, n, &mut clock);
-        if broken_every > 0 && n % broken_every == broken_every / 2 {
-            if let Some(end) = events
-                .iter()
-                .position(|e| e.contains("\"type\":\"TEXT_MESSAGE_END\""))
-            {
-                events.remove(end);
-            }
-        }
+        edit(n, &mut events);
         for event in events {
             written.largest = written.largest.max(event.len());
             written.events += 1;
