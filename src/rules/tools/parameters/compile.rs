@@ -8,8 +8,9 @@ use crate::rules::tools::cost;
 use crate::rules::tools::references::{self, Reference, Target};
 use crate::text::quote;
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Draft, PatternOptions, ReferencingError, ValidationError};
+use jsonschema::{Draft, PatternCache, PatternOptions, ReferencingError, ValidationError};
 use serde_json::{json, Value};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use super::bounds::*;
 use super::dialect::*;
@@ -121,7 +122,10 @@ pub(super) fn build(
     draft: Draft,
     engine: Engine,
 ) -> Result<jsonschema::Validator, ValidationError<'static>> {
-    let options = jsonschema::options().with_draft(draft).offline();
+    let options = jsonschema::options()
+        .with_draft(draft)
+        .offline()
+        .with_pattern_cache(shared_patterns());
     let options = match engine {
         Engine::Linear => options.with_pattern_options(
             PatternOptions::regex()
@@ -136,6 +140,27 @@ pub(super) fn build(
     };
     options.build(schema)
 }
+
+/// Compiles every schema shares its regular expressions with the others
+/// (tools of different schemas repeat the same patterns: a language code,
+/// an id's shape), up to [`PATTERNS_SHARED_BY`] compiles; then the next
+/// compiles start a new cache, so that what it holds stays bounded (as the
+/// schema cache, which holds that many compiled schemas). A compile's
+/// result is a function of the pattern and the engine's options alone,
+/// so sharing is invisible in results.
+fn shared_patterns() -> PatternCache {
+    static SHARED: LazyLock<Mutex<(PatternCache, usize)>> =
+        LazyLock::new(|| Mutex::new((PatternCache::new(), 0)));
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if shared.1 >= PATTERNS_SHARED_BY {
+        *shared = (PatternCache::new(), 0);
+    }
+    shared.1 += 1;
+    shared.0.clone()
+}
+
+/// How many compiles share one cache of regular expressions.
+const PATTERNS_SHARED_BY: usize = crate::rules::tools::cache::CAPACITY;
 
 /// The problems an offline compile of `schema` (meta-valid, references to
 /// the outside removed) finds, as (pointer inside parameters, message,
@@ -373,4 +398,48 @@ pub(super) fn compile(
     engine: Engine,
 ) -> Result<(), ValidationError<'static>> {
     build(schema, draft, engine).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Compiles that share a pattern get what each would alone: the
+    /// same verdicts on arguments, the same refusal of a pattern the
+    /// linear engine does not run, however many compiles came before.
+    #[test]
+    fn a_shared_pattern_is_invisible_in_results() {
+        let schema = |extra: &str| {
+            json!({"type": "object", "properties": {
+                "lang": {"type": "string", "pattern": "^[a-z]{2}(-[A-Z]{2})?$"},
+                extra: {"type": "string"}
+            }})
+        };
+        for n in 0..3 * PATTERNS_SHARED_BY / 2 {
+            let validator = build(
+                &schema(&format!("p{n}")),
+                Draft::Draft202012,
+                Engine::Linear,
+            )
+            .expect("compiles");
+            assert!(validator.is_valid(&json!({"lang": "en-GB"})), "compile {n}");
+            assert!(
+                !validator.is_valid(&json!({"lang": "english"})),
+                "compile {n}"
+            );
+        }
+        let lookaround = json!({"type": "string", "pattern": "^(?!x)a"});
+        let first = build(&lookaround, Draft::Draft202012, Engine::Linear)
+            .err()
+            .map(|e| e.to_string());
+        let again = build(&lookaround, Draft::Draft202012, Engine::Linear)
+            .err()
+            .map(|e| e.to_string());
+        assert!(first.is_some(), "the linear engine runs no lookaround");
+        assert_eq!(first, again);
+        let backtracking = build(&lookaround, Draft::Draft202012, Engine::Backtracking)
+            .expect("the backtracking engine does");
+        assert!(backtracking.is_valid(&json!("ab")));
+        assert!(!backtracking.is_valid(&json!("xa")));
+    }
 }
