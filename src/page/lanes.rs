@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
+
+use super::text::head;
 use serde_json::Value;
 
 /// The most text a bar keeps of what its pieces streamed.
@@ -341,11 +343,7 @@ fn piece(bar: &mut Bar, index: usize, delta: Option<&str>) {
     if let Some(delta) = delta {
         let room = TEXT_KEPT.saturating_sub(bar.text.len());
         if room > 0 {
-            let mut cut = delta.len().min(room);
-            while !delta.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            bar.text.push_str(&delta[..cut]);
+            bar.text.push_str(head(delta, room));
         }
     }
 }

@@ -23,7 +23,7 @@ mod picture;
 pub(crate) mod render;
 mod run;
 mod state;
-mod text;
+pub(crate) mod text;
 mod timeline;
 mod views;
 

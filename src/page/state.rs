@@ -9,6 +9,8 @@ use agui_lint::unstable::recording::StateFollower;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::text::clip;
+
 /// The most memory a run's followed state may take: a state larger than
 /// this is beyond what a page shows anyway.
 const STATE_LIMIT: u64 = 64 * 1024 * 1024;
@@ -187,15 +189,7 @@ fn operation_text(op: &Value) -> String {
         line = format!("{name} {from} → {path}");
     }
     if let Some(value) = op.get("value") {
-        let mut text = value.to_string();
-        if text.len() > 200 {
-            let mut cut = 200;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            text.truncate(cut);
-            text.push('…');
-        }
+        let text = clip(&value.to_string(), 200);
         line.push_str(" = ");
         line.push_str(&text);
     }

@@ -9,11 +9,16 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_owned();
     }
-    let mut cut = max;
+    format!("{}…", head(text, max))
+}
+
+/// The first `max` bytes of `text` at most, cut on a character boundary.
+pub(crate) fn head(text: &str, max: usize) -> &str {
+    let mut cut = text.len().min(max);
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    format!("{}…", &text[..cut])
+    &text[..cut]
 }
 
 /// A line saying what an event carries: its ids and its text.

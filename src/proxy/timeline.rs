@@ -10,6 +10,7 @@ use agui_lint::Limits;
 use serde_json::{json, Value};
 
 use crate::page::lanes::{Bar, Lanes};
+use crate::page::text::head;
 
 /// The most text of a bar the page is sent (the title it shows on
 /// hover); the report of the ended run shows all it keeps.
@@ -119,15 +120,6 @@ fn bar_message(at: usize, bar: &Bar, open_to: Option<usize>) -> Value {
         "pieces": bar.pieces,
         "text": head(&bar.text, TEXT_SENT),
     })
-}
-
-/// The first `most` bytes of `text`, cut at a character's boundary.
-fn head(text: &str, most: usize) -> &str {
-    let mut cut = text.len().min(most);
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    &text[..cut]
 }
 
 #[cfg(test)]
